@@ -1,0 +1,80 @@
+import type { Executor } from '../core/db/index.js';
+import type { ApiKeyRow, Role, UserRow } from '../core/db/schema.js';
+
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+}
+
+export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertUser(db: Executor, user: UserRow): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+export async function updateUserRole(db: Executor, id: string, role: Role, now: string): Promise<void> {
+  await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', id).execute();
+}
+
+export async function countUsers(db: Executor): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface KeyWithUser {
+  key_id: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  user_id: string;
+  email: string;
+  role: Role;
+}
+
+export async function findKeyByHash(db: Executor, hash: string): Promise<KeyWithUser | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([
+      'api_keys.id as key_id',
+      'api_keys.expires_at',
+      'api_keys.revoked_at',
+      'api_keys.last_used_at',
+      'users.id as user_id',
+      'users.email',
+      'users.role',
+    ])
+    .where('api_keys.key_hash', '=', hash)
+    .executeTakeFirst();
+}
+
+export async function insertApiKey(db: Executor, key: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(key).execute();
+}
+
+export async function listApiKeys(db: Executor, userId: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();
+}
+
+export async function findApiKey(db: Executor, idOrPrefix: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
+    .execute();
+}
+
+export async function revokeApiKey(db: Executor, id: string, now: string): Promise<void> {
+  await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+}
+
+/** Touches last_used_at only when it is older than `staleBefore`, so a busy key costs one write a minute. */
+export async function touchApiKey(db: Executor, id: string, now: string, staleBefore: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+    .execute();
+}

@@ -1,0 +1,142 @@
+import type { Clock } from '../core/clock.js';
+import { uniqueViolation, type Db } from '../core/db/index.js';
+import type { ApiKeyRow, Role, UserRow } from '../core/db/schema.js';
+import { AppError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { iso } from '../core/time.js';
+import { isEmail } from '../core/urls.js';
+import * as repo from './accounts-repo.js';
+import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
+import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.js';
+
+export const ROLES: readonly Role[] = ['user', 'organizer', 'admin'];
+
+/** Who is calling, as resolved from a valid API key. */
+export interface Principal {
+  userId: string;
+  email: string;
+  role: Role;
+  keyId: string;
+}
+
+export type PublicUser = Pick<UserRow, 'id' | 'email' | 'role' | 'created_at'>;
+
+export interface CreatedKey {
+  id: string;
+  name: string;
+  prefix: string;
+  key: string;
+  created_at: string;
+  expires_at: string | null;
+}
+
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export function createAccountsService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function createUser(input: { email: string; password?: string; role?: Role }): Promise<PublicUser> {
+    const email = input.email.trim().toLowerCase();
+    if (!isEmail(email)) throw new AppError('validation_failed', 'email must be an e-mail address', { errors: [{ field: 'email', message: 'must be an e-mail address' }] });
+    if (input.password !== undefined && input.password.length < PASSWORD_MIN_LENGTH) {
+      throw new AppError('validation_failed', `password must be at least ${PASSWORD_MIN_LENGTH} characters`, {
+        errors: [{ field: 'password', message: `must be at least ${PASSWORD_MIN_LENGTH} characters` }],
+      });
+    }
+    const role = input.role ?? 'user';
+    if (!ROLES.includes(role)) throw new AppError('validation_failed', `role must be one of ${ROLES.join(', ')}`);
+    const now = iso(clock.now());
+    const user: UserRow = {
+      id: newId('usr'),
+      email,
+      password_hash: input.password === undefined ? null : await hashPassword(input.password),
+      role,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await repo.insertUser(db, user);
+    } catch (err) {
+      if (uniqueViolation(err)) throw new AppError('email_taken', `a user with e-mail ${email} already exists`);
+      throw err;
+    }
+    return { id: user.id, email: user.email, role: user.role, created_at: user.created_at };
+  }
+
+  async function requireUser(email: string): Promise<UserRow> {
+    const user = await repo.findUserByEmail(db, email);
+    if (!user) throw new AppError('user_not_found', `no user with e-mail ${email.trim().toLowerCase()}`);
+    return user;
+  }
+
+  async function setRole(email: string, role: Role): Promise<PublicUser> {
+    if (!ROLES.includes(role)) throw new AppError('validation_failed', `role must be one of ${ROLES.join(', ')}`);
+    const user = await requireUser(email);
+    await repo.updateUserRole(db, user.id, role, iso(clock.now()));
+    return { id: user.id, email: user.email, role, created_at: user.created_at };
+  }
+
+  async function checkPassword(email: string, password: string): Promise<UserRow | null> {
+    const user = await repo.findUserByEmail(db, email);
+    // Verify against a dummy hash when the user is unknown so timing does not reveal which e-mails exist.
+    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+    return user && ok ? user : null;
+  }
+
+  async function createKey(userId: string, opts: { name?: string; expiresAt?: Date | null } = {}): Promise<CreatedKey> {
+    const now = clock.now();
+    if (opts.expiresAt && opts.expiresAt.getTime() <= now.getTime()) {
+      throw new AppError('validation_failed', 'expiry must be in the future', { errors: [{ field: 'expires_at', message: 'must be in the future' }] });
+    }
+    const { token, hash, displayPrefix } = generateApiKey();
+    const row: ApiKeyRow = {
+      id: newId('key'),
+      user_id: userId,
+      name: (opts.name ?? 'default').slice(0, 100),
+      prefix: displayPrefix,
+      key_hash: hash,
+      created_at: iso(now),
+      expires_at: opts.expiresAt ? iso(opts.expiresAt) : null,
+      revoked_at: null,
+      last_used_at: null,
+    };
+    await repo.insertApiKey(db, row);
+    return { id: row.id, name: row.name, prefix: row.prefix, key: token, created_at: row.created_at, expires_at: row.expires_at };
+  }
+
+  async function createKeyForEmail(email: string, opts: { name?: string; expiresAt?: Date | null } = {}) {
+    const user = await requireUser(email);
+    return createKey(user.id, opts);
+  }
+
+  /** Revokes by key id or display prefix; refuses an ambiguous prefix. */
+  async function revokeKey(idOrPrefix: string, ownerId?: string): Promise<ApiKeyRow> {
+    const rows = (await repo.findApiKey(db, idOrPrefix)).filter((k) => !ownerId || k.user_id === ownerId);
+    if (rows.length === 0) throw new AppError('key_not_found', `no API key ${idOrPrefix}`);
+    if (rows.length > 1) throw new AppError('validation_failed', `${idOrPrefix} matches ${rows.length} keys; use the key id`);
+    const key = rows[0]!;
+    await repo.revokeApiKey(db, key.id, iso(clock.now()));
+    return key;
+  }
+
+  /** Resolves a bearer token to its principal; null for unknown, revoked or expired keys. */
+  async function authenticate(token: string): Promise<Principal | null> {
+    if (!looksLikeApiKey(token)) return null;
+    const found = await repo.findKeyByHash(db, hashApiKey(token));
+    if (!found) return null;
+    const now = clock.now();
+    if (found.revoked_at) return null;
+    if (found.expires_at && Date.parse(found.expires_at) <= now.getTime()) return null;
+    if (!found.last_used_at || Date.parse(found.last_used_at) < now.getTime() - LAST_USED_GRANULARITY_MS) {
+      // Fire and forget: bookkeeping must never slow down or fail the request it describes.
+      repo.touchApiKey(db, found.key_id, iso(now), iso(now.getTime() - LAST_USED_GRANULARITY_MS)).catch(() => {});
+    }
+    return { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id };
+  }
+
+  return { createUser, setRole, checkPassword, createKey, createKeyForEmail, revokeKey, authenticate, requireUser };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;
+
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

@@ -1,0 +1,53 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AccountsService, Principal } from './accounts/accounts-service.js';
+import type { Clock } from './core/clock.js';
+import type { Config } from './core/config.js';
+import type { DatabaseHandle, Db } from './core/db/index.js';
+import type { Notifier } from './core/notifier.js';
+import type { RateLimitStore } from './core/rate-limit.js';
+import type { EventsService } from './events/events-service.js';
+import type { RegistrationsService } from './registrations/registrations-service.js';
+import type { SubmissionsService } from './submissions/submissions-service.js';
+
+/** Everything a route module may use, built once in buildApp and passed down explicitly. */
+export interface AppContext {
+  config: Config;
+  clock: Clock;
+  db: Db;
+  dialect: DatabaseHandle['dialect'];
+  notifier: Notifier;
+  rateLimitStore: RateLimitStore;
+  accounts: AccountsService;
+  events: EventsService;
+  registrations: RegistrationsService;
+  submissions: SubmissionsService;
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route needs a valid API key. */
+    auth?: boolean;
+    /** Errors carry `success: false` (the agent creation endpoint's envelope). */
+    envelope?: boolean;
+    /** Not counted against rate limits (health checks). */
+    skipRateLimit?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** The caller, for routes declared with `config: { auth: true }` (the auth hook guarantees it). */
+export function principalOf(request: { principal: Principal | null }): Principal {
+  if (!request.principal) throw new Error('route is missing config.auth');
+  return request.principal;
+}

@@ -1,0 +1,109 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { createAccountsService } from './accounts/accounts-service.js';
+import type { App, AppContext } from './app-context.js';
+import { systemClock, type Clock } from './core/clock.js';
+import type { Config } from './core/config.js';
+import type { DatabaseHandle } from './core/db/index.js';
+import { createAuthHook } from './core/http/auth-hook.js';
+import { installErrorHandling } from './core/http/error-handler.js';
+import { validatorCompiler } from './core/http/validation.js';
+import { memoryNotifier, type Notifier } from './core/notifier.js';
+import { memoryRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
+import { agentCreateRoute, eventsRoutes } from './events/events-routes.js';
+import { createEventsService } from './events/events-service.js';
+import { createRegistrationsService } from './registrations/registrations-service.js';
+import { registrationsRoutes } from './registrations/registrations-routes.js';
+import { resultsRoutes } from './results/results-routes.js';
+import { createSubmissionsService } from './submissions/submissions-service.js';
+import { submissionsRoutes } from './submissions/submissions-routes.js';
+
+export interface BuildOptions {
+  config: Config;
+  database: DatabaseHandle;
+  clock?: Clock;
+  notifier?: Notifier;
+  rateLimitStore?: RateLimitStore;
+  /** Overrides the pino options (tests pass false to stay quiet). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.password_hash',
+  '*.key_hash',
+  '*.token',
+  '*.apiKey',
+];
+
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      // Never log query strings: invitation and sign-in links carry tokens there.
+      req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url.split('?')[0],
+        ip: req.ip,
+      }),
+    },
+  };
+}
+
+/** Wires the core, the domain services and the routes into one Fastify app. Does not listen. */
+export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
+  const { config, database } = opts;
+  const clock = opts.clock ?? systemClock;
+  const notifier = opts.notifier ?? memoryNotifier();
+  const rateLimitStore = opts.rateLimitStore ?? memoryRateLimitStore();
+  const db = database.db;
+
+  const accounts = createAccountsService({ db, clock });
+  const events = createEventsService({ db, dialect: database.dialect, clock });
+  const registrations = createRegistrationsService({ db, clock, events, notifier });
+  const submissions = createSubmissionsService({ db, clock, events, registrations });
+  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, accounts, events, registrations, submissions };
+
+  const app = Fastify({
+    logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorHandling(app, config.publicUrl);
+
+  // An empty JSON body (e.g. an approve call with Content-Type set but nothing sent) means "no body".
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    defaultJson(request, body as string, done);
+  });
+
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', createAuthHook({ accounts, config, store: rateLimitStore }));
+
+  app.get('/healthz', { config: { skipRateLimit: true }, schema: { hide: true } as never }, async () => {
+    await db.selectFrom('users').select('id').limit(1).execute();
+    return { ok: true };
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(eventsRoutes(ctx));
+      await api.register(registrationsRoutes(ctx));
+      await api.register(submissionsRoutes(ctx));
+      await api.register(resultsRoutes(ctx));
+    },
+    { prefix: '/api/v1' },
+  );
+  await app.register(agentCreateRoute(ctx));
+
+  return { app: app as unknown as App, ctx };
+}

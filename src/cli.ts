@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { createAccountsService, ROLES } from './accounts/accounts-service.js';
+import { ConfigError, loadConfig, type Config } from './core/config.js';
+import { openDatabase } from './core/db/index.js';
+import { migrateToLatest } from './core/db/migrations.js';
+import type { Role } from './core/db/schema.js';
+import { AppError } from './core/errors.js';
+import { parseTimestamp } from './core/time.js';
+import { startServer } from './server.js';
+
+const USAGE = `Usage: hackathon <command> [options]
+
+Commands:
+  serve                                   start the HTTP server (PORT, HOST, DATABASE_URL, ...)
+  migrate                                 apply database migrations and exit
+  users create --email E [--password P] [--role user|organizer|admin]
+  users set-role --email E --role R
+  keys create --email E [--name N] [--expires 2027-01-01T00:00:00Z | --expires-in-days 90]
+                                          prints the new key alone on stdout (shown once)
+  keys revoke <key id or prefix>
+
+Configuration comes from the environment; see the README.`;
+
+class UsageError extends Error {}
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`hackathon: ${message}\n`);
+  process.exit(code);
+}
+
+async function withAccounts<T>(config: Config, fn: (svc: ReturnType<typeof createAccountsService>) => Promise<T>): Promise<T> {
+  const database = openDatabase(config.database, { poolSize: 2 });
+  try {
+    await migrateToLatest(database.db);
+    return await fn(createAccountsService({ db: database.db, clock: { now: () => new Date() } }));
+  } finally {
+    await database.close();
+  }
+}
+
+function parse(argv: string[], options: Record<string, { type: 'string' | 'boolean' }>) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function need(values: Record<string, unknown>, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function role(raw: string): Role {
+  if (!ROLES.includes(raw as Role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  return raw as Role;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, sub, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const config = loadConfig();
+
+  switch (command) {
+    case 'serve': {
+      const server = await startServer(config);
+      const shutdown = (signal: string) => {
+        server.app.log.info(`${signal} received, draining requests and shutting down`);
+        const force = setTimeout(() => process.exit(1), 10_000);
+        force.unref();
+        server.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+      process.once('SIGINT', () => shutdown('SIGINT'));
+      return;
+    }
+    case 'migrate': {
+      const database = openDatabase(config.database, { poolSize: 1 });
+      try {
+        const applied = await migrateToLatest(database.db);
+        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'already up to date\n');
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'users': {
+      if (sub === 'create') {
+        const { values } = parse(rest, { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } });
+        const user = await withAccounts(config, (svc) =>
+          svc.createUser({
+            email: need(values, 'email'),
+            ...(values.password !== undefined ? { password: String(values.password) } : {}),
+            role: values.role ? role(String(values.role)) : 'user',
+          }),
+        );
+        process.stdout.write(`${user.id} ${user.email} ${user.role}\n`);
+        return;
+      }
+      if (sub === 'set-role') {
+        const { values } = parse(rest, { email: { type: 'string' }, role: { type: 'string' } });
+        const user = await withAccounts(config, (svc) => svc.setRole(need(values, 'email'), role(need(values, 'role'))));
+        process.stdout.write(`${user.id} ${user.email} ${user.role}\n`);
+        return;
+      }
+      throw new UsageError(`unknown users command ${JSON.stringify(sub ?? '')}; use create or set-role`);
+    }
+    case 'keys': {
+      if (sub === 'create') {
+        const { values } = parse(rest, { email: { type: 'string' }, name: { type: 'string' }, expires: { type: 'string' }, 'expires-in-days': { type: 'string' } });
+        let expiresAt: Date | null = null;
+        if (values.expires !== undefined) {
+          expiresAt = parseTimestamp(String(values.expires));
+          if (!expiresAt) throw new UsageError('--expires must be an ISO 8601 date-time with a zone, e.g. 2027-01-01T00:00:00Z');
+        } else if (values['expires-in-days'] !== undefined) {
+          const days = Number(values['expires-in-days']);
+          if (!Number.isInteger(days) || days < 1) throw new UsageError('--expires-in-days must be a whole number of days, at least 1');
+          expiresAt = new Date(Date.now() + days * 86_400_000);
+        }
+        const key = await withAccounts(config, (svc) =>
+          svc.createKeyForEmail(need(values, 'email'), { ...(values.name ? { name: String(values.name) } : {}), expiresAt }),
+        );
+        process.stdout.write(`${key.key}\n`);
+        process.stderr.write(`created ${key.id} (${key.prefix}…)${key.expires_at ? `, expires ${key.expires_at}` : ''}; it is shown only once\n`);
+        return;
+      }
+      if (sub === 'revoke') {
+        const { positionals } = parse(rest, {});
+        const target = positionals[0];
+        if (!target) throw new UsageError('keys revoke needs a key id or prefix');
+        const key = await withAccounts(config, (svc) => svc.revokeKey(target));
+        process.stdout.write(`revoked ${key.id} (${key.prefix}…)\n`);
+        return;
+      }
+      throw new UsageError(`unknown keys command ${JSON.stringify(sub ?? '')}; use create or revoke`);
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError) fail(`${err.message}\n\n${USAGE}`, 2);
+  if (err instanceof ConfigError) fail(err.message, 78);
+  if (err instanceof AppError) fail(err.message, err.status === 404 ? 3 : err.status === 409 ? 4 : 1);
+  fail(err instanceof Error ? (err.stack ?? err.message) : String(err), 1);
+});

@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { DatabaseConfig } from '../config.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Anything a repository function can run a query on: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: DatabaseConfig['dialect'];
+  close(): Promise<void>;
+}
+
+export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number } = {}): DatabaseHandle {
+  if (config.dialect === 'sqlite') {
+    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    const sqlite = new SQLite(config.path);
+    // WAL lets readers run beside the writer; NORMAL sync keeps every committed write across a
+    // process crash (only a power loss can drop the last commits); the busy timeout makes a second
+    // process wait for the write lock instead of failing.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  // Keep pg from turning NUMERIC/INT8 into strings in places we count.
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  const pool = new pg.Pool({ connectionString: config.url, max: opts.poolSize ?? 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * The name of the unique constraint a write broke, or null when the error is something else.
+ * Both drivers report it differently: PostgreSQL names the constraint, SQLite lists the columns.
+ */
+export function uniqueViolation(err: unknown): string | null {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  if (e?.code === '23505') return e.constraint ?? 'unique';
+  if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    const cols = /UNIQUE constraint failed: (.+)$/.exec(e.message ?? '')?.[1] ?? '';
+    return SQLITE_UNIQUE_NAMES[cols.replace(/\s+/g, '')] ?? cols;
+  }
+  return null;
+}
+
+const SQLITE_UNIQUE_NAMES: Record<string, string> = {
+  'users.email': 'users_email_uq',
+  'api_keys.key_hash': 'api_keys_hash_uq',
+  'registrations.event_id,registrations.user_id': 'registrations_event_user_uq',
+  'registrations.event_id,registrations.team_name_key': 'registrations_event_team_uq',
+  'projects.registration_id': 'projects_registration_uq',
+};

@@ -1,0 +1,109 @@
+/**
+ * Table types for Kysely. Timestamps are ISO-8601 UTC strings with milliseconds (fixed width, so
+ * they compare correctly as text in both SQLite and PostgreSQL); JSON documents are stored as text;
+ * flags are 0/1 integers. One representation in both dialects keeps every query portable.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Role = 'user' | 'organizer' | 'admin';
+export type StoredEventStatus = 'draft' | 'open' | 'active' | 'judging' | 'ended' | 'cancelled';
+export type RegistrationStatus = 'pending' | 'approved' | 'rejected';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  role: Role;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface EventsTable {
+  id: string;
+  name: string;
+  description: string;
+  status: StoredEventStatus;
+  registration_deadline: string;
+  submission_deadline: string;
+  result_announced_at: string | null;
+  tracks: string;
+  dimensions: string;
+  models: string;
+  registration_open: number;
+  auto_approve: number;
+  form_fields: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EventOrganizersTable {
+  event_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+export interface RegistrationsTable {
+  id: string;
+  event_id: string;
+  user_id: string;
+  team_name: string;
+  team_name_key: string;
+  track_id: string | null;
+  contact_email: string;
+  github_url: string | null;
+  fields: string;
+  status: RegistrationStatus;
+  reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectsTable {
+  id: string;
+  event_id: string;
+  registration_id: string;
+  project_name: string;
+  description: string | null;
+  github_url: string;
+  project_website: string | null;
+  demo_video_url: string | null;
+  team_size: number | null;
+  track_id: string | null;
+  status: 'submitted';
+  review_status: 'pending' | 'in_review' | 'reviewed';
+  first_submitted_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  events: EventsTable;
+  event_organizers: EventOrganizersTable;
+  registrations: RegistrationsTable;
+  projects: ProjectsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type EventRow = Selectable<EventsTable>;
+export type NewEventRow = Insertable<EventsTable>;
+export type EventUpdate = Updateable<EventsTable>;
+export type RegistrationRow = Selectable<RegistrationsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+// Generated is kept for tables that later gain defaulted columns.
+export type { Generated };

@@ -1,0 +1,114 @@
+/**
+ * The one error vocabulary of the API: a closed union of stable codes, mapped to HTTP status in one
+ * place. Handlers throw AppError; the error-handler plugin renders problem+json.
+ */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  registration_not_approved: 403,
+  not_found: 404,
+  event_not_found: 404,
+  not_registered: 404,
+  registration_not_found: 404,
+  user_not_found: 404,
+  key_not_found: 404,
+  method_not_allowed: 405,
+  registration_closed: 409,
+  already_registered: 409,
+  team_name_taken: 409,
+  submission_closed: 409,
+  results_not_published: 409,
+  invalid_transition: 409,
+  event_locked: 409,
+  email_taken: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+const TITLES: Record<ErrorCode, string> = {
+  bad_request: 'Bad request',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  registration_not_approved: 'Registration not approved',
+  not_found: 'Not found',
+  event_not_found: 'Event not found',
+  not_registered: 'Not registered',
+  registration_not_found: 'Registration not found',
+  user_not_found: 'User not found',
+  key_not_found: 'API key not found',
+  method_not_allowed: 'Method not allowed',
+  registration_closed: 'Registration closed',
+  already_registered: 'Already registered',
+  team_name_taken: 'Team name taken',
+  submission_closed: 'Submission closed',
+  results_not_published: 'Results not published',
+  invalid_transition: 'Invalid status transition',
+  event_locked: 'Event locked',
+  email_taken: 'E-mail already in use',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  validation_failed: 'Validation failed',
+  rate_limited: 'Too many requests',
+  internal_error: 'Internal server error',
+  service_unavailable: 'Service unavailable',
+};
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  /** Extra members of the problem document (e.g. the existing registration's `id`). */
+  readonly extra: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, detail?: string, opts: { errors?: FieldError[]; extra?: Record<string, unknown> } = {}) {
+    super(detail ?? TITLES[code]);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.errors = opts.errors;
+    this.extra = opts.extra;
+  }
+}
+
+export function validationError(errors: FieldError[], detail?: string): AppError {
+  const summary = detail ?? errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+  return new AppError('validation_failed', summary, { errors });
+}
+
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  errors?: FieldError[];
+  [extra: string]: unknown;
+}
+
+export function toProblem(err: AppError, siteUrl: string): ProblemDocument {
+  return {
+    ...(err.extra ?? {}),
+    type: `${siteUrl}/problems/${err.code}`,
+    title: TITLES[err.code],
+    status: err.status,
+    detail: err.message,
+    code: err.code,
+    ...(err.errors ? { errors: err.errors } : {}),
+  };
+}
+
+export function titleOf(code: ErrorCode): string {
+  return TITLES[code];
+}

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+
+// Crockford base32: sortable, unambiguous, URL-safe.
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function encodeRandom(bytes: number): string {
+  const buf = randomBytes(bytes);
+  let out = '';
+  for (const b of buf) out += ALPHABET[b & 31];
+  return out;
+}
+
+export type IdPrefix = 'evt' | 'reg' | 'prj' | 'usr' | 'key' | 'rev' | 'inv' | 'res';
+
+/**
+ * Prefixed, time-sortable identifiers (`evt_01hx…`): the prefix tells a reader what an id names,
+ * and ordering by id is ordering by creation, which keeps cursor pagination simple.
+ */
+export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
+  return `${prefix}_${encodeTime(nowMs)}${encodeRandom(12)}`;
+}

@@ -1,0 +1,14 @@
+/** True for an absolute http(s) URL with a host; everything else (javascript:, relative, ftp:) is refused. */
+export function isHttpUrl(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export function isEmail(raw: string): boolean {
+  return raw.length <= 254 && EMAIL.test(raw);
+}

@@ -1,0 +1,147 @@
+import type { FieldError } from '../core/errors.js';
+import { parseTimestamp } from '../core/time.js';
+
+/** The shapes an event's configuration takes once validated and normalised. */
+export interface Track {
+  id: string;
+  name: string;
+  prize: string;
+}
+export interface Dimension {
+  name: string;
+  weight: number;
+}
+export type FormFieldType = 'text' | 'textarea' | 'url' | 'email' | 'number';
+export interface FormField {
+  key: string;
+  label: string;
+  type: FormFieldType;
+  required: boolean;
+}
+
+/** What a client may send for a form field: the seed's two shapes (key or name). */
+export interface FormFieldInput {
+  key?: string;
+  name?: string;
+  label?: string;
+  type?: string;
+  required?: boolean;
+}
+
+export interface EventConfigInput {
+  name?: string;
+  description?: string;
+  tracks?: Array<{ id: string; name: string; prize?: string }>;
+  dimensions?: Dimension[];
+  models?: string[];
+  registration_deadline?: string;
+  submission_deadline?: string;
+  registration_config?: { open?: boolean; auto_approve?: boolean; fields?: FormFieldInput[] };
+}
+
+export interface EventConfig {
+  name: string;
+  description: string;
+  tracks: Track[];
+  dimensions: Dimension[];
+  models: string[];
+  registration_deadline: string;
+  submission_deadline: string;
+  registration_open: boolean;
+  auto_approve: boolean;
+  fields: FormField[];
+}
+
+export const FIELD_TYPES: readonly FormFieldType[] = ['text', 'textarea', 'url', 'email', 'number'];
+export const DEFAULT_DIMENSIONS: Dimension[] = [{ name: 'overall', weight: 1 }];
+const MODEL_ID = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
+
+function normaliseFields(input: FormFieldInput[], errors: FieldError[]): FormField[] {
+  const seen = new Set<string>();
+  return input.map((f, i) => {
+    const key = f.key ?? f.name ?? '';
+    if (f.key !== undefined && f.name !== undefined && f.key !== f.name) {
+      errors.push({ field: `registration_config.fields.${i}`, message: 'key and name must be equal when both are given' });
+    }
+    if (!key) errors.push({ field: `registration_config.fields.${i}.key`, message: 'is required' });
+    else if (seen.has(key)) errors.push({ field: `registration_config.fields.${i}.key`, message: `duplicate field key "${key}"` });
+    seen.add(key);
+    const type = (f.type ?? 'text') as FormFieldType;
+    if (!FIELD_TYPES.includes(type)) {
+      errors.push({ field: `registration_config.fields.${i}.type`, message: `must be one of ${FIELD_TYPES.join(', ')}` });
+    }
+    return { key, label: f.label ?? key, type, required: f.required ?? false };
+  });
+}
+
+/**
+ * Validates the semantic rules a schema cannot express and returns the complete configuration
+ * after applying `input` over `base` (for creation `base` is undefined and required fields apply).
+ */
+export function buildEventConfig(
+  input: EventConfigInput,
+  base?: EventConfig,
+): { config: EventConfig; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const req = <T>(v: T | undefined, field: string, fallback: T): T => {
+    if (v === undefined) {
+      if (!base) errors.push({ field, message: 'is required' });
+      return fallback;
+    }
+    return v;
+  };
+
+  const name = input.name ?? base?.name;
+  const config: EventConfig = {
+    name: req(name, 'name', ''),
+    description: input.description ?? base?.description ?? '',
+    tracks: input.tracks ? input.tracks.map((t) => ({ id: t.id, name: t.name, prize: t.prize ?? '' })) : (base?.tracks ?? []),
+    dimensions: input.dimensions ?? base?.dimensions ?? DEFAULT_DIMENSIONS,
+    models: input.models ?? base?.models ?? [],
+    registration_deadline: req(input.registration_deadline ?? base?.registration_deadline, 'registration_deadline', ''),
+    submission_deadline: req(input.submission_deadline ?? base?.submission_deadline, 'submission_deadline', ''),
+    registration_open: input.registration_config?.open ?? base?.registration_open ?? true,
+    auto_approve: input.registration_config?.auto_approve ?? base?.auto_approve ?? false,
+    fields: input.registration_config?.fields
+      ? normaliseFields(input.registration_config.fields, errors)
+      : (base?.fields ?? []),
+  };
+  if (typeof config.name === 'string' && input.name !== undefined && config.name.trim() === '') {
+    errors.push({ field: 'name', message: 'must not be blank' });
+  }
+
+  const trackIds = new Set<string>();
+  config.tracks.forEach((t, i) => {
+    if (trackIds.has(t.id)) errors.push({ field: `tracks.${i}.id`, message: `duplicate track id "${t.id}"` });
+    trackIds.add(t.id);
+  });
+  const dimNames = new Set<string>();
+  config.dimensions.forEach((d, i) => {
+    const k = d.name.trim().toLowerCase();
+    if (dimNames.has(k)) errors.push({ field: `dimensions.${i}.name`, message: `duplicate dimension "${d.name}"` });
+    dimNames.add(k);
+    if (!(d.weight > 0) || !Number.isFinite(d.weight)) errors.push({ field: `dimensions.${i}.weight`, message: 'must be a number greater than 0' });
+  });
+  if (config.dimensions.length === 0) errors.push({ field: 'dimensions', message: 'needs at least one dimension' });
+  const modelIds = new Set<string>();
+  config.models.forEach((m, i) => {
+    if (!MODEL_ID.test(m)) errors.push({ field: `models.${i}`, message: 'must look like provider/model, e.g. openai/gpt-4o-mini' });
+    if (modelIds.has(m)) errors.push({ field: `models.${i}`, message: `duplicate model "${m}"` });
+    modelIds.add(m);
+  });
+
+  const reg = config.registration_deadline ? parseTimestamp(config.registration_deadline) : null;
+  const sub = config.submission_deadline ? parseTimestamp(config.submission_deadline) : null;
+  if (config.registration_deadline && !reg) {
+    errors.push({ field: 'registration_deadline', message: 'must be an ISO 8601 date-time with a time zone' });
+  }
+  if (config.submission_deadline && !sub) {
+    errors.push({ field: 'submission_deadline', message: 'must be an ISO 8601 date-time with a time zone' });
+  }
+  if (reg && sub && reg.getTime() > sub.getTime()) {
+    errors.push({ field: 'submission_deadline', message: 'must not be before registration_deadline' });
+  }
+  if (reg) config.registration_deadline = reg.toISOString();
+  if (sub) config.submission_deadline = sub.toISOString();
+  return { config, errors };
+}

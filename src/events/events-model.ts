@@ -1,0 +1,111 @@
+import type { EventRow } from '../core/db/schema.js';
+import type { Dimension, EventConfig, FormField, Track } from './event-config.js';
+import { effectiveStatus, registrationAccepted, type EventStatus } from './status.js';
+
+/** An event row with its JSON columns parsed: what services work with. */
+export interface EventRecord extends EventConfig {
+  id: string;
+  status: EventRow['status'];
+  result_announced_at: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function fromRow(row: EventRow): EventRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    registration_deadline: row.registration_deadline,
+    submission_deadline: row.submission_deadline,
+    result_announced_at: row.result_announced_at,
+    tracks: JSON.parse(row.tracks) as Track[],
+    dimensions: JSON.parse(row.dimensions) as Dimension[],
+    models: JSON.parse(row.models) as string[],
+    registration_open: row.registration_open === 1,
+    auto_approve: row.auto_approve === 1,
+    fields: JSON.parse(row.form_fields) as FormField[],
+    created_by: row.created_by,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function configColumns(config: EventConfig) {
+  return {
+    name: config.name,
+    description: config.description,
+    registration_deadline: config.registration_deadline,
+    submission_deadline: config.submission_deadline,
+    tracks: JSON.stringify(config.tracks),
+    dimensions: JSON.stringify(config.dimensions),
+    models: JSON.stringify(config.models),
+    registration_open: config.registration_open ? 1 : 0,
+    auto_approve: config.auto_approve ? 1 : 0,
+    form_fields: JSON.stringify(config.fields),
+  };
+}
+
+/** Form fields in the contract's superset shape: `key` and `name` both present and equal. */
+export function fieldsForApi(fields: FormField[]) {
+  return fields.map((f) => ({ key: f.key, name: f.key, label: f.label, type: f.type, required: f.required }));
+}
+
+function timeline(e: EventRecord) {
+  return {
+    registration_deadline: e.registration_deadline,
+    submission_deadline: e.submission_deadline,
+    result_announced_at: e.result_announced_at,
+  };
+}
+
+export function eventForApi(e: EventRecord, now: Date) {
+  return {
+    id: e.id,
+    name: e.name,
+    description: e.description,
+    status: effectiveStatus(e, now),
+    registration_deadline: e.registration_deadline,
+    submission_deadline: e.submission_deadline,
+    result_announced_at: e.result_announced_at,
+    timeline: timeline(e),
+    tracks: e.tracks,
+    dimensions: e.dimensions,
+    models: e.models,
+    registration_config: { open: e.registration_open, auto_approve: e.auto_approve, fields: fieldsForApi(e.fields) },
+    created_at: e.created_at,
+    updated_at: e.updated_at,
+  };
+}
+
+export function eventSummaryForApi(e: EventRecord, now: Date) {
+  return {
+    id: e.id,
+    name: e.name,
+    description: e.description,
+    status: effectiveStatus(e, now),
+    registration_deadline: e.registration_deadline,
+    submission_deadline: e.submission_deadline,
+    result_announced_at: e.result_announced_at,
+    tracks: e.tracks,
+    created_at: e.created_at,
+  };
+}
+
+export function registrationFormForApi(e: EventRecord, now: Date) {
+  const status: EventStatus = effectiveStatus(e, now);
+  return {
+    event_id: e.id,
+    event_name: e.name,
+    description: e.description,
+    status,
+    open: registrationAccepted(e, now),
+    auto_approve: e.auto_approve,
+    timeline: timeline(e),
+    tracks: e.tracks,
+    fields: fieldsForApi(e.fields),
+    event: { id: e.id, name: e.name, status },
+  };
+}

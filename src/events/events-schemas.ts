@@ -1,0 +1,148 @@
+import { Type } from 'typebox';
+import { Nullable } from '../core/http/schemas.js';
+
+const Timestamp = Type.String({ description: 'ISO 8601 date-time with a time zone', maxLength: 40 });
+export const EventStatusSchema = Type.Union(
+  ['draft', 'open', 'active', 'judging', 'ended', 'cancelled'].map((s) => Type.Literal(s)),
+);
+
+export const TrackSchema = Type.Object({ id: Type.String(), name: Type.String(), prize: Type.String() });
+export const DimensionSchema = Type.Object({ name: Type.String(), weight: Type.Number() });
+export const FormFieldSchema = Type.Object({
+  key: Type.String(),
+  name: Type.String(),
+  label: Type.String(),
+  type: Type.String(),
+  required: Type.Boolean(),
+});
+export const TimelineSchema = Type.Object({
+  registration_deadline: Type.String(),
+  submission_deadline: Type.String(),
+  result_announced_at: Nullable(Type.String()),
+});
+
+export const EventSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  status: Type.String(),
+  registration_deadline: Type.String(),
+  submission_deadline: Type.String(),
+  result_announced_at: Nullable(Type.String()),
+  timeline: TimelineSchema,
+  tracks: Type.Array(TrackSchema),
+  dimensions: Type.Array(DimensionSchema),
+  models: Type.Array(Type.String()),
+  registration_config: Type.Object({
+    open: Type.Boolean(),
+    auto_approve: Type.Boolean(),
+    fields: Type.Array(FormFieldSchema),
+  }),
+  co_organizers: Type.Optional(Type.Array(Type.String(), { description: 'only shown to the organizers' })),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export const EventSummarySchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  status: Type.String(),
+  registration_deadline: Type.String(),
+  submission_deadline: Type.String(),
+  result_announced_at: Nullable(Type.String()),
+  tracks: Type.Array(TrackSchema),
+  created_at: Type.String(),
+});
+
+export const RegistrationFormSchema = Type.Object({
+  event_id: Type.String(),
+  event_name: Type.String(),
+  description: Type.String(),
+  status: Type.String(),
+  open: Type.Boolean(),
+  auto_approve: Type.Boolean(),
+  timeline: TimelineSchema,
+  tracks: Type.Array(TrackSchema),
+  fields: Type.Array(FormFieldSchema),
+  event: Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() }),
+});
+
+const FormFieldInputSchema = Type.Object(
+  {
+    key: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' })),
+    label: Type.Optional(Type.String({ maxLength: 200 })),
+    type: Type.Optional(Type.String({ maxLength: 20 })),
+    required: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const opt = Type.Optional;
+const eventInputProperties = {
+  name: opt(Type.String({ minLength: 1, maxLength: 200 })),
+  description: opt(Type.String({ maxLength: 10_000 })),
+  tracks: opt(
+    Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
+          name: Type.String({ minLength: 1, maxLength: 120 }),
+          prize: opt(Type.String({ maxLength: 500 })),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 50 },
+    ),
+  ),
+  dimensions: opt(
+    Type.Array(
+      Type.Object(
+        {
+          name: Type.String({ minLength: 1, maxLength: 80 }),
+          weight: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 20 },
+    ),
+  ),
+  models: opt(Type.Array(Type.String({ minLength: 3, maxLength: 200 }), { maxItems: 10 })),
+  registration_deadline: opt(Timestamp),
+  submission_deadline: opt(Timestamp),
+  registration_config: opt(
+    Type.Object(
+      {
+        open: opt(Type.Boolean()),
+        auto_approve: opt(Type.Boolean()),
+        fields: opt(Type.Array(FormFieldInputSchema, { maxItems: 50 })),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  co_organizers: opt(Type.Array(Type.String({ maxLength: 254 }), { maxItems: 20 })),
+};
+
+/** Creation body: the seed's fields; name and deadlines are required (checked with the other rules). */
+export const CreateEventBody = Type.Object(
+  { ...eventInputProperties, status: opt(Type.Union([Type.Literal('draft'), Type.Literal('open')])) },
+  { additionalProperties: false },
+);
+
+export const PatchEventBody = Type.Object(
+  { ...eventInputProperties, status: opt(EventStatusSchema) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const EventIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const ListEventsQuery = Type.Object(
+  {
+    status: Type.Optional(Type.String({ maxLength: 200, description: 'comma-separated; recruiting = open' })),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+    cursor: Type.Optional(Type.String({ pattern: '^evt_[0-9a-z]{1,40}$' })),
+    mine: Type.Optional(Type.Boolean({ description: 'events you organize, drafts included (needs a key)' })),
+  },
+  { additionalProperties: false },
+);

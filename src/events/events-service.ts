@@ -1,0 +1,193 @@
+import type { Principal } from '../accounts/accounts-service.js';
+import type { Clock } from '../core/clock.js';
+import type { Db, DatabaseHandle } from '../core/db/index.js';
+import { AppError, validationError, type FieldError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { iso } from '../core/time.js';
+import { buildEventConfig, type EventConfigInput } from './event-config.js';
+import { configColumns, fromRow, type EventRecord } from './events-model.js';
+import * as repo from './events-repo.js';
+import { effectiveStatus, normaliseStatusFilter, transitionAllowed, type EventStatus } from './status.js';
+
+export interface EventInput extends EventConfigInput {
+  status?: EventStatus;
+  co_organizers?: string[];
+}
+
+export interface EventPage {
+  events: EventRecord[];
+  nextCursor: string | null;
+}
+
+export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function isOwner(event: EventRecord, who: Principal | null): Promise<boolean> {
+    if (!who) return false;
+    if (who.role === 'admin' || event.created_by === who.userId) return true;
+    return repo.isOrganizerOf(db, event.id, who.userId);
+  }
+
+  async function load(id: string): Promise<EventRecord | null> {
+    const row = await repo.findEvent(db, id);
+    return row ? fromRow(row) : null;
+  }
+
+  /** An event as the caller may see it: drafts exist only for their organizers. */
+  async function getVisible(id: string, who: Principal | null): Promise<EventRecord> {
+    const event = await load(id);
+    if (!event || (event.status === 'draft' && !(await isOwner(event, who)))) {
+      throw new AppError('event_not_found', `no event ${id}`);
+    }
+    return event;
+  }
+
+  /** An event the caller organizes: 404 when they cannot see it, 403 when they can but do not own it. */
+  async function getOwned(id: string, who: Principal): Promise<EventRecord> {
+    const event = await load(id);
+    if (!event) throw new AppError('event_not_found', `no event ${id}`);
+    if (await isOwner(event, who)) return event;
+    if (event.status === 'draft') throw new AppError('event_not_found', `no event ${id}`);
+    throw new AppError('forbidden', 'only the organizers of this event may do that');
+  }
+
+  function requireOrganizerRole(who: Principal): void {
+    if (who.role !== 'organizer' && who.role !== 'admin') {
+      throw new AppError('forbidden', 'creating events needs the organizer or admin role');
+    }
+  }
+
+  async function resolveCoOrganizers(emails: string[] | undefined, errors: FieldError[]): Promise<string[] | undefined> {
+    if (!emails) return undefined;
+    const ids: string[] = [];
+    for (const [i, email] of emails.entries()) {
+      const user = await db.selectFrom('users').select('id').where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+      if (!user) errors.push({ field: `co_organizers.${i}`, message: `no user with e-mail ${email}` });
+      else ids.push(user.id);
+    }
+    return ids;
+  }
+
+  async function create(who: Principal, input: EventInput): Promise<EventRecord> {
+    requireOrganizerRole(who);
+    const { config, errors } = buildEventConfig(input);
+    if (input.status && input.status !== 'draft' && input.status !== 'open') {
+      errors.push({ field: 'status', message: 'a new event is either draft or open' });
+    }
+    const coIds = await resolveCoOrganizers(input.co_organizers, errors);
+    if (errors.length) throw validationError(errors);
+    const now = iso(clock.now());
+    const id = newId('evt');
+    await db.transaction().execute(async (tx) => {
+      await repo.insertEvent(tx, {
+        id,
+        ...configColumns(config),
+        status: input.status ?? 'open',
+        result_announced_at: null,
+        created_by: who.userId,
+        created_at: now,
+        updated_at: now,
+      });
+      for (const uid of new Set(coIds ?? [])) {
+        if (uid === who.userId) continue;
+        await tx.insertInto('event_organizers').values({ event_id: id, user_id: uid, created_at: now }).execute();
+      }
+    });
+    return (await load(id))!;
+  }
+
+  async function update(who: Principal, id: string, input: EventInput): Promise<EventRecord> {
+    const event = await getOwned(id, who);
+    const now = clock.now();
+    const current = effectiveStatus(event, now);
+    const { config, errors } = buildEventConfig(input, event);
+
+    let nextStatus: EventStatus | undefined;
+    if (input.status !== undefined) {
+      const verdict = transitionAllowed(current, input.status);
+      if (!verdict.ok) throw new AppError('invalid_transition', verdict.reason, { extra: { from: current, to: input.status } });
+      if (input.status !== current) nextStatus = input.status;
+    }
+    if (current === 'ended' || current === 'cancelled') {
+      const changesConfig = Object.keys(input).some((k) => k !== 'status');
+      if (changesConfig) throw new AppError('event_locked', `the event is ${current}; it can no longer be changed`);
+    }
+    // Once judging has begun, what reviews are based on and when the event closed are fixed.
+    if (current === 'judging') {
+      const locked = (['dimensions', 'models', 'registration_deadline', 'submission_deadline', 'tracks'] as const).filter(
+        (k) => input[k] !== undefined,
+      );
+      if (locked.length) throw new AppError('event_locked', `${locked.join(', ')} cannot change once judging has started`);
+    }
+    if (input.tracks) {
+      const inUse = await repo.trackIdsInUse(db, id);
+      const kept = new Set(config.tracks.map((t) => t.id));
+      for (const t of inUse) {
+        if (!kept.has(t)) errors.push({ field: 'tracks', message: `track "${t}" has registrations and cannot be removed` });
+      }
+    }
+    const coIds = await resolveCoOrganizers(input.co_organizers, errors);
+    if (errors.length) throw validationError(errors);
+
+    const stamp = iso(now);
+    await db.transaction().execute(async (tx) => {
+      await repo.updateEvent(tx, id, { ...configColumns(config), ...(nextStatus ? { status: nextStatus } : {}), updated_at: stamp });
+      if (coIds) {
+        await tx.deleteFrom('event_organizers').where('event_id', '=', id).where('user_id', '!=', event.created_by).execute();
+        for (const uid of new Set(coIds)) {
+          if (uid === event.created_by) continue;
+          await tx.insertInto('event_organizers').values({ event_id: id, user_id: uid, created_at: stamp }).execute();
+        }
+      }
+    });
+    return (await load(id))!;
+  }
+
+  async function coOrganizers(event: EventRecord): Promise<string[]> {
+    const rows = await db
+      .selectFrom('event_organizers')
+      .innerJoin('users', 'users.id', 'event_organizers.user_id')
+      .select('users.email')
+      .where('event_organizers.event_id', '=', event.id)
+      .where('event_organizers.user_id', '!=', event.created_by)
+      .orderBy('users.email')
+      .execute();
+    return rows.map((r) => r.email);
+  }
+
+  function parseStatuses(raw: string | undefined): EventStatus[] | null {
+    if (!raw) return null;
+    const out: EventStatus[] = [];
+    for (const part of raw.split(',')) {
+      const s = normaliseStatusFilter(part);
+      if (!s) {
+        throw validationError([
+          { field: 'status', message: `unknown status "${part.trim()}"; one of draft, open (or recruiting), active, judging, ended, cancelled` },
+        ]);
+      }
+      out.push(s);
+    }
+    return out;
+  }
+
+  async function list(q: { status?: string; limit: number; cursor?: string; mine?: boolean }, who: Principal | null): Promise<EventPage> {
+    const statuses = parseStatuses(q.status);
+    if (q.mine && !who) throw new AppError('unauthorized', 'mine=true needs an API key');
+    if (statuses?.includes('draft') && !q.mine) {
+      throw validationError([{ field: 'status', message: 'drafts are not public; add mine=true to list your own' }]);
+    }
+    const rows = await repo.listEvents(db, {
+      statuses,
+      now: iso(clock.now()),
+      limit: q.limit + 1,
+      ...(q.cursor ? { before: q.cursor } : {}),
+      ...(q.mine && who ? { organizerId: who.userId } : {}),
+    });
+    const page = rows.slice(0, q.limit).map(fromRow);
+    return { events: page, nextCursor: rows.length > q.limit ? page[page.length - 1]!.id : null };
+  }
+
+  return { load, getVisible, getOwned, isOwner, create, update, list, coOrganizers, requireOrganizerRole };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;

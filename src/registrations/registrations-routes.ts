@@ -1,0 +1,120 @@
+import { Type } from 'typebox';
+import { principalOf, type App, type AppContext } from '../app-context.js';
+import { problems } from '../core/http/schemas.js';
+import { EventIdParams } from '../events/events-schemas.js';
+import {
+  DecisionBody,
+  ListRegistrationsQuery,
+  MyRegistrationQuery,
+  MyRegistrationSchema,
+  RegisterBody,
+  RegisterResponse,
+  RegistrationParams,
+  RegistrationSchema,
+  myRegistrationForApi,
+  registrationForApi,
+} from './registrations-schemas.js';
+
+export function registrationsRoutes(ctx: AppContext) {
+  const { registrations, config } = ctx;
+
+  return async function plugin(app: App) {
+    app.post(
+      '/events/:id/register',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['registration'],
+          summary: 'Register a team (pending until approved, unless the event auto-approves)',
+          params: EventIdParams,
+          body: RegisterBody,
+          response: { 201: RegisterResponse, ...problems(400, 401, 404, 409, 413, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { registration, event } = await registrations.register(principalOf(request), request.params.id, request.body);
+        reply.status(201).header('Location', `${config.publicUrl}/api/v1/events/${event.id}/my-registration`);
+        return {
+          id: registration.id,
+          event_id: event.id,
+          status: registration.status,
+          team_name: registration.team_name,
+          track_id: registration.track_id,
+          required_fields: event.fields.filter((f) => f.required).map((f) => ({ key: f.key, label: f.label })),
+          created_at: registration.created_at,
+        };
+      },
+    );
+
+    app.get(
+      '/events/:id/my-registration',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['registration'],
+          summary: "The caller's registration and project; `?wait=N` holds a pending one up to N seconds for a decision",
+          params: EventIdParams,
+          querystring: MyRegistrationQuery,
+          response: { 200: MyRegistrationSchema, ...problems(401, 404, 422, 429) },
+        },
+      },
+      async (request) => {
+        const wait = Math.min(request.query.wait ?? 0, config.maxWaitSeconds);
+        const abort = new AbortController();
+        const onClose = () => abort.abort();
+        request.raw.once('close', onClose);
+        try {
+          const { registration, project } = await registrations.mineWaiting(principalOf(request), request.params.id, wait, abort.signal);
+          return myRegistrationForApi(registration, project);
+        } finally {
+          request.raw.off('close', onClose);
+        }
+      },
+    );
+
+    app.get(
+      '/events/:id/registrations',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'Every registration of the event, with contact details',
+          params: EventIdParams,
+          querystring: ListRegistrationsQuery,
+          response: { 200: Type.Array(RegistrationSchema), ...problems(401, 403, 404, 422, 429) },
+        },
+      },
+      async (request) => {
+        const rows = await registrations.list(principalOf(request), request.params.id, request.query.status);
+        return rows.map(registrationForApi);
+      },
+    );
+
+    for (const action of ['approve', 'reject'] as const) {
+      app.post(
+        `/events/:id/registrations/:rid/${action}`,
+        {
+          config: { auth: true },
+          schema: {
+            tags: ['organizer'],
+            summary: action === 'approve' ? 'Approve a registration' : 'Reject a registration, with a reason the team can read',
+            params: RegistrationParams,
+            body: Type.Optional(DecisionBody),
+            response: { 200: RegistrationSchema, ...problems(400, 401, 403, 404, 409, 422, 429) },
+          },
+        },
+        async (request) => {
+          const reason = request.body?.reason;
+          const row = await registrations.decide(
+            principalOf(request),
+            request.params.id,
+            request.params.rid,
+            action === 'approve' ? 'approved' : 'rejected',
+            reason,
+          );
+          return registrationForApi(row);
+        },
+      );
+    }
+  };
+}

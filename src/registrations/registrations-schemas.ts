@@ -1,0 +1,90 @@
+import { Type } from 'typebox';
+import type { ProjectRow, RegistrationRow } from '../core/db/schema.js';
+import { Nullable } from '../core/http/schemas.js';
+import { ProjectSchema, projectForApi } from '../submissions/submissions-schemas.js';
+
+export const RegisterBody = Type.Object(
+  {
+    team_name: Type.String({ minLength: 1, maxLength: 80 }),
+    contact_email: Type.Optional(Type.String({ maxLength: 254 })),
+    github_url: Type.Optional(Type.String({ maxLength: 2048 })),
+    track_id: Type.Optional(Type.String({ maxLength: 64 })),
+    fields: Type.Optional(
+      Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 2000 }), Type.Number(), Type.Null()]), {
+        maxProperties: 50,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const RegisterResponse = Type.Object({
+  id: Type.String(),
+  event_id: Type.String(),
+  status: Type.String(),
+  team_name: Type.String(),
+  track_id: Nullable(Type.String()),
+  required_fields: Type.Array(Type.Object({ key: Type.String(), label: Type.String() })),
+  created_at: Type.String(),
+});
+
+const AnswerValue = Type.Union([Type.String(), Type.Number()]);
+
+export const RegistrationSchema = Type.Object({
+  id: Type.String(),
+  event_id: Type.String(),
+  status: Type.String(),
+  team_name: Type.String(),
+  track_id: Nullable(Type.String()),
+  contact_email: Type.String(),
+  github_url: Nullable(Type.String()),
+  fields: Type.Record(Type.String(), AnswerValue),
+  reason: Nullable(Type.String()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export const MyRegistrationSchema = Type.Object({
+  ...RegistrationSchema.properties,
+  project: Nullable(ProjectSchema),
+});
+
+export const MyRegistrationQuery = Type.Object(
+  { wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 600, description: 'seconds to wait for a pending registration to be decided' })) },
+  { additionalProperties: false },
+);
+
+export const ListRegistrationsQuery = Type.Object(
+  { status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')])) },
+  { additionalProperties: false },
+);
+
+export const DecisionBody = Type.Union([
+  Type.Object({ reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false }),
+  Type.Null(),
+]);
+
+export const RegistrationParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  rid: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+export function registrationForApi(r: RegistrationRow) {
+  return {
+    id: r.id,
+    event_id: r.event_id,
+    status: r.status,
+    team_name: r.team_name,
+    track_id: r.track_id,
+    contact_email: r.contact_email,
+    github_url: r.github_url,
+    fields: JSON.parse(r.fields) as Record<string, string | number>,
+    reason: r.reason,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+export function myRegistrationForApi(r: RegistrationRow, project: ProjectRow | null) {
+  return { ...registrationForApi(r), project: project ? projectForApi(project, r.team_name) : null };
+}

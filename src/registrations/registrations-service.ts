@@ -1,0 +1,122 @@
+import type { Principal } from '../accounts/accounts-service.js';
+import type { Clock } from '../core/clock.js';
+import { uniqueViolation, type Db } from '../core/db/index.js';
+import type { ProjectRow, RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
+import { AppError, validationError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Notifier } from '../core/notifier.js';
+import { iso } from '../core/time.js';
+import type { EventRecord } from '../events/events-model.js';
+import type { EventsService } from '../events/events-service.js';
+import { effectiveStatus, registrationAccepted } from '../events/status.js';
+import { validateRegistration, type RegistrationInput } from './form.js';
+
+export const registrationChannel = (id: string) => `registration:${id}`;
+
+function closedReason(event: EventRecord, now: Date): string {
+  const status = effectiveStatus(event, now);
+  if (status === 'draft') return 'the event is not published yet';
+  if (status !== 'open') return `the event is ${status}; registration closed at ${event.registration_deadline}`;
+  return 'the organizer has closed registration for this event';
+}
+
+export function createRegistrationsService(deps: { db: Db; clock: Clock; events: EventsService; notifier: Notifier }) {
+  const { db, clock, events, notifier } = deps;
+
+  async function register(who: Principal, eventId: string, input: RegistrationInput) {
+    const event = await events.getVisible(eventId, who);
+    const now = clock.now();
+    if (!registrationAccepted(event, now)) throw new AppError('registration_closed', `Registration is closed: ${closedReason(event, now)}.`);
+    const { value, errors } = validateRegistration(input, event, who.email);
+    if (errors.length) throw validationError(errors);
+    const stamp = iso(now);
+    const row: RegistrationRow = {
+      id: newId('reg'),
+      event_id: event.id,
+      user_id: who.userId,
+      ...value,
+      fields: JSON.stringify(value.fields),
+      status: event.auto_approve ? 'approved' : 'pending',
+      reason: null,
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    try {
+      await db.insertInto('registrations').values(row).execute();
+    } catch (err) {
+      const which = uniqueViolation(err);
+      if (which === 'registrations_event_user_uq') {
+        const existing = await findForUser(event.id, who.userId);
+        throw new AppError('already_registered', 'You have already registered for this event.', {
+          extra: existing ? { id: existing.id, registration_id: existing.id, registration_status: existing.status } : {},
+        });
+      }
+      if (which === 'registrations_event_team_uq') {
+        throw new AppError('team_name_taken', `The team name "${value.team_name}" is already taken in this event.`);
+      }
+      throw err;
+    }
+    return { registration: row, event };
+  }
+
+  async function findForUser(eventId: string, userId: string): Promise<RegistrationRow | undefined> {
+    return db.selectFrom('registrations').selectAll().where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst();
+  }
+
+  async function mine(who: Principal, eventId: string): Promise<{ registration: RegistrationRow; project: ProjectRow | null }> {
+    const event = await events.getVisible(eventId, who);
+    const registration = await findForUser(event.id, who.userId);
+    if (!registration) throw new AppError('not_registered', 'You have not registered for this event.');
+    const project = await db.selectFrom('projects').selectAll().where('registration_id', '=', registration.id).executeTakeFirst();
+    return { registration, project: project ?? null };
+  }
+
+  /**
+   * my-registration with `?wait=`: while the registration is pending, hold the request until the
+   * organizer decides or the wait runs out. A timer re-reads the row as well, so a decision made by
+   * another process without Redis is still seen within a couple of seconds.
+   */
+  async function mineWaiting(who: Principal, eventId: string, waitSeconds: number, signal?: AbortSignal) {
+    let current = await mine(who, eventId);
+    if (waitSeconds <= 0 || current.registration.status !== 'pending') return current;
+    const deadline = Date.now() + waitSeconds * 1000;
+    const channel = registrationChannel(current.registration.id);
+    while (!signal?.aborted) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      await notifier.wait(channel, Math.min(left, 2000), signal);
+      current = await mine(who, eventId);
+      if (current.registration.status !== 'pending') break;
+    }
+    return current;
+  }
+
+  async function list(who: Principal, eventId: string, status?: RegistrationStatus) {
+    const event = await events.getOwned(eventId, who);
+    let q = db.selectFrom('registrations').selectAll().where('event_id', '=', event.id);
+    if (status) q = q.where('status', '=', status);
+    return q.orderBy('id', 'asc').execute();
+  }
+
+  async function decide(who: Principal, eventId: string, registrationId: string, decision: 'approved' | 'rejected', reason?: string) {
+    const event = await events.getOwned(eventId, who);
+    const status = effectiveStatus(event, clock.now());
+    if (status === 'ended' || status === 'cancelled') {
+      throw new AppError('event_locked', `the event is ${status}; registrations can no longer be decided`);
+    }
+    const stamp = iso(clock.now());
+    const result = await db
+      .updateTable('registrations')
+      .set({ status: decision, reason: decision === 'rejected' ? (reason?.trim() || null) : null, updated_at: stamp })
+      .where('id', '=', registrationId)
+      .where('event_id', '=', event.id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new AppError('registration_not_found', `no registration ${registrationId} in this event`);
+    notifier.publish(registrationChannel(registrationId));
+    return (await db.selectFrom('registrations').selectAll().where('id', '=', registrationId).executeTakeFirst())!;
+  }
+
+  return { register, mine, mineWaiting, list, decide, findForUser };
+}
+
+export type RegistrationsService = ReturnType<typeof createRegistrationsService>;

@@ -1,0 +1,69 @@
+import { Redis } from 'ioredis';
+import { buildApp } from './app.js';
+import type { App } from './app-context.js';
+import type { Clock } from './core/clock.js';
+import type { Config } from './core/config.js';
+import { openDatabase, type DatabaseHandle } from './core/db/index.js';
+import { migrateToLatest } from './core/db/migrations.js';
+import { memoryNotifier, redisNotifier, type Notifier } from './core/notifier.js';
+import { memoryRateLimitStore, redisRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
+import { countUsers } from './accounts/accounts-repo.js';
+
+export interface RunningServer {
+  app: App;
+  url: string;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, migrates it, connects Redis when configured, and listens. `close` drains
+ * in-flight requests before closing connections, which is what SIGTERM calls.
+ */
+export async function startServer(config: Config, opts: { clock?: Clock; logger?: false } = {}): Promise<RunningServer> {
+  const database = openDatabase(config.database);
+  await migrateToLatest(database.db);
+
+  let notifier: Notifier = memoryNotifier();
+  let store: RateLimitStore = memoryRateLimitStore();
+  const redisClients: Redis[] = [];
+  if (config.redisUrl) {
+    const pub = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+    const sub = new Redis(config.redisUrl, { lazyConnect: false });
+    redisClients.push(pub, sub);
+    notifier = redisNotifier(pub, sub);
+    store = redisRateLimitStore(pub);
+  }
+
+  const { app } = await buildApp({
+    config,
+    database,
+    notifier,
+    rateLimitStore: store,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.logger === false ? { logger: false } : {}),
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  if ((await countUsers(database.db)) === 0) {
+    app.log.info(
+      'No users yet. Create the first organizer and an API key:\n' +
+        '  npx hackathon users create --email you@example.com --password "a long password" --role organizer\n' +
+        '  npx hackathon keys create --email you@example.com',
+    );
+  }
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await app.close();
+      await notifier.close();
+      await store.close();
+      for (const r of redisClients) r.disconnect();
+      await database.close();
+    })());
+  return { app, url, database, close };
+}

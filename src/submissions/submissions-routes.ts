@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import { principalOf, type App, type AppContext } from '../app-context.js';
+import { problems } from '../core/http/schemas.js';
+import { EventIdParams } from '../events/events-schemas.js';
+import { ProjectSchema, SubmitBody, SubmitResponse, projectForApi } from './submissions-schemas.js';
+
+export function submissionsRoutes(ctx: AppContext) {
+  const { submissions } = ctx;
+  return async function plugin(app: App) {
+    app.post(
+      '/events/:id/submit',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['submission'],
+          summary: "Create (201) or replace (200) the team's project until the submission deadline",
+          params: EventIdParams,
+          body: SubmitBody,
+          response: { 200: SubmitResponse, 201: SubmitResponse, ...problems(400, 401, 403, 404, 409, 413, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { project, created, teamName } = await submissions.submit(principalOf(request), request.params.id, request.body);
+        reply.status(created ? 201 : 200);
+        return { ...projectForApi(project, teamName), updated: !created };
+      },
+    );
+
+    app.get(
+      '/events/:id/projects',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'Every submitted project of the event',
+          params: EventIdParams,
+          response: {
+            200: Type.Array(Type.Object({ ...ProjectSchema.properties, registration_status: Type.String() })),
+            ...problems(401, 403, 404, 429),
+          },
+        },
+      },
+      async (request) => {
+        const rows = await submissions.listForEvent(principalOf(request), request.params.id);
+        return rows.map((r) => ({ ...projectForApi(r, r.team_name), registration_status: r.registration_status }));
+      },
+    );
+  };
+}

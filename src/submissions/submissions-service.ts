@@ -1,0 +1,87 @@
+import type { Principal } from '../accounts/accounts-service.js';
+import type { Clock } from '../core/clock.js';
+import type { Db } from '../core/db/index.js';
+import type { ProjectRow } from '../core/db/schema.js';
+import { AppError, validationError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { iso } from '../core/time.js';
+import type { EventsService } from '../events/events-service.js';
+import { effectiveStatus, submissionAccepted } from '../events/status.js';
+import type { RegistrationsService } from '../registrations/registrations-service.js';
+import { validateSubmission, type SubmissionInput } from './submission-input.js';
+
+export function createSubmissionsService(deps: { db: Db; clock: Clock; events: EventsService; registrations: RegistrationsService }) {
+  const { db, clock, events, registrations } = deps;
+
+  /**
+   * Creates the team's one project or replaces it (last write wins). The unique constraint on
+   * registration_id decides which of several concurrent first submits creates it: that one gets
+   * `created`, the others fall through to the update.
+   */
+  async function submit(who: Principal, eventId: string, input: SubmissionInput): Promise<{ project: ProjectRow; created: boolean; teamName: string }> {
+    const event = await events.getVisible(eventId, who);
+    const now = clock.now();
+    if (!submissionAccepted(event, now)) {
+      const status = effectiveStatus(event, now);
+      throw new AppError(
+        'submission_closed',
+        status === 'open' || status === 'active' || status === 'draft'
+          ? `Submissions are not accepted while the event is ${status}.`
+          : `Submissions closed at ${event.submission_deadline}; the event is ${status}.`,
+      );
+    }
+    const registration = await registrations.findForUser(event.id, who.userId);
+    if (!registration) throw new AppError('registration_not_approved', 'You have no registration for this event; register first.');
+    if (registration.status !== 'approved') {
+      throw new AppError('registration_not_approved', `Your registration is ${registration.status}; only approved teams can submit.`, {
+        extra: { registration_status: registration.status },
+      });
+    }
+    const { value, errors } = validateSubmission(input, { tracks: event.tracks, registrationTrack: registration.track_id });
+    if (errors.length) throw validationError(errors);
+
+    const stamp = iso(now);
+    const inserted = await db
+      .insertInto('projects')
+      .values({
+        id: newId('prj'),
+        event_id: event.id,
+        registration_id: registration.id,
+        ...value,
+        status: 'submitted',
+        review_status: 'pending',
+        first_submitted_at: stamp,
+        created_at: stamp,
+        updated_at: stamp,
+      })
+      .onConflict((oc) => oc.column('registration_id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { project: inserted, created: true, teamName: registration.team_name };
+
+    const updated = await db
+      .updateTable('projects')
+      .set({ ...value, updated_at: stamp })
+      .where('registration_id', '=', registration.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { project: updated, created: false, teamName: registration.team_name };
+  }
+
+  async function listForEvent(who: Principal, eventId: string) {
+    const event = await events.getOwned(eventId, who);
+    return db
+      .selectFrom('projects')
+      .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+      .selectAll('projects')
+      .select(['registrations.team_name', 'registrations.status as registration_status'])
+      .where('projects.event_id', '=', event.id)
+      .orderBy('projects.first_submitted_at', 'asc')
+      .orderBy('projects.id', 'asc')
+      .execute();
+  }
+
+  return { submit, listForEvent };
+}
+
+export type SubmissionsService = ReturnType<typeof createSubmissionsService>;
