@@ -18,6 +18,72 @@ export interface Config {
   rateLimit: { perKey: number; perIp: number; windowMs: number; enabled: boolean };
   /** Longest `?wait=` a client may ask of my-registration, in seconds. */
   maxWaitSeconds: number;
+  ai: AiConfig;
+  github: { apiUrl: string; token: string | undefined; timeoutMs: number; maxBytes: number };
+  mail: { smtpUrl: string | undefined; from: string; outboxDir: string; invitationTtlHours: number };
+}
+
+/** One configured model provider. `kind` says which wire protocol it speaks. */
+export interface ProviderConfig {
+  name: string;
+  kind: 'openai-compatible' | 'anthropic';
+  baseUrl: string;
+  apiKey: string | undefined;
+}
+
+export interface AiConfig {
+  /** Configured providers by name (`openai`, `anthropic`, `ollama`, and any AI_PROVIDER_<NAME>_BASE_URL). */
+  providers: Record<string, ProviderConfig>;
+  /** Run the review workers in this process. */
+  workersEnabled: boolean;
+  concurrencyPerProvider: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  leaseMs: number;
+  pollMs: number;
+  /** First retry delay; doubles each attempt, with jitter. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+}
+
+/**
+ * Providers from the environment (contract "AI review protocol"): OPENAI_API_KEY/OPENAI_BASE_URL,
+ * ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL, OLLAMA_BASE_URL, and any number of further OpenAI-compatible
+ * providers as AI_PROVIDER_<NAME>_BASE_URL (+ optional AI_PROVIDER_<NAME>_API_KEY); NAME lower-cased
+ * is the provider part of a model identifier (`local/llama3`).
+ */
+export function parseProviders(env: Env, problems: string[]): Record<string, ProviderConfig> {
+  const providers: Record<string, ProviderConfig> = {};
+  const url = (name: string, raw: string): string | null => {
+    try {
+      const u = new URL(raw);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name}=${JSON.stringify(raw)} must be an absolute http(s) URL`);
+      return null;
+    }
+  };
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
+    const baseUrl = url('OPENAI_BASE_URL', env.OPENAI_BASE_URL || 'https://api.openai.com/v1');
+    if (baseUrl) providers.openai = { name: 'openai', kind: 'openai-compatible', baseUrl, apiKey: env.OPENAI_API_KEY || undefined };
+  }
+  if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) {
+    const baseUrl = url('ANTHROPIC_BASE_URL', env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com');
+    if (baseUrl) providers.anthropic = { name: 'anthropic', kind: 'anthropic', baseUrl, apiKey: env.ANTHROPIC_API_KEY || undefined };
+  }
+  if (env.OLLAMA_BASE_URL) {
+    const baseUrl = url('OLLAMA_BASE_URL', env.OLLAMA_BASE_URL);
+    if (baseUrl) providers.ollama = { name: 'ollama', kind: 'openai-compatible', baseUrl, apiKey: undefined };
+  }
+  for (const [key, value] of Object.entries(env)) {
+    const m = /^AI_PROVIDER_([A-Z0-9_]+)_BASE_URL$/.exec(key);
+    if (!m || !value) continue;
+    const name = m[1]!.toLowerCase().replace(/_/g, '-');
+    const baseUrl = url(key, value);
+    if (baseUrl) providers[name] = { name, kind: 'openai-compatible', baseUrl, apiKey: env[`AI_PROVIDER_${m[1]}_API_KEY`] || undefined };
+  }
+  return providers;
 }
 
 export class ConfigError extends Error {
@@ -111,6 +177,29 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: int('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
     },
     maxWaitSeconds: int('MAX_WAIT_SECONDS', 60, 0, 600),
+    ai: {
+      providers: parseProviders(env, problems),
+      workersEnabled: bool('REVIEW_WORKERS', true),
+      concurrencyPerProvider: int('REVIEW_CONCURRENCY', 4, 1, 256),
+      maxAttempts: int('REVIEW_MAX_ATTEMPTS', 3, 1, 20),
+      timeoutMs: int('REVIEW_TIMEOUT_MS', 60_000, 100, 600_000),
+      leaseMs: int('REVIEW_LEASE_MS', 120_000, 1000, 3_600_000),
+      pollMs: int('REVIEW_POLL_MS', 1000, 10, 60_000),
+      backoffBaseMs: int('REVIEW_BACKOFF_MS', 2000, 0, 600_000),
+      backoffMaxMs: int('REVIEW_BACKOFF_MAX_MS', 60_000, 0, 3_600_000),
+    },
+    github: {
+      apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+      token: env.GITHUB_TOKEN || undefined,
+      timeoutMs: int('GITHUB_TIMEOUT_MS', 5000, 100, 60_000),
+      maxBytes: int('GITHUB_MAX_BYTES', 20_000, 1000, 1_000_000),
+    },
+    mail: {
+      smtpUrl: env.SMTP_URL || undefined,
+      from: env.MAIL_FROM || 'Hackathon Platform <no-reply@localhost>',
+      outboxDir: env.OUTBOX_DIR || './data/outbox',
+      invitationTtlHours: int('INVITATION_TTL_HOURS', 168, 1, 24 * 365),
+    },
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

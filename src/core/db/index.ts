@@ -58,4 +58,7 @@ const SQLITE_UNIQUE_NAMES: Record<string, string> = {
   'registrations.event_id,registrations.user_id': 'registrations_event_user_uq',
   'registrations.event_id,registrations.team_name_key': 'registrations_event_team_uq',
   'projects.registration_id': 'projects_registration_uq',
+  'reviews.project_id,reviews.reviewer': 'reviews_project_reviewer_uq',
+  'reviewer_invitations.token_hash': 'reviewer_invitations_token_uq',
+  'results.event_id': 'results_pkey',
 };

@@ -47,6 +47,7 @@ export interface EventsTable {
   created_by: string;
   created_at: string;
   updated_at: string;
+  judging_started_at: string | null;
 }
 
 export interface EventOrganizersTable {
@@ -89,7 +90,68 @@ export interface ProjectsTable {
   updated_at: string;
 }
 
+export type ReviewStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface ReviewsTable {
+  id: string;
+  event_id: string;
+  project_id: string;
+  /** 'model' for an AI model, 'human' for an invited reviewer. */
+  reviewer_kind: 'model' | 'human';
+  /** The model identifier (provider/model) or the human reviewer's user id. */
+  reviewer: string;
+  /** The scoring group: the model identifier, or 'human' for every human reviewer. */
+  group_key: string;
+  status: ReviewStatus;
+  /** JSON object dimension name -> number 0..10, only when succeeded. */
+  scores: string | null;
+  summary: string | null;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  latency_ms: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  raw_reply: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+export interface EventReviewersTable {
+  event_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+export interface ReviewerInvitationsTable {
+  id: string;
+  event_id: string;
+  email: string;
+  token_hash: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
+}
+
+export interface ResultsTable {
+  event_id: string;
+  published_at: string;
+  published_by: string;
+  /** JSON array of result entries, frozen at publication. */
+  entries: string;
+  etag: string;
+}
+
 export interface Database {
+  reviews: ReviewsTable;
+  event_reviewers: EventReviewersTable;
+  reviewer_invitations: ReviewerInvitationsTable;
+  results: ResultsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   events: EventsTable;
@@ -105,5 +167,8 @@ export type NewEventRow = Insertable<EventsTable>;
 export type EventUpdate = Updateable<EventsTable>;
 export type RegistrationRow = Selectable<RegistrationsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
+export type ReviewRow = Selectable<ReviewsTable>;
+export type InvitationRow = Selectable<ReviewerInvitationsTable>;
+export type ResultRow = Selectable<ResultsTable>;
 // Generated is kept for tables that later gain defaulted columns.
 export type { Generated };
