@@ -4,10 +4,13 @@ import type { AccountsService, Principal } from './accounts/accounts-service.js'
 import type { Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import type { DatabaseHandle, Db } from './core/db/index.js';
+import type { Mailer } from './core/mailer.js';
 import type { Notifier } from './core/notifier.js';
 import type { RateLimitStore } from './core/rate-limit.js';
 import type { EventsService } from './events/events-service.js';
 import type { RegistrationsService } from './registrations/registrations-service.js';
+import type { ReviewersService } from './reviewers/reviewers-service.js';
+import type { ResultsService } from './results/results-service.js';
 import type { SubmissionsService } from './submissions/submissions-service.js';
 
 /** Everything a route module may use, built once in buildApp and passed down explicitly. */
@@ -22,6 +25,9 @@ export interface AppContext {
   events: EventsService;
   registrations: RegistrationsService;
   submissions: SubmissionsService;
+  mailer: Mailer;
+  reviewers: ReviewersService;
+  results: ResultsService;
 }
 
 export type App = FastifyInstance<

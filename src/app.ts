@@ -8,13 +8,19 @@ import type { DatabaseHandle } from './core/db/index.js';
 import { createAuthHook } from './core/http/auth-hook.js';
 import { installErrorHandling } from './core/http/error-handler.js';
 import { validatorCompiler } from './core/http/validation.js';
+import { createMailer } from './core/mailer.js';
 import { memoryNotifier, type Notifier } from './core/notifier.js';
 import { memoryRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
 import { agentCreateRoute, eventsRoutes } from './events/events-routes.js';
+import { createEventCatalog } from './events/event-catalog.js';
 import { createEventsService } from './events/events-service.js';
 import { createRegistrationsService } from './registrations/registrations-service.js';
 import { registrationsRoutes } from './registrations/registrations-routes.js';
+import { invitationPageRoutes } from './reviewers/invitation-page.js';
+import { reviewersRoutes } from './reviewers/reviewers-routes.js';
+import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
+import { createResultsService } from './results/results-service.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
 import { submissionsRoutes } from './submissions/submissions-routes.js';
 
@@ -48,7 +54,8 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
         id: req.id,
         method: req.method,
-        url: req.url.split('?')[0],
+        // …nor invitation tokens, which travel in the path of the invitation page and API.
+        url: req.url.split('?')[0]!.replace(/\/invitations\/[^/]+/, '/invitations/[redacted]'),
         ip: req.ip,
       }),
     },
@@ -63,11 +70,15 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const rateLimitStore = opts.rateLimitStore ?? memoryRateLimitStore();
   const db = database.db;
 
-  const accounts = createAccountsService({ db, clock });
-  const events = createEventsService({ db, dialect: database.dialect, clock });
+  const accounts = createAccountsService({ db, clock, notifier, authCacheTtlMs: config.authCacheTtlMs });
+  const catalog = createEventCatalog({ db, notifier, ttlMs: config.eventCacheTtlMs });
+  const events = createEventsService({ db, dialect: database.dialect, clock, catalog });
   const registrations = createRegistrationsService({ db, clock, events, notifier });
   const submissions = createSubmissionsService({ db, clock, events, registrations });
-  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, accounts, events, registrations, submissions };
+  const results = createResultsService({ db, clock, events });
+  const mailer = createMailer(config.mail);
+  const reviewers = createReviewersService({ db, clock, config, accounts, events, mailer });
+  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, accounts, events, registrations, submissions, mailer, reviewers, results };
 
   const app = Fastify({
     logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,
@@ -80,12 +91,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   installErrorHandling(app, config.publicUrl);
 
   // An empty JSON body (e.g. an approve call with Content-Type set but nothing sent) means "no body".
+  // The API speaks JSON only: without this, Fastify's built-in text/plain parser hands a string body
+  // to the JSON schemas (422) instead of answering 415.
+  app.removeContentTypeParser('text/plain');
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
     defaultJson(request, body as string, done);
   });
 
+  app.addHook('onClose', async () => catalog.close());
   app.decorateRequest('principal', null);
   app.addHook('onRequest', createAuthHook({ accounts, config, store: rateLimitStore }));
 
@@ -99,11 +114,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(eventsRoutes(ctx));
       await api.register(registrationsRoutes(ctx));
       await api.register(submissionsRoutes(ctx));
+      await api.register(reviewersRoutes(ctx));
       await api.register(resultsRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );
   await app.register(agentCreateRoute(ctx));
+  await app.register(invitationPageRoutes(ctx));
 
   return { app: app as unknown as App, ctx };
 }

@@ -3,6 +3,7 @@ import { uniqueViolation, type Db } from '../core/db/index.js';
 import type { ApiKeyRow, Role, UserRow } from '../core/db/schema.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import type { Notifier } from '../core/notifier.js';
 import { iso } from '../core/time.js';
 import { isEmail } from '../core/urls.js';
 import * as repo from './accounts-repo.js';
@@ -32,8 +33,20 @@ export interface CreatedKey {
 
 const LAST_USED_GRANULARITY_MS = 60_000;
 
-export function createAccountsService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+export const KEYS_REVOKED = 'keys:revoked';
+
+export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: Notifier; authCacheTtlMs?: number }) {
+  const { db, clock, notifier } = deps;
+  const authCacheTtlMs = deps.authCacheTtlMs ?? 0;
+  /**
+   * Valid keys recently seen, by hash, so a busy agent does not cost a key lookup per request.
+   * Revoking drops the entry here at once and in other processes through the notifier (Redis);
+   * the short TTL bounds how long a key revoked elsewhere can still work. Expiry is checked on
+   * every use, so it is exact.
+   */
+  const authCache = new Map<string, { principal: Principal; expiresAt: number | null; cachedAt: number }>();
+  const AUTH_CACHE_MAX = 10_000;
+  notifier?.subscribe(KEYS_REVOKED, () => authCache.clear());
 
   async function createUser(input: { email: string; password?: string; role?: Role }): Promise<PublicUser> {
     const email = input.email.trim().toLowerCase();
@@ -116,22 +129,35 @@ export function createAccountsService(deps: { db: Db; clock: Clock }) {
     if (rows.length > 1) throw new AppError('validation_failed', `${idOrPrefix} matches ${rows.length} keys; use the key id`);
     const key = rows[0]!;
     await repo.revokeApiKey(db, key.id, iso(clock.now()));
+    authCache.clear();
+    notifier?.publish(KEYS_REVOKED);
     return key;
   }
 
   /** Resolves a bearer token to its principal; null for unknown, revoked or expired keys. */
   async function authenticate(token: string): Promise<Principal | null> {
     if (!looksLikeApiKey(token)) return null;
-    const found = await repo.findKeyByHash(db, hashApiKey(token));
-    if (!found) return null;
+    const hash = hashApiKey(token);
     const now = clock.now();
+    const cached = authCache.get(hash);
+    if (cached && Date.now() - cached.cachedAt < authCacheTtlMs) {
+      if (cached.expiresAt !== null && cached.expiresAt <= now.getTime()) return null;
+      return cached.principal;
+    }
+    const found = await repo.findKeyByHash(db, hash);
+    if (!found) return null;
     if (found.revoked_at) return null;
     if (found.expires_at && Date.parse(found.expires_at) <= now.getTime()) return null;
     if (!found.last_used_at || Date.parse(found.last_used_at) < now.getTime() - LAST_USED_GRANULARITY_MS) {
       // Fire and forget: bookkeeping must never slow down or fail the request it describes.
       repo.touchApiKey(db, found.key_id, iso(now), iso(now.getTime() - LAST_USED_GRANULARITY_MS)).catch(() => {});
     }
-    return { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id };
+    const principal: Principal = { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id };
+    if (authCacheTtlMs > 0) {
+      if (authCache.size >= AUTH_CACHE_MAX) authCache.clear();
+      authCache.set(hash, { principal, expiresAt: found.expires_at ? Date.parse(found.expires_at) : null, cachedAt: Date.now() });
+    }
+    return principal;
   }
 
   return { createUser, setRole, checkPassword, createKey, createKeyForEmail, revokeKey, authenticate, requireUser };

@@ -18,6 +18,10 @@ export interface Config {
   rateLimit: { perKey: number; perIp: number; windowMs: number; enabled: boolean };
   /** Longest `?wait=` a client may ask of my-registration, in seconds. */
   maxWaitSeconds: number;
+  /** How long a process may serve public event reads from memory before re-reading (0 = never cache). */
+  eventCacheTtlMs: number;
+  /** How long a process trusts a key it has checked before looking it up again (0 = every request). */
+  authCacheTtlMs: number;
   ai: AiConfig;
   github: { apiUrl: string; token: string | undefined; timeoutMs: number; maxBytes: number };
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string; invitationTtlHours: number };
@@ -120,7 +124,8 @@ export function loadConfig(env: Env = process.env): Config {
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
+    // Decimal digits only: Number() would also take " " (0), "0x50" and "1e3".
+    const n = /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
     if (!Number.isInteger(n) || n < min || n > max) {
       problems.push(`${name}=${JSON.stringify(raw)} must be a whole number from ${min} to ${max}`);
       return fallback;
@@ -177,6 +182,8 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: int('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
     },
     maxWaitSeconds: int('MAX_WAIT_SECONDS', 60, 0, 600),
+    eventCacheTtlMs: int('EVENT_CACHE_TTL_MS', 1000, 0, 3_600_000),
+    authCacheTtlMs: int('AUTH_CACHE_TTL_MS', 2000, 0, 60_000),
     ai: {
       providers: parseProviders(env, problems),
       workersEnabled: bool('REVIEW_WORKERS', true),

@@ -10,6 +10,8 @@ export interface Notifier {
   publish(channel: string): void;
   /** Resolves true when `channel` is published, false on timeout or abort. */
   wait(channel: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+  /** Calls `fn` on every publish of `channel` until the returned function is called. */
+  subscribe(channel: string, fn: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -30,12 +32,18 @@ function waitOn(emitter: EventEmitter, channel: string, timeoutMs: number, signa
   });
 }
 
+function subscribeOn(emitter: EventEmitter, channel: string, fn: () => void): () => void {
+  emitter.on(channel, fn);
+  return () => void emitter.off(channel, fn);
+}
+
 export function memoryNotifier(): Notifier {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
     publish: (channel) => void emitter.emit(channel),
     wait: (channel, ms, signal) => waitOn(emitter, channel, ms, signal),
+    subscribe: (channel, fn) => subscribeOn(emitter, channel, fn),
     async close() {
       emitter.removeAllListeners();
     },
@@ -53,6 +61,7 @@ export function redisNotifier(publisher: Redis, subscriber: Redis, prefix = 'hk:
       publisher.publish(prefix + channel, '1').catch(() => emitter.emit(channel));
     },
     wait: (channel, ms, signal) => waitOn(emitter, channel, ms, signal),
+    subscribe: (channel, fn) => subscribeOn(emitter, channel, fn),
     async close() {
       emitter.removeAllListeners();
       await subscriber.punsubscribe(pattern).catch(() => {});

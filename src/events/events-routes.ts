@@ -64,7 +64,7 @@ export function eventsRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const event = await events.getVisible(request.params.id, request.principal);
+        const event = await events.getPublic(request.params.id, request.principal);
         return fullEvent(event, await events.isOwner(event, request.principal));
       },
     );
@@ -79,7 +79,7 @@ export function eventsRoutes(ctx: AppContext) {
           response: { 200: RegistrationFormSchema, ...problems(401, 404, 429) },
         },
       },
-      async (request) => registrationFormForApi(await events.getVisible(request.params.id, request.principal), clock.now()),
+      async (request) => registrationFormForApi(await events.getPublic(request.params.id, request.principal), clock.now()),
     );
 
     app.post(

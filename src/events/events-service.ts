@@ -4,6 +4,7 @@ import type { Db, DatabaseHandle } from '../core/db/index.js';
 import { AppError, validationError, type FieldError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { iso } from '../core/time.js';
+import type { EventCatalog } from './event-catalog.js';
 import { buildEventConfig, type EventConfigInput } from './event-config.js';
 import { configColumns, fromRow, type EventRecord } from './events-model.js';
 import * as repo from './events-repo.js';
@@ -19,8 +20,8 @@ export interface EventPage {
   nextCursor: string | null;
 }
 
-export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock }) {
-  const { db, clock } = deps;
+export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock; catalog: EventCatalog }) {
+  const { db, clock, catalog } = deps;
 
   async function isOwner(event: EventRecord, who: Principal | null): Promise<boolean> {
     if (!who) return false;
@@ -40,6 +41,15 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
       throw new AppError('event_not_found', `no event ${id}`);
     }
     return event;
+  }
+
+  /**
+   * getVisible for the public read routes: served from the in-memory catalog when the event is
+   * there (published events), from the database otherwise (drafts, just-created events).
+   */
+  async function getPublic(id: string, who: Principal | null): Promise<EventRecord> {
+    const snap = await catalog.current();
+    return snap?.byId.get(id) ?? getVisible(id, who);
   }
 
   /** An event the caller organizes: 404 when they cannot see it, 403 when they can but do not own it. */
@@ -93,6 +103,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
         await tx.insertInto('event_organizers').values({ event_id: id, user_id: uid, created_at: now }).execute();
       }
     });
+    catalog.changed();
     return (await load(id))!;
   }
 
@@ -140,6 +151,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
         }
       }
     });
+    catalog.changed();
     return (await load(id))!;
   }
 
@@ -176,6 +188,24 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     if (statuses?.includes('draft') && !q.mine) {
       throw validationError([{ field: 'status', message: 'drafts are not public; add mine=true to list your own' }]);
     }
+    if (!q.mine) {
+      const snap = await catalog.current();
+      if (snap) {
+        const now = clock.now();
+        const page: EventRecord[] = [];
+        let more = false;
+        for (const e of snap.ordered) {
+          if (q.cursor && e.id >= q.cursor) continue;
+          if (statuses && !statuses.includes(effectiveStatus(e, now))) continue;
+          if (page.length === q.limit) {
+            more = true;
+            break;
+          }
+          page.push(e);
+        }
+        return { events: page, nextCursor: more ? page[page.length - 1]!.id : null };
+      }
+    }
     const rows = await repo.listEvents(db, {
       statuses,
       now: iso(clock.now()),
@@ -187,7 +217,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     return { events: page, nextCursor: rows.length > q.limit ? page[page.length - 1]!.id : null };
   }
 
-  return { load, getVisible, getOwned, isOwner, create, update, list, coOrganizers, requireOrganizerRole };
+  return { load, getVisible, getPublic, getOwned, changed: catalog.changed, isOwner, create, update, list, coOrganizers, requireOrganizerRole };
 }
 
 export type EventsService = ReturnType<typeof createEventsService>;

@@ -94,7 +94,7 @@ export function validateRegistration(
     }
   }
   for (const def of form.fields) {
-    if (def.required && out[def.key] === undefined && !errors.some((e) => e.field === `fields.${def.key}`)) {
+    if (def.required && !Object.hasOwn(out, def.key) && !errors.some((e) => e.field === `fields.${def.key}`)) {
       errors.push({ field: `fields.${def.key}`, message: `is required (${def.label})` });
     }
   }

@@ -24,7 +24,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
   const { db, clock, events, notifier } = deps;
 
   async function register(who: Principal, eventId: string, input: RegistrationInput) {
-    const event = await events.getVisible(eventId, who);
+    const event = await events.getPublic(eventId, who);
     const now = clock.now();
     if (!registrationAccepted(event, now)) throw new AppError('registration_closed', `Registration is closed: ${closedReason(event, now)}.`);
     const { value, errors } = validateRegistration(input, event, who.email);
@@ -45,8 +45,10 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       await db.insertInto('registrations').values(row).execute();
     } catch (err) {
       const which = uniqueViolation(err);
-      if (which === 'registrations_event_user_uq') {
-        const existing = await findForUser(event.id, who.userId);
+      // A user's own earlier registration wins over the team name: re-sending the same registration
+      // breaks both constraints, and which one a database reports first is not defined.
+      const existing = which ? await findForUser(event.id, who.userId) : undefined;
+      if (which === 'registrations_event_user_uq' || existing) {
         throw new AppError('already_registered', 'You have already registered for this event.', {
           extra: existing ? { id: existing.id, registration_id: existing.id, registration_status: existing.status } : {},
         });

@@ -1,40 +1,136 @@
-import { Type } from 'typebox';
-import type { App, AppContext } from '../app-context.js';
-import { AppError } from '../core/errors.js';
+import type { FastifyReply } from 'fastify';
+import { principalOf, type App, type AppContext } from '../app-context.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
+import { leaderboardCsv } from './results-csv.js';
+import {
+  CsvText,
+  LeaderboardQuery,
+  NotModified,
+  PublishResponse,
+  ResultEntries,
+  TrackQuery,
+} from './results-schemas.js';
+import type { Ranking } from './results-service.js';
 
-export const ResultEntrySchema = Type.Object({
-  rank: Type.Integer(),
-  project_id: Type.String(),
-  project_name: Type.String(),
-  team_name: Type.String(),
-  track_id: Type.Union([Type.String(), Type.Null()]),
-  score: Type.Number(),
-  scores_by_model: Type.Record(Type.String(), Type.Number()),
-  scores_by_dimension: Type.Record(Type.String(), Type.Number()),
-});
+export { ResultEntrySchema } from './results-schemas.js';
+
+/** A published result never changes; a short max-age bounds staleness anyway, and revalidation is a cheap 304. */
+const RESULT_CACHE_CONTROL = 'public, max-age=60';
+/** The live leaderboard is the organizers' working data: never stored by a cache. */
+const LEADERBOARD_CACHE_CONTROL = 'private, no-store';
+
+/** Whether an If-None-Match header matches `etag` (weak comparison, as RFC 9110 prescribes for it). */
+export function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (t: string) => t.trim().replace(/^W\//, '');
+  const want = opaque(etag);
+  return header.split(',').some((t) => t.trim() === '*' || opaque(t) === want);
+}
+
+function sendCsv(reply: FastifyReply, ranking: Ranking, trackId: string | undefined) {
+  const name = `${ranking.event.id}-leaderboard${trackId ? `-${trackId.replace(/[^A-Za-z0-9_-]/g, '_')}` : ''}.csv`;
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${name}"`)
+    .send(leaderboardCsv(ranking.entries, ranking.columns));
+}
 
 /**
- * The published ranking. Until an organizer publishes results this answers 409
- * results_not_published; computing and publishing the ranking belongs to the judging module.
+ * Ranking and publication: the organizers' live leaderboard (JSON or CSV, whole or per track),
+ * publishing (freezes the ranking and ends the event), and the public, cacheable result.
  */
 export function resultsRoutes(ctx: AppContext) {
-  const { events } = ctx;
+  const { results, config } = ctx;
   return async function plugin(app: App) {
+    app.get(
+      '/events/:id/leaderboard',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'The live ranking from the reviews so far (owners, any time); same entries as the result',
+          params: EventIdParams,
+          querystring: LeaderboardQuery,
+          response: {
+            200: {
+              description: 'Entries ordered by rank (format=csv: the CSV export)',
+              content: { 'application/json': { schema: ResultEntries }, 'text/csv': { schema: CsvText } },
+            },
+            ...problems(401, 403, 404, 422, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { track_id: trackId, format } = request.query;
+        const ranking = await results.leaderboard(principalOf(request), request.params.id, trackId ? { trackId } : {});
+        reply.header('Cache-Control', LEADERBOARD_CACHE_CONTROL);
+        if (format === 'csv') return sendCsv(reply, ranking, trackId);
+        return reply.type('application/json; charset=utf-8').send(ranking.entries);
+      },
+    );
+
+    app.get(
+      '/events/:id/leaderboard.csv',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'The live ranking as CSV (owners): one column per model group and per dimension',
+          params: EventIdParams,
+          querystring: TrackQuery,
+          response: {
+            200: { description: 'text/csv', content: { 'text/csv': { schema: CsvText } } },
+            ...problems(401, 403, 404, 422, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const trackId = request.query.track_id;
+        const ranking = await results.leaderboard(principalOf(request), request.params.id, trackId ? { trackId } : {});
+        reply.header('Cache-Control', LEADERBOARD_CACHE_CONTROL);
+        return sendCsv(reply, ranking, trackId);
+      },
+    );
+
+    app.post(
+      '/events/:id/results/publish',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'Publish the ranking (while judging): freezes it as the result and ends the event',
+          params: EventIdParams,
+          response: { 200: PublishResponse, ...problems(400, 401, 403, 404, 409, 413, 429) },
+        },
+      },
+      async (request) => {
+        const published = await results.publish(principalOf(request), request.params.id);
+        return { ...published, result_url: `${config.publicUrl}/api/v1/events/${published.event_id}/result` };
+      },
+    );
+
     app.get(
       '/events/:id/result',
       {
         schema: {
           tags: ['results'],
-          summary: 'The published ranking, best first',
+          summary: 'The published ranking, best first (cacheable; send If-None-Match)',
           params: EventIdParams,
-          response: { 200: Type.Array(ResultEntrySchema), ...problems(401, 404, 409, 429) },
+          querystring: TrackQuery,
+          response: { 200: ResultEntries, 304: NotModified, ...problems(401, 404, 409, 422, 429) },
         },
       },
-      async (request) => {
-        const event = await events.getVisible(request.params.id, request.principal);
-        throw new AppError('results_not_published', `The results of "${event.name}" have not been published yet.`);
+      async (request, reply) => {
+        const trackId = request.query.track_id;
+        const result = await results.published(request.principal, request.params.id, trackId ? { trackId } : {});
+        reply.header('ETag', result.etag).header('Cache-Control', RESULT_CACHE_CONTROL);
+        if (ifNoneMatch(request.headers['if-none-match'], result.etag)) return reply.code(304).send();
+        const body = result.body();
+        reply.type('application/json; charset=utf-8');
+        // The stored snapshot is already JSON text: sent as is, never re-encoded.
+        if (typeof body === 'string') return (reply as FastifyReply).send(body);
+        return reply.send(body);
       },
     );
   };

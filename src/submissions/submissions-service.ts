@@ -19,7 +19,7 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
    * `created`, the others fall through to the update.
    */
   async function submit(who: Principal, eventId: string, input: SubmissionInput): Promise<{ project: ProjectRow; created: boolean; teamName: string }> {
-    const event = await events.getVisible(eventId, who);
+    const event = await events.getPublic(eventId, who);
     const now = clock.now();
     if (!submissionAccepted(event, now)) {
       const status = effectiveStatus(event, now);

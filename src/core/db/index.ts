@@ -28,7 +28,7 @@ export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number }
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   // Keep pg from turning NUMERIC/INT8 into strings in places we count.
@@ -36,6 +36,27 @@ export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number }
   const pool = new pg.Pool({ connectionString: config.url, max: opts.poolSize ?? 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; preparing is a large share of a small query's cost on SQLite.
+ * Queries are built from a fixed set of shapes, so caching statements by their SQL text is bounded
+ * in practice; the cap keeps it bounded in theory too.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 1000) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 /**

@@ -25,9 +25,51 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const urlAjv = makeAjv(true);
 
+/**
+ * JSON pointer of the first string (value or key) holding a NUL character, or null. PostgreSQL text
+ * cannot store NUL, so such input must be refused as invalid rather than fail in the database.
+ * Iterative, so a deeply nested body cannot overflow the stack.
+ */
+export function nulPath(data: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[data, '']];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => stack.push([v, `${path}/${i}`]));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        const p = `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        if (k.includes('\u0000')) return p;
+        stack.push([v, p]);
+      }
+    }
+  }
+  return null;
+}
+
+type CompiledValidator = ((data: unknown, dataCxt?: unknown) => boolean) & { errors?: ErrorObject[] | null; schemaEnv?: unknown };
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate = ajv.compile(schema as object);
+  const checked: CompiledValidator = (data, dataCxt) => {
+    if (!validate(data, dataCxt as never)) {
+      checked.errors = validate.errors ?? null;
+      return false;
+    }
+    const at = nulPath(data);
+    if (at !== null) {
+      checked.errors = [{ instancePath: at, schemaPath: '#', keyword: 'nul', params: {}, message: 'must not contain NUL characters' }];
+      return false;
+    }
+    checked.errors = null;
+    return true;
+  };
+  // Fastify passes the parent object to ajv validators (recognised by schemaEnv) so root values can be coerced.
+  checked.schemaEnv = (validate as unknown as { schemaEnv: unknown }).schemaEnv;
+  return checked as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 function pathToField(instancePath: string): string {

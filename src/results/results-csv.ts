@@ -1,0 +1,41 @@
+import type { ResultEntry } from './ranking.js';
+
+/**
+ * The leaderboard as CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted when they hold a
+ * comma, quote or line break, quotes doubled). Columns: rank, project_id, project_name, team_name,
+ * track_id, score, then `scores_by_model.<group>` per group and `scores_by_dimension.<name>` per
+ * dimension (named after the JSON fields they mirror, so a model and a dimension never collide).
+ * A cell a project has no score for is empty.
+ *
+ * Team-supplied text is untrusted: a cell that a spreadsheet would run as a formula (starting with
+ * =, +, -, @, tab or carriage return) is prefixed with an apostrophe (OWASP "CSV injection").
+ */
+export function leaderboardCsv(entries: readonly ResultEntry[], columns: { groups: readonly string[]; dimensions: readonly string[] }): string {
+  const header = [
+    'rank',
+    'project_id',
+    'project_name',
+    'team_name',
+    'track_id',
+    'score',
+    ...columns.groups.map((g) => `scores_by_model.${g}`),
+    ...columns.dimensions.map((d) => `scores_by_dimension.${d}`),
+  ];
+  const lines = [header.map(csvCell).join(',')];
+  for (const e of entries) {
+    const row: Array<string | number | null | undefined> = [e.rank, e.project_id, e.project_name, e.team_name, e.track_id, e.score];
+    for (const g of columns.groups) row.push(e.scores_by_model[g]);
+    for (const d of columns.dimensions) row.push(e.scores_by_dimension[d]);
+    lines.push(row.map(csvCell).join(','));
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** One CSV field: numbers as written, text neutralised against formulas and quoted when needed. */
+export function csvCell(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return String(value);
+  let text = value;
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

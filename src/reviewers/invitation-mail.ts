@@ -1,0 +1,40 @@
+import type { MailMessage } from '../core/mailer.js';
+import { escapeHtml } from './html.js';
+
+export interface InvitationMailInput {
+  to: string;
+  eventName: string;
+  inviterEmail: string;
+  link: string;
+  expiresAt: string;
+}
+
+/** The invitation e-mail: plain text first, a simple HTML alternative with every value escaped. */
+export function invitationMail(input: InvitationMailInput): MailMessage {
+  const { to, eventName, inviterEmail, link, expiresAt } = input;
+  // A subject is one header line: no line breaks from an event name may reach it.
+  const subject = `You are invited to review "${eventName.replace(/[\r\n]+/g, ' ').slice(0, 150)}"`;
+  const text = [
+    'Hello,',
+    '',
+    `${inviterEmail} invites you to review the projects of the hackathon "${eventName}".`,
+    '',
+    'Open this link to accept: sign in with your account for this address, or create one.',
+    '',
+    link,
+    '',
+    `The link works once and expires at ${expiresAt}.`,
+    'If you did not expect this invitation, ignore this e-mail.',
+    '',
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">',
+    '<p>Hello,</p>',
+    `<p>${escapeHtml(inviterEmail)} invites you to review the projects of the hackathon <strong>${escapeHtml(eventName)}</strong>.</p>`,
+    `<p><a href="${escapeHtml(link)}">Accept the invitation</a></p>`,
+    `<p>Or copy this link into your browser:<br>${escapeHtml(link)}</p>`,
+    `<p>The link works once and expires at ${escapeHtml(expiresAt)}. If you did not expect this invitation, ignore this e-mail.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { to, subject, text, html };
+}

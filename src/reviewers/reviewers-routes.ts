@@ -1,0 +1,221 @@
+import { Type } from 'typebox';
+import { principalOf, type App, type AppContext } from '../app-context.js';
+import { problems } from '../core/http/schemas.js';
+import { EventIdParams } from '../events/events-schemas.js';
+import { COMMENT_MAX, SCORE_MAX, SCORE_MIN } from './review-input.js';
+import { invitationForApi, reviewForApi } from './reviewers-model.js';
+import {
+  AcceptBody,
+  AcceptResponse,
+  AssignmentsResponse,
+  EventInvitationParams,
+  EventProjectParams,
+  EventReviewerParams,
+  InviteBody,
+  InviteResponse,
+  PublicInvitationSchema,
+  ReviewBody,
+  ReviewersResponse,
+  ReviewSchema,
+  TokenParams,
+} from './reviewers-schemas.js';
+
+/**
+ * Human reviewers: organizers invite by e-mail and manage reviewers; invitees accept with the
+ * token from the link; reviewers list their assignments and put one review per project.
+ */
+export function reviewersRoutes(ctx: AppContext) {
+  const { reviewers, clock } = ctx;
+  return async function plugin(app: App) {
+    // ---- organizers ----
+    app.post(
+      '/events/:id/reviewers',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'Invite a human reviewer by e-mail (re-inviting an address replaces its unused invitation)',
+          params: EventIdParams,
+          body: InviteBody,
+          response: { 201: InviteResponse, ...problems(400, 401, 403, 404, 409, 413, 422, 429, 503) },
+        },
+      },
+      async (request, reply) => {
+        const { invitation, delivery } = await reviewers.invite(principalOf(request), request.params.id, request.body.email, request.log);
+        reply.status(201);
+        return { ...invitationForApi(invitation, clock.now()), delivery };
+      },
+    );
+
+    app.get(
+      '/events/:id/reviewers',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: "The event's human reviewers and its invitations not yet accepted",
+          params: EventIdParams,
+          response: { 200: ReviewersResponse, ...problems(401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        const { event, reviewers: list, invitations } = await reviewers.listReviewers(principalOf(request), request.params.id);
+        const now = clock.now();
+        return { event_id: event.id, reviewers: list, invitations: invitations.map((i) => invitationForApi(i, now)) };
+      },
+    );
+
+    app.delete(
+      '/events/:id/reviewers/:userId',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'Remove a reviewer and the reviews they gave (refused once results are published)',
+          params: EventReviewerParams,
+          response: { 204: Type.Null({ description: 'Removed' }), ...problems(401, 403, 404, 409, 429) },
+        },
+      },
+      async (request, reply) => {
+        await reviewers.removeReviewer(principalOf(request), request.params.id, request.params.userId);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.delete(
+      '/events/:id/reviewer-invitations/:invitationId',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'Withdraw an invitation that has not been accepted; its link stops working',
+          params: EventInvitationParams,
+          response: { 204: Type.Null({ description: 'Withdrawn' }), ...problems(401, 403, 404, 429) },
+        },
+      },
+      async (request, reply) => {
+        await reviewers.revokeInvitation(principalOf(request), request.params.id, request.params.invitationId);
+        return reply.status(204).send(null);
+      },
+    );
+
+    // ---- invitees (the token is the credential) ----
+    app.get(
+      '/invitations/:token',
+      {
+        schema: {
+          tags: ['reviewer'],
+          summary: 'What an invitation is for (404 unknown, 410 used or expired)',
+          params: TokenParams,
+          response: { 200: PublicInvitationSchema, ...problems(404, 410, 429) },
+        },
+      },
+      async (request) => reviewers.describeInvitation(request.params.token),
+    );
+
+    app.post(
+      '/invitations/:token/accept',
+      {
+        schema: {
+          tags: ['reviewer'],
+          summary: "Accept: sign in the invited address's account (or create it), become a reviewer, get an API key (shown once)",
+          params: TokenParams,
+          body: AcceptBody,
+          response: { 200: AcceptResponse, ...problems(400, 401, 404, 410, 413, 422, 429) },
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        return reviewers.accept(request.params.token, {
+          password: body.password,
+          ...(body.email !== undefined ? { email: body.email } : {}),
+          ...(body.name !== undefined ? { name: body.name } : {}),
+        });
+      },
+    );
+
+    // ---- reviewers ----
+    app.get(
+      '/events/:id/review-assignments',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['reviewer'],
+          summary: "The projects to review, each with the caller's own review, and the event's dimensions",
+          params: EventIdParams,
+          response: { 200: AssignmentsResponse, ...problems(401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        const a = await reviewers.assignments(principalOf(request), request.params.id);
+        return {
+          event: { id: a.event.id, name: a.event.name, status: a.status },
+          reviewing_open: a.reviewingOpen,
+          scale: { min: SCORE_MIN, max: SCORE_MAX },
+          dimensions: a.event.dimensions,
+          hidden_for_conflict_of_interest: a.hiddenForConflict,
+          projects: a.projects.map((p) => ({
+            project_id: p.id,
+            project_name: p.project_name,
+            name: p.project_name,
+            team_name: p.team_name,
+            track_id: p.track_id,
+            description: p.description,
+            github_url: p.github_url,
+            project_website: p.project_website,
+            demo_video_url: p.demo_video_url,
+            demo_url: p.demo_video_url,
+            team_size: p.team_size,
+            submitted_at: p.first_submitted_at,
+            updated_at: p.updated_at,
+            my_review: p.review_id
+              ? {
+                  id: p.review_id,
+                  event_id: p.event_id,
+                  project_id: p.id,
+                  reviewer_id: principalOf(request).userId,
+                  scores: p.review_scores ? (JSON.parse(p.review_scores) as Record<string, number>) : {},
+                  comment: p.review_summary,
+                  created_at: p.review_created_at!,
+                  updated_at: p.review_updated_at!,
+                }
+              : null,
+          })),
+        };
+      },
+    );
+
+    app.put(
+      '/events/:id/projects/:pid/review',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['reviewer'],
+          summary: `Create (201) or replace (200) your review: every dimension scored ${SCORE_MIN}..${SCORE_MAX}, comment up to ${COMMENT_MAX} characters; while the event is judging`,
+          params: EventProjectParams,
+          body: ReviewBody,
+          response: { 200: ReviewSchema, 201: ReviewSchema, ...problems(400, 401, 403, 404, 409, 413, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { review, created } = await reviewers.putReview(principalOf(request), request.params.id, request.params.pid, request.body);
+        reply.status(created ? 201 : 200);
+        return reviewForApi(review);
+      },
+    );
+
+    app.get(
+      '/events/:id/projects/:pid/review',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['reviewer'],
+          summary: 'Your own review of a project',
+          params: EventProjectParams,
+          response: { 200: ReviewSchema, ...problems(401, 403, 404, 429) },
+        },
+      },
+      async (request) => reviewForApi(await reviewers.getReview(principalOf(request), request.params.id, request.params.pid)),
+    );
+  };
+}

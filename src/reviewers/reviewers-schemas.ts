@@ -1,0 +1,135 @@
+import { Type } from 'typebox';
+import { Nullable } from '../core/http/schemas.js';
+import { DimensionSchema } from '../events/events-schemas.js';
+import { COMMENT_MAX, SCORE_MAX, SCORE_MIN } from './review-input.js';
+
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+
+export const EventReviewerParams = Type.Object({ id: Id, userId: Id });
+export const EventInvitationParams = Type.Object({ id: Id, invitationId: Id });
+export const EventProjectParams = Type.Object({ id: Id, pid: Id });
+export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const InviteBody = Type.Object(
+  { email: Type.String({ maxLength: 254, description: 'The address the invitation e-mail goes to' }) },
+  { additionalProperties: false },
+);
+
+export const InvitationSchema = Type.Object({
+  id: Type.String(),
+  event_id: Type.String(),
+  email: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('expired')]),
+  expires_at: Type.String(),
+  created_at: Type.String(),
+  accepted_at: Nullable(Type.String()),
+});
+
+export const InviteResponse = Type.Object({
+  ...InvitationSchema.properties,
+  delivery: Type.Union([Type.Literal('smtp'), Type.Literal('outbox')], {
+    description: 'smtp: sent through SMTP_URL; outbox: no SMTP configured, written to OUTBOX_DIR and the link logged',
+  }),
+});
+
+export const ReviewerSchema = Type.Object({
+  user_id: Type.String(),
+  email: Type.String(),
+  added_at: Type.String(),
+  reviews_count: Type.Integer(),
+});
+
+export const ReviewersResponse = Type.Object({
+  event_id: Type.String(),
+  reviewers: Type.Array(ReviewerSchema),
+  invitations: Type.Array(InvitationSchema, { description: 'Invitations not yet accepted: pending or expired' }),
+});
+
+export const PublicInvitationSchema = Type.Object({
+  event_id: Type.String(),
+  event_name: Type.String(),
+  email: Type.String(),
+  status: Type.Literal('pending'),
+  expires_at: Type.String(),
+  account_exists: Type.Boolean({ description: 'Whether the invited address already has an account (then its password signs in)' }),
+});
+
+export const AcceptBody = Type.Object(
+  {
+    email: Type.Optional(Type.String({ maxLength: 254, description: 'If given, must be the invited address' })),
+    password: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: "The existing account's password, or the new account's (at least 8 characters)",
+    }),
+    name: Type.Optional(Type.String({ maxLength: 100, description: 'A label for the API key issued (default "reviewer: <event name>")' })),
+  },
+  { additionalProperties: false },
+);
+
+export const AcceptResponse = Type.Object({
+  event_id: Type.String(),
+  event_name: Type.String(),
+  user: Type.Object({ id: Type.String(), email: Type.String(), role: Type.String() }),
+  account_created: Type.Boolean(),
+  api_key: Type.Object(
+    {
+      id: Type.String(),
+      name: Type.String(),
+      prefix: Type.String(),
+      key: Type.String({ description: 'The API key itself: shown once, store it now' }),
+      created_at: Type.String(),
+      expires_at: Nullable(Type.String()),
+    },
+    { description: 'A new API key of the reviewer, for the review endpoints' },
+  ),
+});
+
+const Scores = Type.Record(Type.String(), Type.Number(), {
+  description: `Every dimension of the event by name, each a number from ${SCORE_MIN} to ${SCORE_MAX}`,
+});
+
+export const ReviewBody = Type.Object(
+  {
+    scores: Scores,
+    comment: Type.Optional(Nullable(Type.String({ maxLength: COMMENT_MAX }))),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewSchema = Type.Object({
+  id: Type.String(),
+  event_id: Type.String(),
+  project_id: Type.String(),
+  reviewer_id: Type.String(),
+  scores: Type.Record(Type.String(), Type.Number()),
+  comment: Nullable(Type.String()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export const AssignmentSchema = Type.Object({
+  project_id: Type.String(),
+  project_name: Type.String(),
+  name: Type.String(),
+  team_name: Type.String(),
+  track_id: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  github_url: Type.String(),
+  project_website: Nullable(Type.String()),
+  demo_video_url: Nullable(Type.String()),
+  demo_url: Nullable(Type.String()),
+  team_size: Nullable(Type.Integer()),
+  submitted_at: Type.String(),
+  updated_at: Type.String(),
+  my_review: Nullable(ReviewSchema),
+});
+
+export const AssignmentsResponse = Type.Object({
+  event: Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() }),
+  reviewing_open: Type.Boolean({ description: 'True while the event is judging: PUT .../review is accepted' }),
+  scale: Type.Object({ min: Type.Number(), max: Type.Number() }),
+  dimensions: Type.Array(DimensionSchema),
+  projects: Type.Array(AssignmentSchema),
+  hidden_for_conflict_of_interest: Type.Integer({ description: "Projects left out because the reviewer registered that team" }),
+});

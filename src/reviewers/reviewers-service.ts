@@ -1,0 +1,308 @@
+import type { AccountsService, CreatedKey, Principal } from '../accounts/accounts-service.js';
+import { findUserByEmail } from '../accounts/accounts-repo.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { Db } from '../core/db/index.js';
+import type { InvitationRow, ReviewRow } from '../core/db/schema.js';
+import { AppError, validationError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Delivery, Mailer } from '../core/mailer.js';
+import { iso } from '../core/time.js';
+import { isEmail } from '../core/urls.js';
+import type { EventRecord } from '../events/events-model.js';
+import type { EventsService } from '../events/events-service.js';
+import { effectiveStatus } from '../events/status.js';
+import { invitationMail } from './invitation-mail.js';
+import { hashInvitationToken, looksLikeInvitationToken, newInvitationToken } from './invitation-token.js';
+import { validateScores } from './review-input.js';
+import { invitationStatus } from './reviewers-model.js';
+import * as repo from './reviewers-repo.js';
+
+/** The little a service needs of a logger (a Fastify request's logger fits). */
+export interface Log {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface AcceptInput {
+  email?: string;
+  password: string;
+  name?: string;
+}
+
+export interface AcceptResult {
+  event_id: string;
+  event_name: string;
+  user: { id: string; email: string; role: string };
+  account_created: boolean;
+  api_key: CreatedKey;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** The path of the browser page an invitation link opens; the API twin is under /api/v1. */
+export const invitationPath = (token: string) => `/invitations/${token}`;
+
+export function createReviewersService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  accounts: AccountsService;
+  events: EventsService;
+  mailer: Mailer;
+}) {
+  const { db, clock, config, accounts, events, mailer } = deps;
+
+  function normaliseEmail(raw: string, field = 'email'): string {
+    const email = raw.trim().toLowerCase();
+    if (!isEmail(email)) throw validationError([{ field, message: 'must be an e-mail address' }]);
+    return email;
+  }
+
+  // ---- organizers -------------------------------------------------------------------------
+
+  /**
+   * Invites `email` to review the event and mails the link. Re-inviting an address whose earlier
+   * invitation is unused replaces it: the earlier link stops working once the new mail is sent
+   * (if sending fails, the earlier invitation stays valid and the new one is discarded).
+   */
+  async function invite(who: Principal, eventId: string, rawEmail: string, log: Log): Promise<{ invitation: InvitationRow; delivery: Delivery['mode'] }> {
+    const event = await events.getOwned(eventId, who);
+    const now = clock.now();
+    const status = effectiveStatus(event, now);
+    if (status === 'ended' || status === 'cancelled') {
+      throw new AppError('event_locked', `The event is ${status}; it takes no more reviewers.`);
+    }
+    const email = normaliseEmail(rawEmail);
+    const { token, hash } = newInvitationToken();
+    const invitation: InvitationRow = {
+      id: newId('inv'),
+      event_id: event.id,
+      email,
+      token_hash: hash,
+      invited_by: who.userId,
+      created_at: iso(now),
+      expires_at: iso(now.getTime() + config.mail.invitationTtlHours * HOUR_MS),
+      accepted_at: null,
+      accepted_by: null,
+    };
+    await repo.insertInvitation(db, invitation);
+
+    const link = `${config.publicUrl}${invitationPath(token)}`;
+    let delivery: Delivery;
+    try {
+      delivery = await mailer.send(
+        invitationMail({ to: email, eventName: event.name, inviterEmail: who.email, link, expiresAt: invitation.expires_at }),
+      );
+    } catch (err) {
+      await repo.deleteInvitation(db, invitation.id);
+      log.error({ invitation_id: invitation.id, event_id: event.id, reason: (err as Error).message }, 'invitation e-mail could not be sent');
+      throw new AppError('service_unavailable', 'The invitation e-mail could not be sent; nothing was changed. Try again later.');
+    }
+    if (delivery.mode === 'outbox') {
+      // Without SMTP this log line is how a local organizer gets the link: the one place a token is logged.
+      log.info(
+        { invitation_id: invitation.id, event_id: event.id, outbox_file: delivery.file },
+        `No SMTP_URL configured: the invitation e-mail for ${email} was written to ${delivery.file}. Invitation link: ${link}`,
+      );
+    }
+    await repo.deleteOlderUnusedInvitations(db, event.id, email, invitation.id);
+    return { invitation, delivery: delivery.mode };
+  }
+
+  async function listReviewers(who: Principal, eventId: string) {
+    const event = await events.getOwned(eventId, who);
+    const [reviewers, invitations] = await Promise.all([repo.listReviewers(db, event.id), repo.listUnusedInvitations(db, event.id)]);
+    return {
+      event,
+      reviewers: reviewers.map((r) => ({ ...r, reviews_count: Number(r.reviews_count ?? 0) })),
+      invitations,
+    };
+  }
+
+  /** Removes a reviewer and the reviews they gave, until results are published. */
+  async function removeReviewer(who: Principal, eventId: string, userId: string): Promise<void> {
+    const event = await events.getOwned(eventId, who);
+    if (effectiveStatus(event, clock.now()) === 'ended') {
+      throw new AppError('results_already_published', 'The results are published; the reviews behind them stay.');
+    }
+    const removed = await db.transaction().execute((tx) => repo.removeReviewer(tx, event.id, userId));
+    if (!removed) throw new AppError('not_found', `${userId} is not a reviewer of this event`);
+  }
+
+  async function revokeInvitation(who: Principal, eventId: string, invitationId: string): Promise<void> {
+    const event = await events.getOwned(eventId, who);
+    if (!(await repo.deleteUnusedInvitation(db, event.id, invitationId))) {
+      throw new AppError('invitation_not_found', `no unused invitation ${invitationId} in this event`);
+    }
+  }
+
+  // ---- invitees -----------------------------------------------------------------------------
+
+  /** The invitation behind a token, if it can still be accepted: 404 unknown, 410 used or expired. */
+  async function openInvitation(token: string) {
+    const found = looksLikeInvitationToken(token) ? await repo.findInvitationByHash(db, hashInvitationToken(token)) : undefined;
+    if (!found) {
+      throw new AppError('invitation_not_found', 'This invitation link is unknown, or was replaced by a newer invitation or withdrawn.');
+    }
+    const status = invitationStatus(found, clock.now());
+    if (status === 'accepted') throw new AppError('invitation_used', 'This invitation has already been accepted; each link works once.');
+    if (status === 'expired') {
+      throw new AppError('invitation_expired', `This invitation expired at ${found.expires_at}; ask the organizer for a new one.`);
+    }
+    return found;
+  }
+
+  async function describeInvitation(token: string) {
+    const inv = await openInvitation(token);
+    const account = await findUserByEmail(db, inv.email);
+    return {
+      event_id: inv.event_id,
+      event_name: inv.event_name,
+      email: inv.email,
+      status: 'pending' as const,
+      expires_at: inv.expires_at,
+      account_exists: account !== undefined,
+    };
+  }
+
+  /**
+   * Signs the invited address in (existing account: its password) or creates its account, then
+   * claims the invitation atomically and makes the user a reviewer. A wrong password leaves the
+   * invitation usable. The API key is created last and shown once.
+   */
+  async function accept(token: string, input: AcceptInput): Promise<AcceptResult> {
+    const inv = await openInvitation(token);
+    if (input.email !== undefined && normaliseEmail(input.email) !== inv.email) {
+      throw validationError([{ field: 'email', message: `this invitation is for ${inv.email}` }]);
+    }
+
+    let user = await findUserByEmail(db, inv.email);
+    let accountCreated = false;
+    if (user) {
+      if (!(await accounts.checkPassword(inv.email, input.password))) {
+        throw new AppError('unauthorized', `Wrong password for the existing account ${inv.email}.`);
+      }
+    } else {
+      try {
+        await accounts.createUser({ email: inv.email, password: input.password, role: 'user' });
+        accountCreated = true;
+      } catch (err) {
+        // Someone created the account meanwhile (a concurrent accept): sign in instead.
+        if (!(err instanceof AppError && err.code === 'email_taken')) throw err;
+        if (!(await accounts.checkPassword(inv.email, input.password))) {
+          throw new AppError('unauthorized', `Wrong password for the existing account ${inv.email}.`);
+        }
+      }
+      user = await findUserByEmail(db, inv.email);
+      if (!user) throw new Error('account vanished right after creation');
+    }
+
+    const now = iso(clock.now());
+    const userId = user.id;
+    const won = await db.transaction().execute(async (tx) => {
+      if (!(await repo.claimInvitation(tx, inv.id, userId, now))) return false;
+      await repo.addReviewer(tx, inv.event_id, userId, now);
+      return true;
+    });
+    if (!won) {
+      // Lost a race (used meanwhile) or expired between the check and the claim: say which.
+      await openInvitation(token);
+      throw new AppError('invitation_used', 'This invitation has already been accepted; each link works once.');
+    }
+    const key = await accounts.createKey(userId, { name: input.name?.trim() || `reviewer: ${inv.event_name}` });
+    return {
+      event_id: inv.event_id,
+      event_name: inv.event_name,
+      user: { id: user.id, email: user.email, role: user.role },
+      account_created: accountCreated,
+      api_key: key,
+    };
+  }
+
+  // ---- reviewers ----------------------------------------------------------------------------
+
+  async function requireReviewer(who: Principal, eventId: string): Promise<EventRecord> {
+    const event = await events.getVisible(eventId, who);
+    if (!(await repo.isReviewer(db, event.id, who.userId))) {
+      throw new AppError('forbidden', 'You are not a reviewer of this event; reviewers join through an invitation link.');
+    }
+    return event;
+  }
+
+  /** Human reviews are taken while the event is judging: after the submission deadline, until results are published. */
+  function reviewWindow(event: EventRecord, now: Date): { open: true } | { open: false; error: AppError } {
+    const status = effectiveStatus(event, now);
+    if (status === 'judging') return { open: true };
+    if (status === 'ended') {
+      return { open: false, error: new AppError('results_already_published', 'The results are published; reviews can no longer change.') };
+    }
+    if (status === 'cancelled') return { open: false, error: new AppError('event_locked', 'The event is cancelled.') };
+    return {
+      open: false,
+      error: new AppError('not_judging', `Reviews open when judging starts (submission deadline ${event.submission_deadline}); the event is ${status}.`),
+    };
+  }
+
+  /**
+   * The projects a reviewer should review, with their own review of each. Projects of a team the
+   * reviewer registered are left out (conflict of interest) and only counted.
+   */
+  async function assignments(who: Principal, eventId: string) {
+    const event = await requireReviewer(who, eventId);
+    const rows = await repo.listReviewableProjects(db, event.id, who.userId);
+    const own = rows.filter((r) => r.team_user_id === who.userId).length;
+    const now = clock.now();
+    return {
+      event,
+      status: effectiveStatus(event, now),
+      reviewingOpen: reviewWindow(event, now).open,
+      hiddenForConflict: own,
+      projects: rows.filter((r) => r.team_user_id !== who.userId),
+    };
+  }
+
+  async function requireProject(event: EventRecord, who: Principal, projectId: string) {
+    const project = await repo.findReviewableProject(db, event.id, projectId);
+    if (!project) throw new AppError('project_not_found', `no project ${projectId} to review in this event`);
+    if (project.team_user_id === who.userId) {
+      throw new AppError('conflict_of_interest', 'You registered the team behind this project, so you cannot review it.');
+    }
+    return project;
+  }
+
+  async function putReview(
+    who: Principal,
+    eventId: string,
+    projectId: string,
+    input: { scores: Record<string, unknown>; comment?: string | null },
+  ): Promise<{ review: ReviewRow; created: boolean }> {
+    const event = await requireReviewer(who, eventId);
+    const project = await requireProject(event, who, projectId);
+    const window = reviewWindow(event, clock.now());
+    if (!window.open) throw window.error;
+    const { value, errors } = validateScores(input.scores, event.dimensions);
+    if (errors.length) throw validationError(errors);
+    return repo.upsertHumanReview(db, {
+      id: newId('rev'),
+      eventId: event.id,
+      projectId: project.id,
+      reviewerId: who.userId,
+      scores: JSON.stringify(value),
+      comment: input.comment?.trim() ? input.comment : null,
+      now: iso(clock.now()),
+    });
+  }
+
+  async function getReview(who: Principal, eventId: string, projectId: string): Promise<ReviewRow> {
+    const event = await requireReviewer(who, eventId);
+    const project = await requireProject(event, who, projectId);
+    const review = await repo.findHumanReview(db, project.id, who.userId);
+    if (!review) throw new AppError('not_found', 'You have not reviewed this project yet.');
+    return review;
+  }
+
+  return { invite, listReviewers, removeReviewer, revokeInvitation, describeInvitation, accept, assignments, putReview, getReview };
+}
+
+export type ReviewersService = ReturnType<typeof createReviewersService>;

@@ -1,0 +1,288 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP } from 'node:net';
+import type { Config } from '../core/config.js';
+import type { RepoContext } from './review-prompt.js';
+
+/**
+ * Repository context for the prompt, read through the GitHub REST API only.
+ *
+ * SSRF rules (a submitted URL is never fetched):
+ * - the submitted github_url is only *parsed* for `owner/repo` (host github.com or www.github.com);
+ *   every request goes to the configured GITHUB_API_URL host, to two fixed paths
+ *   (`/repos/{o}/{r}/readme`, `/repos/{o}/{r}/contents`), with owner and repo strictly validated;
+ * - redirects are never followed (node:http does not follow them; a 3xx is reported as a note);
+ * - when GITHUB_API_URL is the default (api.github.com), the name must resolve to public addresses
+ *   only: the check runs inside the socket's DNS lookup, so the address connected to is the address
+ *   checked (no rebinding window). An operator who sets GITHUB_API_URL explicitly (GitHub Enterprise
+ *   on a private network, a local fake in tests) has chosen that host: it is trusted as configured;
+ * - hard limits: GITHUB_TIMEOUT_MS for the whole context (both requests in parallel), and
+ *   GITHUB_MAX_BYTES for each piece put into the prompt (README text; tree listing). The contents
+ *   listing is JSON with ~1 KB of metadata per entry, so its download may use up to 4× that; whatever
+ *   is cut off is marked truncated.
+ * A failure to read the repository is not a review failure: the prompt says what is missing.
+ */
+export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
+const MAX_ENTRIES = 200;
+const CACHE_TTL_MS = 10 * 60_000;
+const CACHE_MAX = 2000;
+
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
+  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
+] as const) blocked.addSubnet(net, prefix, 'ipv6');
+
+/** True for loopback, private, link-local, CGNAT, documentation, multicast and reserved addresses. */
+export function isPrivateAddress(ip: string): boolean {
+  const family = isIP(ip);
+  if (family === 4) return blocked.check(ip, 'ipv4');
+  if (family !== 6) return true; // not an address at all: refuse
+  const lower = ip.toLowerCase();
+  // IPv4-mapped / -translated IPv6 (::ffff:10.0.0.1, 64:ff9b::10.0.0.1): judge the IPv4 inside.
+  const embedded = /^(?:::ffff:(?:0:)?|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (embedded) return blocked.check(embedded[1]!, 'ipv4');
+  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (hexMapped) {
+    const hi = parseInt(hexMapped[1]!, 16);
+    const lo = parseInt(hexMapped[2]!, 16);
+    return blocked.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
+  }
+  return blocked.check(lower, 'ipv6');
+}
+
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+const REPO = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** `owner/repo` of a github.com repository URL, or null for anything else (never fetched). */
+export function parseGithubRepo(raw: string): { owner: string; repo: string } | null {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
+  if (u.username || u.password || u.port) return null;
+  const host = u.hostname.toLowerCase();
+  if (host !== 'github.com' && host !== 'www.github.com') return null;
+  const [owner, repoRaw] = u.pathname.split('/').filter(Boolean);
+  if (!owner || !repoRaw) return null;
+  const repo = repoRaw.replace(/\.git$/i, '');
+  if (!OWNER.test(owner) || !REPO.test(repo) || repo === '.' || repo === '..') return null;
+  return { owner, repo };
+}
+
+type LookupFn = typeof dnsLookup;
+
+/** A DNS lookup for sockets that refuses names resolving to any non-public address. */
+export function publicOnlyLookup(resolve: LookupFn = dnsLookup): LookupFn {
+  const guarded = (hostname: string, options: unknown, callback: unknown) => {
+    const opts = (typeof options === 'object' && options !== null ? options : {}) as { all?: boolean };
+    const cb = (typeof options === 'function' ? options : callback) as (err: Error | null, a?: unknown, f?: number) => void;
+    resolve(hostname, { ...opts, all: true }, (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
+      if (err) return cb(err);
+      const bad = addresses.find((a) => isPrivateAddress(a.address));
+      if (bad || addresses.length === 0) {
+        const e = Object.assign(new Error(`${hostname} resolves to a non-public address (${bad?.address ?? 'none'}); refused`), { code: 'EADDRNOTPUBLIC' });
+        return cb(e);
+      }
+      if (opts.all) return cb(null, addresses);
+      return cb(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+  return guarded as unknown as LookupFn;
+}
+
+interface Fetched {
+  status: number;
+  body: Buffer;
+  truncated: boolean;
+}
+
+function getLimited(url: URL, headers: Record<string, string>, maxBytes: number, signal: AbortSignal, lookup: LookupFn | undefined): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const mod = url.protocol === 'https:' ? https : http;
+    const req = mod.request(url, { method: 'GET', headers, signal, ...(lookup ? { lookup } : {}) }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400) {
+        res.resume();
+        req.destroy();
+        return resolve({ status, body: Buffer.alloc(0), truncated: false });
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      res.on('data', (chunk: Buffer) => {
+        if (truncated) return;
+        const room = maxBytes - size;
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
+          size = maxBytes;
+          truncated = true;
+          resolve({ status, body: Buffer.concat(chunks), truncated });
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.on('end', () => resolve({ status, body: Buffer.concat(chunks), truncated }));
+      res.on('error', (err) => (truncated ? undefined : reject(err)));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function describeError(err: unknown, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `timed out after ${timeoutMs} ms`;
+  const e = err as { code?: string; message?: string };
+  return e?.message ?? e?.code ?? String(err);
+}
+
+/** Cuts UTF-8 text to at most `maxBytes` bytes without splitting a character. */
+function cutUtf8(buf: Buffer, maxBytes: number): { text: string; cut: boolean } {
+  if (buf.length <= maxBytes) return { text: buf.toString('utf8'), cut: false };
+  let end = maxBytes;
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
+  return { text: buf.subarray(0, end).toString('utf8'), cut: true };
+}
+
+/** Entry names from the contents listing; from a truncated listing, as many complete entries as can be read. */
+export function parseContentsListing(text: string): string[] {
+  try {
+    const arr = JSON.parse(text) as unknown;
+    if (Array.isArray(arr)) {
+      return arr
+        .filter((e): e is { name: string; type?: string } => typeof e === 'object' && e !== null && typeof (e as { name?: unknown }).name === 'string')
+        .map((e) => (e.type === 'dir' ? `${e.name}/` : e.name));
+    }
+    return [];
+  } catch {
+    const out: string[] = [];
+    const re = /"name"\s*:\s*"((?:[^"\\]|\\.)*)"[^{}]*?"type"\s*:\s*"(\w+)"/g;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      let name: string;
+      try {
+        name = JSON.parse(`"${m[1]}"`) as string;
+      } catch {
+        continue;
+      }
+      out.push(m[2] === 'dir' ? `${name}/` : name);
+    }
+    return out;
+  }
+}
+
+export interface GithubContextFetcher {
+  /** Context for a github.com repository URL; null when the URL is not one (then nothing is fetched). */
+  fetch(githubUrl: string, signal?: AbortSignal): Promise<RepoContext | null>;
+}
+
+export function createGithubContextFetcher(
+  cfg: Config['github'],
+  opts: { lookup?: LookupFn; now?: () => number } = {},
+): GithubContextFetcher {
+  const api = new URL(cfg.apiUrl);
+  const explicit = cfg.apiUrl.replace(/\/+$/, '') !== DEFAULT_GITHUB_API_URL;
+  const lookup = explicit ? undefined : publicOnlyLookup(opts.lookup);
+  const now = opts.now ?? Date.now;
+  const cache = new Map<string, { expires: number; value: Promise<RepoContext> }>();
+  const basePath = api.pathname.replace(/\/+$/, '');
+  const headers: Record<string, string> = {
+    'user-agent': 'hackathon-platform-reviews',
+    'x-github-api-version': '2022-11-28',
+    ...(cfg.token ? { authorization: `Bearer ${cfg.token}` } : {}),
+  };
+
+  function apiUrl(owner: string, repo: string, tail: string): URL {
+    const u = new URL(api.origin);
+    u.pathname = `${basePath}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}${tail}`;
+    // Belt and braces: the request can only ever go to the configured origin.
+    if (u.origin !== api.origin) throw new Error('refusing a request outside the configured GitHub API');
+    return u;
+  }
+
+  async function load(owner: string, repo: string, outer: AbortSignal | undefined): Promise<{ ctx: RepoContext; cacheable: boolean }> {
+    const deadline = AbortSignal.timeout(cfg.timeoutMs);
+    const signal = outer ? AbortSignal.any([deadline, outer]) : deadline;
+    const ctx: RepoContext = { repo: `${owner}/${repo}`, readme: null, readmeTruncated: false, entries: null, entriesTruncated: false, notes: [] };
+    let cacheable = true;
+
+    if (!explicit && isIP(api.hostname) && isPrivateAddress(api.hostname)) {
+      ctx.notes.push('repository context unavailable: the GitHub API address is not public');
+      return { ctx, cacheable: false };
+    }
+
+    const [readme, contents] = await Promise.allSettled([
+      getLimited(apiUrl(owner, repo, '/readme'), { ...headers, accept: 'application/vnd.github.raw+json' }, cfg.maxBytes + 4, signal, lookup),
+      getLimited(apiUrl(owner, repo, '/contents'), { ...headers, accept: 'application/vnd.github+json' }, cfg.maxBytes * 4, signal, lookup),
+    ]);
+
+    if (readme.status === 'fulfilled') {
+      const r = readme.value;
+      if (r.status === 200) {
+        const { text, cut } = cutUtf8(r.body, cfg.maxBytes);
+        ctx.readme = text;
+        ctx.readmeTruncated = cut || r.truncated;
+      } else if (r.status === 404) ctx.notes.push('the repository has no README (or it is private or does not exist)');
+      else if (r.status >= 300 && r.status < 400) ctx.notes.push(`README not read: the GitHub API answered a redirect (HTTP ${r.status}), which is not followed`);
+      else {
+        ctx.notes.push(`README not read: the GitHub API answered HTTP ${r.status}`);
+        cacheable = false;
+      }
+    } else {
+      ctx.notes.push(`README not read: ${describeError(readme.reason, deadline.aborted, cfg.timeoutMs)}`);
+      cacheable = false;
+    }
+
+    if (contents.status === 'fulfilled') {
+      const r = contents.value;
+      if (r.status === 200) {
+        const names = parseContentsListing(r.body.toString('utf8'));
+        let kept = names.slice(0, MAX_ENTRIES);
+        let size = 0;
+        kept = kept.filter((n) => (size += Buffer.byteLength(n) + 1) <= cfg.maxBytes);
+        ctx.entries = kept;
+        ctx.entriesTruncated = r.truncated || kept.length < names.length;
+      } else if (r.status === 404) ctx.notes.push('the repository was not found through the GitHub API (it may be private or deleted)');
+      else if (r.status >= 300 && r.status < 400) ctx.notes.push(`file list not read: the GitHub API answered a redirect (HTTP ${r.status}), which is not followed`);
+      else {
+        ctx.notes.push(`file list not read: the GitHub API answered HTTP ${r.status}`);
+        cacheable = false;
+      }
+    } else {
+      ctx.notes.push(`file list not read: ${describeError(contents.reason, deadline.aborted, cfg.timeoutMs)}`);
+      cacheable = false;
+    }
+    return { ctx, cacheable };
+  }
+
+  return {
+    async fetch(githubUrl, signal) {
+      const parsed = parseGithubRepo(githubUrl);
+      if (!parsed) return null;
+      const key = `${parsed.owner}/${parsed.repo}`.toLowerCase();
+      const t = now();
+      const hit = cache.get(key);
+      if (hit && hit.expires > t) return hit.value;
+      // Several models review the same project at about the same time: share one fetch. Results
+      // with a transport error or an unexpected status are not kept, so the next review tries again.
+      const entry = { expires: t + CACHE_TTL_MS, value: null as unknown as Promise<RepoContext> };
+      entry.value = load(parsed.owner, parsed.repo, signal).then(({ ctx, cacheable }) => {
+        if (!cacheable && cache.get(key) === entry) cache.delete(key);
+        return ctx;
+      });
+      cache.delete(key);
+      cache.set(key, entry);
+      if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
+      return entry.value;
+    },
+  };
+}

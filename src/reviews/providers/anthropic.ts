@@ -1,0 +1,52 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ProviderConfig } from '../../core/config.js';
+import type { ProviderReply, ReviewCall, ReviewProvider } from './provider.js';
+
+const TOOL = 'submit_review';
+
+/**
+ * Anthropic through the official client. The reply shape is enforced by a forced tool call
+ * (`tool_choice: {type: 'tool'}` with the reply schema as the tool's input schema): unlike
+ * `output_config.format`, that works with every Claude model. The tool input is then checked like any
+ * other reply. A text answer instead of the tool call is passed on as text (and is usually invalid).
+ */
+export function anthropicProvider(cfg: ProviderConfig, opts: { timeoutMs: number; maxTokens?: number }): ReviewProvider {
+  const client = new Anthropic({
+    apiKey: cfg.apiKey ?? 'no-key',
+    authToken: null,
+    baseURL: cfg.baseUrl,
+    maxRetries: 0,
+    timeout: opts.timeoutMs,
+  });
+
+  return {
+    name: cfg.name,
+    async review(call: ReviewCall): Promise<ProviderReply> {
+      const message = await client.messages.create(
+        {
+          model: call.model,
+          max_tokens: opts.maxTokens ?? 2048,
+          system: call.system,
+          messages: [{ role: 'user', content: call.user }],
+          tools: [
+            {
+              name: TOOL,
+              description: 'Record the review: a score for every dimension and a short summary.',
+              input_schema: call.schema as Anthropic.Tool.InputSchema,
+            },
+          ],
+          tool_choice: { type: 'tool', name: TOOL },
+        },
+        { signal: call.signal, maxRetries: 0, timeout: opts.timeoutMs },
+      );
+      const tokens = { inputTokens: message.usage?.input_tokens ?? null, outputTokens: message.usage?.output_tokens ?? null };
+      const tool = message.content.find((b) => b.type === 'tool_use' && b.name === TOOL);
+      if (tool && tool.type === 'tool_use') return { reply: tool.input, raw: JSON.stringify(tool.input), ...tokens };
+      const text = message.content
+        .filter((b) => b.type === 'text')
+        .map((b) => (b.type === 'text' ? b.text : ''))
+        .join('');
+      return { reply: text, raw: text, ...tokens };
+    },
+  };
+}

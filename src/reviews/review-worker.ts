@@ -1,0 +1,248 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../core/clock.js';
+import type { AiConfig } from '../core/config.js';
+import type { DatabaseHandle, Db } from '../core/db/index.js';
+import type { ReviewRow } from '../core/db/schema.js';
+import { iso } from '../core/time.js';
+import type { Dimension, Track } from '../events/event-config.js';
+import { effectiveStatus } from '../events/status.js';
+import type { GithubContextFetcher } from './github-context.js';
+import { fromSdkError, splitModelId, type ProviderRegistry } from './providers/index.js';
+import { clip } from './providers/provider.js';
+import { buildReviewPrompt } from './review-prompt.js';
+import { checkReviewReply, reviewReplySchema } from './review-reply.js';
+import * as repo from './reviews-repo.js';
+import { backoffDelayMs } from './retry-policy.js';
+
+/** The subset of pino's logger the workers use. */
+export interface ReviewLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface ReviewWorkerDeps {
+  db: Db;
+  dialect: DatabaseHandle['dialect'];
+  clock: Clock;
+  ai: AiConfig;
+  providers: ProviderRegistry;
+  github: GithubContextFetcher;
+  log: () => ReviewLog;
+  random?: () => number;
+}
+
+/** Kept in reviews.raw_reply: enough to audit a reply, bounded so junk cannot bloat the table. */
+const RAW_REPLY_MAX = 64 * 1024;
+
+interface Lane {
+  active: number;
+}
+
+/**
+ * The review workers of one process: per configured provider a lane of at most
+ * REVIEW_CONCURRENCY reviews in flight. `pump()` fills free slots by leasing due reviews from the
+ * database; every finished review pumps again, so a lane stays full while work is due.
+ *
+ * Time: every stored instant (lease expiry, next_attempt_at, completed_at) comes from the injected
+ * clock, so a test's ManualClock decides what is due. Only the model call's own timeout
+ * (REVIEW_TIMEOUT_MS) and the lease heartbeat are real timers: they measure real waiting.
+ */
+export function createReviewWorker(deps: ReviewWorkerDeps) {
+  const { db, dialect, clock, ai, providers, github } = deps;
+  const random = deps.random ?? Math.random;
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const lanes = new Map<string, Lane>();
+  const inflight = new Set<Promise<void>>();
+  const controllers = new Set<AbortController>();
+  let closed = false;
+  let pumping: Promise<void> | null = null;
+  let pumpAgain = false;
+  let claimed = 0;
+  let heartbeat: NodeJS.Timeout | null = null;
+
+  const lane = (name: string): Lane => {
+    let l = lanes.get(name);
+    if (!l) lanes.set(name, (l = { active: 0 }));
+    return l;
+  };
+  const leaseUntil = () => iso(clock.now().getTime() + ai.leaseMs);
+
+  function startHeartbeat() {
+    if (heartbeat) return;
+    // Renew well before expiry; one statement renews every lease this process holds.
+    heartbeat = setInterval(() => {
+      repo.renewLeases(db, owner, leaseUntil()).catch((err) => deps.log().warn({ err }, 'review lease renewal failed'));
+    }, Math.max(250, Math.floor(ai.leaseMs / 3)));
+    heartbeat.unref();
+  }
+  function stopHeartbeatIfIdle() {
+    if (heartbeat && inflight.size === 0) {
+      clearInterval(heartbeat);
+      heartbeat = null;
+    }
+  }
+
+  /** Fills every provider's free slots with due reviews. Concurrent calls coalesce into one pass. */
+  function pump(): Promise<void> {
+    if (closed) return Promise.resolve();
+    if (pumping) {
+      pumpAgain = true;
+      return pumping;
+    }
+    pumping = (async () => {
+      try {
+        do {
+          pumpAgain = false;
+          for (const name of providers.names()) {
+            if (closed) return;
+            const l = lane(name);
+            const free = ai.concurrencyPerProvider - l.active;
+            if (free <= 0) continue;
+            const now = iso(clock.now());
+            const jobs = await repo.claimReviews(db, dialect, { provider: name, owner, now, leaseUntil: leaseUntil(), limit: free });
+            for (const job of jobs) launch(l, job);
+          }
+        } while (pumpAgain && !closed);
+      } finally {
+        pumping = null;
+      }
+    })();
+    return pumping;
+  }
+
+  function launch(l: Lane, job: ReviewRow) {
+    l.active++;
+    claimed++;
+    startHeartbeat();
+    const p: Promise<void> = runJob(job)
+      .catch((err) => deps.log().error({ err, review: job.id }, 'review job crashed; its lease will expire and it will be retried'))
+      .finally(() => {
+        l.active--;
+        inflight.delete(p);
+        stopHeartbeatIfIdle();
+        if (!closed) pump().catch((err) => deps.log().error({ err }, 'review pump failed'));
+      });
+    inflight.add(p);
+  }
+
+  async function runJob(job: ReviewRow): Promise<void> {
+    const base = { id: job.id, owner };
+    const noFacts: repo.AttemptFacts = { latency_ms: null, input_tokens: null, output_tokens: null, raw_reply: null };
+    const fail = async (error: string, facts = noFacts) => {
+      if (await repo.finishFailed(db, { ...base, now: iso(clock.now()), error, ...facts })) {
+        await repo.markReviewedIfDone(db, { projectId: job.project_id });
+      }
+    };
+
+    // A lease that expired on the last attempt: the worker died or hung mid-call. Do not go beyond
+    // the attempt budget, even for that.
+    if (job.attempts > ai.maxAttempts) {
+      return fail(`gave up after ${ai.maxAttempts} attempts: the last attempt's worker stopped before answering (lease expired)` +
+        (job.last_error ? `; earlier: ${job.last_error}` : ''));
+    }
+    const ctx = await repo.loadJob(db, job.id);
+    if (!ctx) return; // the project or event was deleted meanwhile
+    const status = effectiveStatus({ ...ctx, status: ctx.event_status }, clock.now());
+    if (status === 'cancelled' || status === 'ended') {
+      return fail(`not reviewed: the event is ${status}`);
+    }
+    await repo.markProjectInReview(db, job.project_id);
+
+    const { provider: providerName, model } = splitModelId(job.reviewer);
+    const provider = providers.get(providerName);
+    if (!provider) return fail(`provider "${providerName}" is not configured`); // claimed by lane, so unreachable
+
+    const ac = new AbortController();
+    controllers.add(ac);
+    try {
+      const dimensions = JSON.parse(ctx.dimensions) as Dimension[];
+      const repoCtx = await github.fetch(ctx.github_url, ac.signal).catch(() => null);
+      if (ac.signal.aborted) return void (await repo.releaseLease(db, { ...base, now: iso(clock.now()) }));
+      const prompt = buildReviewPrompt({
+        event: { name: ctx.event_name, description: ctx.event_description, tracks: JSON.parse(ctx.tracks) as Track[], dimensions },
+        project: ctx,
+        repo: repoCtx,
+        fence: randomBytes(8).toString('hex'),
+      });
+
+      const timeout = AbortSignal.timeout(ai.timeoutMs);
+      const signal = AbortSignal.any([timeout, ac.signal]);
+      const started = performance.now();
+      let outcome: { ok: true; scores: Record<string, number>; summary: string } | { ok: false; error: string; retryable: boolean; retryAfterMs?: number | undefined };
+      let facts = noFacts;
+      try {
+        const reply = await provider.review({ model, system: prompt.system, user: prompt.user, schema: reviewReplySchema(dimensions), signal });
+        facts = {
+          latency_ms: Math.round(performance.now() - started),
+          input_tokens: reply.inputTokens,
+          output_tokens: reply.outputTokens,
+          raw_reply: reply.raw.length > RAW_REPLY_MAX ? reply.raw.slice(0, RAW_REPLY_MAX) : reply.raw,
+        };
+        const checked = reply.refusal !== undefined
+          ? { ok: false as const, reason: `invalid reply: the model refused (${clip(reply.refusal, 200)})` }
+          : checkReviewReply(reply.reply, dimensions);
+        outcome = checked.ok ? { ok: true, ...checked.value } : { ok: false, error: checked.reason, retryable: true };
+      } catch (err) {
+        if (ac.signal.aborted && !timeout.aborted) {
+          // Shutting down: hand the review back for another worker, the attempt does not count.
+          await repo.releaseLease(db, { ...base, now: iso(clock.now()) });
+          return;
+        }
+        facts = { ...noFacts, latency_ms: Math.round(performance.now() - started) };
+        if (timeout.aborted) outcome = { ok: false, error: `timed out after ${ai.timeoutMs} ms`, retryable: true };
+        else {
+          const e = fromSdkError(err, clock.now());
+          outcome = { ok: false, error: e.message, retryable: e.retryable, retryAfterMs: e.retryAfterMs };
+        }
+      }
+
+      const now = clock.now();
+      if (outcome.ok) {
+        if (await repo.finishSucceeded(db, { ...base, now: iso(now), scores: outcome.scores, summary: outcome.summary, ...facts })) {
+          await repo.markReviewedIfDone(db, { projectId: job.project_id });
+        }
+        return;
+      }
+      if (outcome.retryable && job.attempts < ai.maxAttempts) {
+        const delay = backoffDelayMs(job.attempts, { baseMs: ai.backoffBaseMs, maxMs: ai.backoffMaxMs, retryAfterMs: outcome.retryAfterMs, random });
+        await repo.scheduleRetry(db, { ...base, now: iso(now), nextAttemptAt: iso(now.getTime() + delay), error: outcome.error, ...facts });
+        return;
+      }
+      const reason = outcome.retryable ? `gave up after ${job.attempts} attempts: ${outcome.error}` : outcome.error;
+      await fail(reason, facts);
+    } finally {
+      controllers.delete(ac);
+    }
+  }
+
+  /** Resolves once nothing is in flight and no pump is running. */
+  async function whenIdle(): Promise<void> {
+    while (inflight.size > 0 || pumping) {
+      await Promise.allSettled([...inflight, ...(pumping ? [pumping] : [])]);
+    }
+  }
+
+  /** Stops leasing, aborts calls in flight (their reviews go back to the queue) and waits for them. */
+  async function close(): Promise<void> {
+    closed = true;
+    for (const ac of controllers) ac.abort(new Error('shutting down'));
+    await whenIdle();
+    if (heartbeat) clearInterval(heartbeat);
+    heartbeat = null;
+  }
+
+  return {
+    owner,
+    pump,
+    whenIdle,
+    close,
+    /** How many reviews this process has leased so far (drain uses it to see progress). */
+    claimedCount: () => claimed,
+    inFlight: () => inflight.size,
+  };
+}
+
+export type ReviewWorker = ReturnType<typeof createReviewWorker>;

@@ -1,0 +1,407 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DatabaseHandle, Executor } from '../core/db/index.js';
+import type { Database, ReviewRow, ReviewStatus } from '../core/db/schema.js';
+import { newId } from '../core/ids.js';
+import { statusPredicate } from '../events/events-repo.js';
+
+/**
+ * Queries of the review queue. The `reviews` rows are the queue (no queue library): a model review
+ * is `queued` (due at next_attempt_at) → `running` (leased to one worker until lease_expires_at) →
+ * `succeeded` | `failed`, or back to `queued` for a retry. Every transition that finishes a lease is
+ * conditioned on `lease_owner = me AND status = 'running'`, so a worker that lost its lease (paused
+ * past the expiry while another took over) can never overwrite the other's result.
+ */
+
+type ReviewsEB = ExpressionBuilder<Database, 'reviews'>;
+
+/** Claimable now: queued and due, or running with an expired lease (its worker died or hung). */
+function claimable(eb: ReviewsEB, now: string) {
+  return eb.or([
+    eb.and([eb('status', '=', 'queued'), eb('next_attempt_at', '<=', now)]),
+    eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]),
+  ]);
+}
+
+const INSERT_CHUNK = 500;
+
+/** Events whose effective status is judging and whose AI reviews have not been started yet. */
+export async function findEventsDueForJudging(db: Executor, now: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('events')
+    .select('id')
+    .where((eb) => statusPredicate(eb, 'judging', now))
+    .where('judging_started_at', 'is', null)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The exactly-once side effect of entering judging. Claims the event by setting judging_started_at
+ * where it is still null (only one process can change that row) and, in the same transaction,
+ * queues one review per submitted project of an approved registration × model of the event.
+ * Returns the number of reviews queued, or null when another process (or an earlier run) had
+ * already claimed the event or it is not in judging (any more).
+ */
+export async function startJudging(db: Executor, eventId: string, now: string): Promise<number | null> {
+  const run = async (tx: Executor): Promise<number | null> => {
+    const claim = await tx
+      .updateTable('events')
+      .set({ judging_started_at: now })
+      .where('id', '=', eventId)
+      .where('judging_started_at', 'is', null)
+      .where((eb) => statusPredicate(eb as unknown as ExpressionBuilder<Database, 'events'>, 'judging', now))
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) !== 1) return null;
+    const event = await tx.selectFrom('events').select('models').where('id', '=', eventId).executeTakeFirstOrThrow();
+    const models = JSON.parse(event.models) as string[];
+    if (models.length === 0) return 0;
+    const projects = await tx
+      .selectFrom('projects')
+      .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+      .select('projects.id')
+      .where('projects.event_id', '=', eventId)
+      .where('registrations.status', '=', 'approved')
+      .orderBy('projects.first_submitted_at')
+      .orderBy('projects.id')
+      .execute();
+    const rows = projects.flatMap((p) =>
+      models.map((m) => ({
+        id: newId('rev'),
+        event_id: eventId,
+        project_id: p.id,
+        reviewer_kind: 'model' as const,
+        reviewer: m,
+        group_key: m,
+        status: 'queued' as const,
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    let inserted = 0;
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const res = await tx
+        .insertInto('reviews')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.columns(['project_id', 'reviewer']).doNothing())
+        .executeTakeFirst();
+      inserted += Number(res.numInsertedOrUpdatedRows ?? 0);
+    }
+    return inserted;
+  };
+  if ('isTransaction' in db && db.isTransaction) return run(db);
+  return (db as Exclude<Executor, { isTransaction: true }>).transaction().execute(run);
+}
+
+/**
+ * Leases up to `limit` claimable model reviews of one provider to `owner` and counts the attempt.
+ * One atomic UPDATE … WHERE id IN (subquery) AND (same condition) RETURNING: on PostgreSQL the
+ * subquery takes row locks with FOR UPDATE SKIP LOCKED, so concurrent workers in several processes
+ * claim disjoint rows without waiting on each other; SQLite serialises writers, so the statement is
+ * atomic there as it is, and the repeated condition keeps it correct either way.
+ */
+export async function claimReviews(
+  db: Executor,
+  dialect: DatabaseHandle['dialect'],
+  q: { provider: string; owner: string; now: string; leaseUntil: string; limit: number },
+): Promise<ReviewRow[]> {
+  const prefix = `${q.provider}/`;
+  let pick = db
+    .selectFrom('reviews')
+    .select('id')
+    .where('reviewer_kind', '=', 'model')
+    .where(sql<string>`lower(substr(reviewer, 1, ${prefix.length}))`, '=', prefix)
+    .where((eb) => claimable(eb, q.now))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(q.limit);
+  if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+  return db
+    .updateTable('reviews')
+    .set({
+      status: 'running',
+      lease_owner: q.owner,
+      lease_expires_at: q.leaseUntil,
+      attempts: sql<number>`attempts + 1`,
+      updated_at: q.now,
+    })
+    .where('id', 'in', pick)
+    .where((eb) => claimable(eb as unknown as ReviewsEB, q.now))
+    .returningAll()
+    .execute();
+}
+
+/** Everything a review job needs to build its prompt, in one query. */
+export async function loadJob(db: Executor, reviewId: string) {
+  return db
+    .selectFrom('reviews')
+    .innerJoin('projects', 'projects.id', 'reviews.project_id')
+    .innerJoin('events', 'events.id', 'reviews.event_id')
+    .select([
+      'events.name as event_name',
+      'events.description as event_description',
+      'events.status as event_status',
+      'events.registration_deadline',
+      'events.submission_deadline',
+      'events.tracks',
+      'events.dimensions',
+      'projects.project_name',
+      'projects.description',
+      'projects.github_url',
+      'projects.project_website',
+      'projects.demo_video_url',
+      'projects.track_id',
+      'projects.team_size',
+      'projects.review_status',
+    ])
+    .where('reviews.id', '=', reviewId)
+    .executeTakeFirst();
+}
+
+export type JobContext = NonNullable<Awaited<ReturnType<typeof loadJob>>>;
+
+/** Extends every lease `owner` holds (the heartbeat of a live worker). */
+export async function renewLeases(db: Executor, owner: string, leaseUntil: string): Promise<number> {
+  const res = await db
+    .updateTable('reviews')
+    .set({ lease_expires_at: leaseUntil })
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+export interface AttemptFacts {
+  latency_ms: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  raw_reply: string | null;
+}
+
+/**
+ * Token counts add up over attempts (what the review cost); latency and the raw reply are those
+ * of the last attempt.
+ */
+function attemptColumns(f: AttemptFacts) {
+  return {
+    latency_ms: f.latency_ms,
+    raw_reply: f.raw_reply,
+    input_tokens: f.input_tokens === null ? sql<number | null>`input_tokens` : sql<number>`coalesce(input_tokens, 0) + ${f.input_tokens}`,
+    output_tokens: f.output_tokens === null ? sql<number | null>`output_tokens` : sql<number>`coalesce(output_tokens, 0) + ${f.output_tokens}`,
+  };
+}
+
+function ownedRunning(id: string, owner: string) {
+  return (eb: ReviewsEB) => eb.and([eb('id', '=', id), eb('lease_owner', '=', owner), eb('status', '=', 'running')]);
+}
+
+export async function finishSucceeded(
+  db: Executor,
+  q: { id: string; owner: string; now: string; scores: Record<string, number>; summary: string } & AttemptFacts,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('reviews')
+    .set({
+      status: 'succeeded',
+      scores: JSON.stringify(q.scores),
+      summary: q.summary,
+      last_error: null,
+      next_attempt_at: null,
+      lease_owner: null,
+      lease_expires_at: null,
+      completed_at: q.now,
+      updated_at: q.now,
+      ...attemptColumns(q),
+    })
+    .where(ownedRunning(q.id, q.owner))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function scheduleRetry(
+  db: Executor,
+  q: { id: string; owner: string; now: string; nextAttemptAt: string; error: string } & AttemptFacts,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('reviews')
+    .set({
+      status: 'queued',
+      last_error: q.error,
+      next_attempt_at: q.nextAttemptAt,
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: q.now,
+      ...attemptColumns(q),
+    })
+    .where(ownedRunning(q.id, q.owner))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function finishFailed(db: Executor, q: { id: string; owner: string; now: string; error: string } & AttemptFacts): Promise<boolean> {
+  const res = await db
+    .updateTable('reviews')
+    .set({
+      status: 'failed',
+      scores: null,
+      summary: null,
+      last_error: q.error,
+      next_attempt_at: null,
+      lease_owner: null,
+      lease_expires_at: null,
+      completed_at: q.now,
+      updated_at: q.now,
+      ...attemptColumns(q),
+    })
+    .where(ownedRunning(q.id, q.owner))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Gives a lease back untouched (shutdown): the interrupted attempt does not count. */
+export async function releaseLease(db: Executor, q: { id: string; owner: string; now: string }): Promise<boolean> {
+  const res = await db
+    .updateTable('reviews')
+    .set({
+      status: 'queued',
+      attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end`,
+      next_attempt_at: q.now,
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: q.now,
+    })
+    .where(ownedRunning(q.id, q.owner))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** pending → in_review when a first review of the project starts. */
+export async function markProjectInReview(db: Executor, projectId: string): Promise<void> {
+  await db.updateTable('projects').set({ review_status: 'in_review' }).where('id', '=', projectId).where('review_status', '=', 'pending').execute();
+}
+
+const unfinishedModelReview = (eb: ExpressionBuilder<Database, 'projects'>) =>
+  eb.exists(
+    eb
+      .selectFrom('reviews')
+      .select(sql`1`.as('one'))
+      .whereRef('reviews.project_id', '=', 'projects.id')
+      .where('reviews.reviewer_kind', '=', 'model')
+      .where('reviews.status', 'in', ['queued', 'running']),
+  );
+const anyModelReview = (eb: ExpressionBuilder<Database, 'projects'>) =>
+  eb.exists(
+    eb
+      .selectFrom('reviews')
+      .select(sql`1`.as('one'))
+      .whereRef('reviews.project_id', '=', 'projects.id')
+      .where('reviews.reviewer_kind', '=', 'model'),
+  );
+
+/**
+ * → reviewed once every model review of the project is finished (succeeded or failed). One
+ * statement run after the review's own update has committed: of two reviews finishing at the same
+ * time, the later check sees both finished.
+ */
+export async function markReviewedIfDone(db: Executor, where: { projectId: string } | { eventId: string }): Promise<void> {
+  let q = db
+    .updateTable('projects')
+    .set({ review_status: 'reviewed' })
+    .where('review_status', '!=', 'reviewed')
+    .where((eb) => eb.not(unfinishedModelReview(eb as unknown as ExpressionBuilder<Database, 'projects'>)))
+    .where((eb) => anyModelReview(eb as unknown as ExpressionBuilder<Database, 'projects'>));
+  q = 'projectId' in where ? q.where('id', '=', where.projectId) : q.where('event_id', '=', where.eventId);
+  await q.execute();
+}
+
+/** Model identifiers that have queued reviews (to fail those of unconfigured providers). */
+export async function queuedModels(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom('reviews')
+    .select('reviewer')
+    .distinct()
+    .where('status', '=', 'queued')
+    .where('reviewer_kind', '=', 'model')
+    .execute();
+  return rows.map((r) => r.reviewer);
+}
+
+/** Fails every queued review of `model` at once with `reason` (no call is made); returns their events. */
+export async function failQueuedForModel(db: Executor, q: { model: string; reason: string; now: string }): Promise<string[]> {
+  const rows = await db
+    .updateTable('reviews')
+    .set({ status: 'failed', last_error: q.reason, next_attempt_at: null, completed_at: q.now, updated_at: q.now })
+    .where('reviewer', '=', q.model)
+    .where('reviewer_kind', '=', 'model')
+    .where('status', '=', 'queued')
+    .returning('event_id')
+    .execute();
+  return [...new Set(rows.map((r) => r.event_id))];
+}
+
+export interface ReviewListFilter {
+  status?: ReviewStatus;
+  projectId?: string;
+}
+
+export async function listReviews(db: Executor, eventId: string, f: ReviewListFilter) {
+  let q = db
+    .selectFrom('reviews')
+    .innerJoin('projects', 'projects.id', 'reviews.project_id')
+    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+    .selectAll('reviews')
+    .select(['projects.project_name', 'registrations.team_name'])
+    .where('reviews.event_id', '=', eventId);
+  if (f.status) q = q.where('reviews.status', '=', f.status);
+  if (f.projectId) q = q.where('reviews.project_id', '=', f.projectId);
+  return q
+    .orderBy('projects.first_submitted_at')
+    .orderBy('projects.id')
+    .orderBy('reviews.reviewer_kind', 'desc')
+    .orderBy('reviews.reviewer')
+    .execute();
+}
+
+/**
+ * Puts finished model reviews of an event back in the queue, as new: attempts, error, scores and
+ * usage are cleared. Running reviews are left alone (they are being done right now). Projects with
+ * re-queued reviews go back from reviewed to in_review.
+ */
+export async function requeue(db: Executor, q: { eventId: string; model?: string; statuses: ReviewStatus[]; now: string }): Promise<number> {
+  let upd = db
+    .updateTable('reviews')
+    .set({
+      status: 'queued',
+      attempts: 0,
+      scores: null,
+      summary: null,
+      last_error: null,
+      raw_reply: null,
+      latency_ms: null,
+      input_tokens: null,
+      output_tokens: null,
+      lease_owner: null,
+      lease_expires_at: null,
+      completed_at: null,
+      next_attempt_at: q.now,
+      updated_at: q.now,
+    })
+    .where('event_id', '=', q.eventId)
+    .where('reviewer_kind', '=', 'model')
+    .where('status', 'in', q.statuses);
+  if (q.model) upd = upd.where('reviewer', '=', q.model);
+  const res = await upd.executeTakeFirst();
+  const n = Number(res.numUpdatedRows);
+  if (n > 0) {
+    await db
+      .updateTable('projects')
+      .set({ review_status: 'in_review' })
+      .where('event_id', '=', q.eventId)
+      .where('review_status', '=', 'reviewed')
+      .where((eb) => unfinishedModelReview(eb as unknown as ExpressionBuilder<Database, 'projects'>))
+      .execute();
+  }
+  return n;
+}
+

@@ -1,0 +1,193 @@
+import type { Principal } from '../accounts/accounts-service.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { DatabaseHandle, Db } from '../core/db/index.js';
+import type { ReviewRow, ReviewStatus } from '../core/db/schema.js';
+import { AppError, validationError } from '../core/errors.js';
+import { iso } from '../core/time.js';
+import type { EventRecord } from '../events/events-model.js';
+import type { EventsService } from '../events/events-service.js';
+import { effectiveStatus } from '../events/status.js';
+import { createGithubContextFetcher, type GithubContextFetcher } from './github-context.js';
+import { createProviderRegistry, notConfiguredReason, splitModelId, type ProviderRegistry } from './providers/index.js';
+import { createReviewWorker, type ReviewLog } from './review-worker.js';
+import * as repo from './reviews-repo.js';
+
+export interface ReviewsServiceDeps {
+  db: Db;
+  dialect: DatabaseHandle['dialect'];
+  clock: Clock;
+  config: Config;
+  events: EventsService;
+  /** Read lazily: the app's logger exists only once Fastify is built. */
+  log?: () => ReviewLog;
+  /** Overrides for the benchmark and unit tests; production builds both from config. */
+  providers?: ProviderRegistry;
+  github?: GithubContextFetcher;
+}
+
+const silent: ReviewLog = { info() {}, warn() {}, error() {} };
+
+/**
+ * AI reviews: the judging scheduler (start reviews exactly once when an event enters judging), the
+ * workers (review-worker.ts), and the organizer's view and re-run of reviews.
+ *
+ * Lifecycle: `start()` runs the loop in the background (buildApp does it when REVIEW_WORKERS is on),
+ * `stop()` ends it and hands unfinished reviews back to the queue (the app's onClose calls it).
+ * `tick()`, `runOnce()` and `drain()` run the same code on demand, so tests can step it
+ * deterministically with workers off.
+ */
+export function createReviewsService(deps: ReviewsServiceDeps) {
+  const { db, dialect, clock, config, events } = deps;
+  const ai = config.ai;
+  const log = deps.log ?? (() => silent);
+  const providers = deps.providers ?? createProviderRegistry(ai);
+  const github = deps.github ?? createGithubContextFetcher(config.github);
+  const worker = createReviewWorker({ db, dialect, clock, ai, providers, github, log });
+
+  let running = false;
+  let stopped = false;
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+
+  /** Claims and queues one event's reviews if it is in judging and nobody did it yet. */
+  async function startJudging(eventId: string): Promise<number | null> {
+    const queued = await repo.startJudging(db, eventId, iso(clock.now()));
+    if (queued !== null) log().info({ event: eventId, queued }, 'judging started: AI reviews queued');
+    return queued;
+  }
+
+  /** Every event that entered judging (by deadline or by its organizer) and was not started yet. */
+  async function scheduleDue(): Promise<number> {
+    let total = 0;
+    for (const id of await repo.findEventsDueForJudging(db, iso(clock.now()))) total += (await startJudging(id)) ?? 0;
+    return total;
+  }
+
+  /**
+   * Queued reviews of models whose provider this process has no configuration for fail at once,
+   * with the variable to set in their reason. (Give every process the same provider configuration:
+   * a process lacking one would fail reviews another could do.)
+   */
+  async function failUnconfigured(): Promise<number> {
+    let n = 0;
+    for (const model of await repo.queuedModels(db)) {
+      const { provider } = splitModelId(model);
+      if (providers.get(provider)) continue;
+      const eventIds = await repo.failQueuedForModel(db, { model, reason: notConfiguredReason(provider), now: iso(clock.now()) });
+      for (const eventId of eventIds) await repo.markReviewedIfDone(db, { eventId });
+      n += eventIds.length;
+      log().warn({ model }, notConfiguredReason(provider));
+    }
+    return n;
+  }
+
+  /** One pass: start due judging, fail unconfigured reviews, lease what is due. Does not wait. */
+  async function tick(): Promise<void> {
+    await scheduleDue();
+    await failUnconfigured();
+    await worker.pump();
+  }
+
+  /** One pass, then waits for every review it (and the refills it triggered) leased. Returns how many. */
+  async function runOnce(): Promise<number> {
+    const before = worker.claimedCount();
+    await tick();
+    await worker.whenIdle();
+    return worker.claimedCount() - before;
+  }
+
+  /** Runs until nothing is due any more (retries scheduled in the clock's future are not due). */
+  async function drain(): Promise<void> {
+    while ((await runOnce()) > 0) {
+      /* keep going */
+    }
+  }
+
+  function kickLoop() {
+    const w = wake;
+    wake = null;
+    w?.();
+  }
+
+  function start(): void {
+    if (running || stopped) return;
+    running = true;
+    loop = (async () => {
+      while (!stopped) {
+        try {
+          await tick();
+        } catch (err) {
+          log().error({ err }, 'review scheduler pass failed; retrying at the next poll');
+        }
+        if (stopped) break;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ai.pollMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    })();
+  }
+
+  async function stop(): Promise<void> {
+    stopped = true;
+    kickLoop();
+    await loop;
+    await worker.close();
+  }
+
+  /**
+   * Called after an organizer changed an event's status: entering judging starts the reviews now
+   * rather than at the next poll. Queuing happens even in a process without workers (it is only
+   * database work); the workers of any process then pick the reviews up. Never throws: the status
+   * change itself has succeeded, and the poll retries anything that failed here.
+   */
+  async function onEventStatusChanged(event: EventRecord): Promise<void> {
+    if (stopped || effectiveStatus(event, clock.now()) !== 'judging') return;
+    try {
+      await startJudging(event.id);
+      await failUnconfigured();
+      if (running) kickLoop();
+    } catch (err) {
+      log().error({ err, event: event.id }, 'starting judging failed; the scheduler will retry');
+    }
+  }
+
+  async function list(who: Principal, eventId: string, filter: repo.ReviewListFilter) {
+    const event = await events.getOwned(eventId, who);
+    return repo.listReviews(db, event.id, filter);
+  }
+
+  /**
+   * Re-queues reviews: by default every failed model review; with `model`, that model's finished
+   * reviews (succeeded and failed; `status: 'failed'` narrows it to its failed ones). Only while the
+   * event is judging: once results are published they are frozen (409 results_already_published);
+   * before judging there is nothing to re-run (409 not_judging).
+   */
+  async function rerun(who: Principal, eventId: string, body: { model?: string; status?: 'failed' }): Promise<number> {
+    const event = await events.getOwned(eventId, who);
+    const status = effectiveStatus(event, clock.now());
+    if (status === 'ended') throw new AppError('results_already_published', 'The results are published; reviews can no longer be re-run.');
+    if (status !== 'judging') throw new AppError('not_judging', `The event is ${status}; reviews run only while it is judging.`);
+    if (body.model !== undefined && !event.models.includes(body.model)) {
+      throw validationError([{ field: 'model', message: `"${body.model}" is not a model of this event (${event.models.join(', ') || 'it has none'})` }]);
+    }
+    await startJudging(event.id); // in case the scheduler has not seen the event yet
+    const statuses: ReviewStatus[] = body.model && body.status !== 'failed' ? ['failed', 'succeeded'] : ['failed'];
+    const n = await repo.requeue(db, { eventId: event.id, statuses, now: iso(clock.now()), ...(body.model ? { model: body.model } : {}) });
+    log().info({ event: event.id, model: body.model ?? null, requeued: n }, 'reviews re-queued');
+    if (n > 0) {
+      await failUnconfigured();
+      if (running) kickLoop();
+    }
+    return n;
+  }
+
+  return { start, stop, tick, runOnce, drain, scheduleDue, onEventStatusChanged, list, rerun, workerId: worker.owner };
+}
+
+export type ReviewsService = ReturnType<typeof createReviewsService>;
+export type { ReviewRow };

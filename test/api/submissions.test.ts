@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/databases.js';
+import { approvedTeam, createEvent, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+
+const DAY = 86_400_000;
+const project = (over: Record<string, unknown> = {}) => ({
+  project_name: 'Rocket',
+  github_url: 'https://github.com/team/rocket',
+  ...over,
+});
+
+describe.each(DIALECTS)('submission (%s)', (dialect) => {
+  let t: TestApp;
+  let org: TestUser;
+  let eventId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    org = await t.user('organizer');
+    eventId = await createEvent(t, org.key);
+  });
+  afterAll(async () => t?.close());
+
+  const submit = (key: string, body: unknown, id = eventId) => t.api('POST', `/events/${id}/submit`, { key, body });
+
+  it('answers 403 registration_not_approved for unregistered, pending and rejected teams', async () => {
+    const stranger = await t.user();
+    const none = await submit(stranger.key, project());
+    expect(none.status).toBe(403);
+    expect(none.body.code).toBe('registration_not_approved');
+
+    const pending = await t.user();
+    const reg = await t.api('POST', `/events/${eventId}/register`, { key: pending.key, body: registrationBody() });
+    const p = await submit(pending.key, project());
+    expect(p.status).toBe(403);
+    expect(p.body.code).toBe('registration_not_approved');
+
+    await t.api('POST', `/events/${eventId}/registrations/${reg.body.id}/reject`, { key: org.key, body: {} });
+    const r = await submit(pending.key, project());
+    expect(r.status).toBe(403);
+    expect(r.body.code).toBe('registration_not_approved');
+    const rows = await t.ctx.db.selectFrom('projects').select('id').where('registration_id', '=', reg.body.id).execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('creates with 201 then replaces with 200, updated telling which, one project, last write wins', async () => {
+    const { team, registrationId } = await approvedTeam(t, eventId, org.key);
+    const first = await submit(team.key, project({ team_size: 3, description: 'v1', project_website: 'https://rocket.dev' }));
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({
+      id: expect.stringMatching(/^prj_/),
+      event_id: eventId,
+      registration_id: registrationId,
+      project_name: 'Rocket',
+      name: 'Rocket',
+      github_url: 'https://github.com/team/rocket',
+      project_website: 'https://rocket.dev',
+      demo_video_url: null,
+      demo_url: null,
+      team_size: 3,
+      description: 'v1',
+      track_id: 'tools',
+      status: 'submitted',
+      review_status: 'pending',
+      updated: false,
+    });
+
+    t.clock.advance(60_000);
+    try {
+      const second = await submit(team.key, { name: 'Rocket 2', github_url: 'https://github.com/team/rocket2', demo_url: 'https://youtu.be/r' });
+      expect(second.status).toBe(200);
+      expect(second.body).toMatchObject({
+        id: first.body.id,
+        project_name: 'Rocket 2',
+        name: 'Rocket 2',
+        github_url: 'https://github.com/team/rocket2',
+        demo_video_url: 'https://youtu.be/r',
+        demo_url: 'https://youtu.be/r',
+        updated: true,
+        submitted_at: first.body.submitted_at,
+      });
+      // Last write wins entirely: fields not sent again are cleared, not kept.
+      expect(second.body.team_size).toBeNull();
+      expect(second.body.description).toBeNull();
+      expect(second.body.updated_at).not.toBe(first.body.updated_at);
+    } finally {
+      t.clock.set(T0);
+    }
+    const rows = await t.ctx.db.selectFrom('projects').selectAll().where('registration_id', '=', registrationId).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.project_name).toBe('Rocket 2');
+  });
+
+  it('accepts demo_video_url and a chosen track', async () => {
+    const { team } = await approvedTeam(t, eventId, org.key);
+    const res = await submit(team.key, project({ demo_video_url: 'https://v.io/1', track_id: 'fun' }));
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ demo_video_url: 'https://v.io/1', demo_url: 'https://v.io/1', track_id: 'fun' });
+  });
+
+  it('accepts submissions up to 1 ms before the deadline and refuses them from the deadline on with 409 submission_closed', async () => {
+    const id = await createEvent(t, org.key);
+    const { team } = await approvedTeam(t, id, org.key);
+    try {
+      t.clock.set(T0.getTime() + 2 * DAY - 1);
+      expect((await submit(team.key, project(), id)).status).toBe(201);
+      t.clock.set(T0.getTime() + 2 * DAY);
+      const res = await submit(team.key, project({ project_name: 'Late' }), id);
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('submission_closed');
+      const mine = await t.api('GET', `/events/${id}/my-registration`, { key: team.key });
+      expect(mine.body.project.project_name).toBe('Rocket');
+    } finally {
+      t.clock.set(T0);
+    }
+  });
+
+  it('refuses submissions once the organizer starts judging early or cancels', async () => {
+    for (const status of ['judging', 'cancelled'] as const) {
+      const id = await createEvent(t, org.key);
+      const { team } = await approvedTeam(t, id, org.key);
+      expect((await t.api('PATCH', `/events/${id}`, { key: org.key, body: { status } })).status).toBe(200);
+      const res = await submit(team.key, project(), id);
+      expect(res.status, status).toBe(409);
+      expect(res.body.code).toBe('submission_closed');
+    }
+  });
+
+  it('validates the body with 422 and field errors', async () => {
+    const { team } = await approvedTeam(t, eventId, org.key);
+    const cases: Array<[unknown, string]> = [
+      [{ github_url: 'https://github.com/x' }, 'project_name'],
+      [{ project_name: 'x' }, 'github_url'],
+      [project({ github_url: 'not a url' }), 'github_url'],
+      [project({ github_url: 'javascript:alert(1)' }), 'github_url'],
+      [project({ demo_url: 'ftp://x.org' }), 'demo_url'],
+      [project({ project_website: '/relative' }), 'project_website'],
+      [project({ team_size: 0 }), 'team_size'],
+      [project({ team_size: 101 }), 'team_size'],
+      [project({ team_size: 2.5 }), 'team_size'],
+      [project({ team_size: '3' }), 'team_size'],
+      [project({ project_name: 'x'.repeat(121) }), 'project_name'],
+      [project({ description: 'x'.repeat(10_001) }), 'description'],
+      [project({ track_id: 'nope' }), 'track_id'],
+      [project({ name: 'Different' }), 'name'],
+      [project({ extra: 1 }), 'extra'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await submit(team.key, body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(422);
+      expect(res.body.code).toBe('validation_failed');
+      expect(res.body.errors.map((e: { field: string }) => e.field), JSON.stringify(body).slice(0, 80)).toContain(field);
+    }
+    const mine = await t.api('GET', `/events/${eventId}/my-registration`, { key: team.key });
+    expect(mine.body.project).toBeNull();
+  });
+
+  it('answers 404 event_not_found for unknown events', async () => {
+    const team = await t.user();
+    const res = await submit(team.key, project(), 'evt_nope');
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('event_not_found');
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/core/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as ConfigError).problems;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults with an empty environment', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.publicUrl).toBe('http://localhost:3000');
+    expect(c.database).toEqual({ dialect: 'sqlite', path: './data/hackathon.db', url: 'sqlite:./data/hackathon.db' });
+    expect(c.redisUrl).toBeUndefined();
+    expect(c.bodyLimitBytes).toBe(100 * 1024);
+    expect(c.rateLimit).toEqual({ enabled: true, perKey: 120, perIp: 60, windowMs: 60_000 });
+    expect(c.maxWaitSeconds).toBe(60);
+    expect(c.logLevel).toBe('info');
+    expect(c.trustProxy).toBe(false);
+  });
+
+  it('derives the public URL from PORT and strips a trailing slash from PUBLIC_URL', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://hack.example.org/' }).publicUrl).toBe('https://hack.example.org');
+  });
+
+  it('reads the database from DATABASE_URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).database).toMatchObject({ dialect: 'sqlite', path: '/tmp/x.db' });
+    expect(loadConfig({ DATABASE_URL: 'sqlite:///tmp/x.db' }).database).toMatchObject({ dialect: 'sqlite', path: '/tmp/x.db' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({ dialect: 'postgres', url: 'postgres://u@h:5432/db' });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).database.dialect).toBe('postgres');
+  });
+
+  it('parses booleans in the usual spellings', () => {
+    expect(loadConfig({ TRUST_PROXY: 'yes' }).trustProxy).toBe(true);
+    expect(loadConfig({ RATE_LIMIT_ENABLED: 'off' }).rateLimit.enabled).toBe(false);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['PORT', '0x50'],
+    ['PORT', '1e3'],
+    ['PORT', ' '],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['DATABASE_URL', 'sqlite:'],
+    ['DATABASE_URL', './data/x.db'],
+    ['DATABASE_URL', 'postgres://exa mple/db'],
+    ['PUBLIC_URL', 'ftp://example.org'],
+    ['PUBLIC_URL', 'localhost:3000'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['LOG_LEVEL', 'loud'],
+    ['TRUST_PROXY', 'maybe'],
+    ['RATE_LIMIT_PER_KEY', '0'],
+    ['RATE_LIMIT_PER_IP', 'many'],
+    ['BODY_LIMIT_BYTES', '10'],
+    ['MAX_WAIT_SECONDS', '-5'],
+    ['OPENAI_BASE_URL', 'not a url'],
+  ])('refuses %s=%j with a ConfigError naming the variable', (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(name);
+  });
+
+  it('reports every bad value at once, in the message too', () => {
+    const env = { PORT: 'x', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' };
+    const problems = problemsOf(env);
+    expect(problems).toHaveLength(3);
+    let message = '';
+    try {
+      loadConfig(env);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    for (const name of Object.keys(env)) expect(message).toContain(name);
+  });
+});
+
+describe('parseDatabaseUrl', () => {
+  it('explains what a good value looks like', () => {
+    expect(() => parseDatabaseUrl('mysql://x')).toThrow(/sqlite: or postgres:\/\//);
+    expect(() => parseDatabaseUrl('sqlite:')).toThrow(/path/);
+  });
+});
