@@ -9,6 +9,7 @@ import type { Notifier } from './core/notifier.js';
 import type { RateLimitStore } from './core/rate-limit.js';
 import type { EventsService } from './events/events-service.js';
 import type { RegistrationsService } from './registrations/registrations-service.js';
+import type { ReviewsService } from './reviews/reviews-service.js';
 import type { ReviewersService } from './reviewers/reviewers-service.js';
 import type { ResultsService } from './results/results-service.js';
 import type { SubmissionsService } from './submissions/submissions-service.js';
@@ -21,9 +22,13 @@ export interface AppContext {
   dialect: DatabaseHandle['dialect'];
   notifier: Notifier;
   rateLimitStore: RateLimitStore;
+  /** Aborted when the server starts shutting down, so long-polls answer at once instead of holding it. */
+  shutdownSignal: AbortSignal;
   accounts: AccountsService;
   events: EventsService;
   registrations: RegistrationsService;
+  /** AI reviews: judging scheduler, workers, organizer view and re-run. */
+  reviews: ReviewsService;
   submissions: SubmissionsService;
   mailer: Mailer;
   reviewers: ReviewersService;

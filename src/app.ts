@@ -20,6 +20,8 @@ import { invitationPageRoutes } from './reviewers/invitation-page.js';
 import { reviewersRoutes } from './reviewers/reviewers-routes.js';
 import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
+import { reviewsRoutes } from './reviews/reviews-routes.js';
+import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
 import { submissionsRoutes } from './submissions/submissions-routes.js';
@@ -78,7 +80,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const results = createResultsService({ db, clock, events });
   const mailer = createMailer(config.mail);
   const reviewers = createReviewersService({ db, clock, config, accounts, events, mailer });
-  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, accounts, events, registrations, submissions, mailer, reviewers, results };
+  // The logger is read lazily: the Fastify instance (and its logger) is created below.
+  const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
+  events.onStatusChange((event) => reviews.onEventStatusChanged(event));
+  const shutdown = new AbortController();
+  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, shutdownSignal: shutdown.signal, accounts, events, registrations, submissions, mailer, reviewers, results, reviews };
 
   const app = Fastify({
     logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,
@@ -100,7 +106,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     defaultJson(request, body as string, done);
   });
 
+  app.addHook('preClose', async () => shutdown.abort());
+  // While draining, answer in-flight requests with Connection: close so keep-alive sockets do not
+  // hold the shutdown open until their idle timeout.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (shutdown.signal.aborted) reply.header('connection', 'close');
+    done(null, payload);
+  });
   app.addHook('onClose', async () => catalog.close());
+  // Review workers stop with the app: calls in flight are aborted and their reviews re-queued.
+  app.addHook('onClose', async () => reviews.stop());
   app.decorateRequest('principal', null);
   app.addHook('onRequest', createAuthHook({ accounts, config, store: rateLimitStore }));
 
@@ -116,11 +131,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(submissionsRoutes(ctx));
       await api.register(reviewersRoutes(ctx));
       await api.register(resultsRoutes(ctx));
+      await api.register(reviewsRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );
   await app.register(agentCreateRoute(ctx));
   await app.register(invitationPageRoutes(ctx));
 
+  if (config.ai.workersEnabled) reviews.start();
   return { app: app as unknown as App, ctx };
 }

@@ -22,6 +22,9 @@ export interface EventPage {
 
 export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock; catalog: EventCatalog }) {
   const { db, clock, catalog } = deps;
+  /** Told after an organizer moved an event's status (AI reviews start at once on judging). */
+  const statusListeners: Array<(event: EventRecord) => Promise<void>> = [];
+  const onStatusChange = (listener: (event: EventRecord) => Promise<void>) => void statusListeners.push(listener);
 
   async function isOwner(event: EventRecord, who: Principal | null): Promise<boolean> {
     if (!who) return false;
@@ -152,7 +155,9 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
       }
     });
     catalog.changed();
-    return (await load(id))!;
+    const updated = (await load(id))!;
+    if (nextStatus) for (const listener of statusListeners) await listener(updated);
+    return updated;
   }
 
   async function coOrganizers(event: EventRecord): Promise<string[]> {
@@ -217,7 +222,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     return { events: page, nextCursor: rows.length > q.limit ? page[page.length - 1]!.id : null };
   }
 
-  return { load, getVisible, getPublic, getOwned, changed: catalog.changed, isOwner, create, update, list, coOrganizers, requireOrganizerRole };
+  return { load, getVisible, getPublic, getOwned, changed: catalog.changed, isOwner, create, update, onStatusChange, list, coOrganizers, requireOrganizerRole };
 }
 
 export type EventsService = ReturnType<typeof createEventsService>;

@@ -64,7 +64,8 @@ export function registrationsRoutes(ctx: AppContext) {
         const onClose = () => abort.abort();
         request.raw.once('close', onClose);
         try {
-          const { registration, project } = await registrations.mineWaiting(principalOf(request), request.params.id, wait, abort.signal);
+          const signal = AbortSignal.any([abort.signal, ctx.shutdownSignal]);
+          const { registration, project } = await registrations.mineWaiting(principalOf(request), request.params.id, wait, signal);
           return myRegistrationForApi(registration, project);
         } finally {
           request.raw.off('close', onClose);

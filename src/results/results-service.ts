@@ -108,6 +108,7 @@ export function createResultsService(deps: { db: Db; clock: Clock; events: Event
       events.changed();
       return published;
     } catch (err) {
+      console.error('PUBLISH-CATCH', uniqueViolation(err), (err as Error).message);
       if (uniqueViolation(err) === 'results_pkey') throw alreadyPublished(owned);
       throw err;
     }

@@ -49,6 +49,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   let stopped = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
+  let kicked = false;
 
   /** Claims and queues one event's reviews if it is in judging and nobody did it yet. */
   async function startJudging(eventId: string): Promise<number | null> {
@@ -105,6 +106,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   }
 
   function kickLoop() {
+    kicked = true;
     const w = wake;
     wake = null;
     w?.();
@@ -115,12 +117,14 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     running = true;
     loop = (async () => {
       while (!stopped) {
+        kicked = false;
         try {
           await tick();
         } catch (err) {
           log().error({ err }, 'review scheduler pass failed; retrying at the next poll');
         }
         if (stopped) break;
+        if (kicked) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, ai.pollMs);
           wake = () => {

@@ -249,16 +249,21 @@ describe.each(DIALECTS)('public event discovery (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('status filter in SQL agrees with effectiveStatus (%s)', (dialect) => {
+// EVENT_CACHE_TTL_MS=0 sends every list through the SQL predicate (events-repo statusPredicate);
+// the default serves public lists from the in-memory catalog. Both must agree with effectiveStatus.
+describe.each(DIALECTS.flatMap((d) => [[d, 'sql', '0'] as const, [d, 'catalog', '60000'] as const]))(
+  'status filter agrees with effectiveStatus (%s, %s)',
+  (dialect, _path, ttl) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(dialect);
+    t = await startTestApp(dialect, { env: { EVENT_CACHE_TTL_MS: ttl } });
   });
   afterAll(async () => t?.close());
 
   it('at, 1 ms before and 1 ms after every deadline, for every stored status', async () => {
     const org = await t.user('organizer');
     // Deadlines a few hours apart, each in its own event, so every boundary is crossed by some event.
+    // Nothing reads the public list until every write is done, so a catalog snapshot is never stale.
     const plans: Array<{ reg: number; sub: number; stored: 'open' | 'active' | 'judging' | 'cancelled' | 'ended' }> = [
       { reg: 1, sub: 3, stored: 'open' },
       { reg: 2, sub: 2, stored: 'open' },
@@ -302,4 +307,5 @@ describe.each(DIALECTS)('status filter in SQL agrees with effectiveStatus (%s)',
     }
     t.clock.set(T0);
   });
-});
+},
+);

@@ -27,10 +27,14 @@ interface ReceivedMail {
 /** A real SMTP receiver on 127.0.0.1 (no auth, no STARTTLS), keeping every message it gets. */
 async function startReceiver() {
   const mails: ReceivedMail[] = [];
+  const rejecting = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      callback(rejecting.has(address.address) ? Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }) : null);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -45,6 +49,8 @@ async function startReceiver() {
   return {
     port,
     mails,
+    /** Recipients the receiver refuses (550), to make sending fail. */
+    rejecting,
     /** The last message to `to` (sendMail resolves only once the receiver has accepted it). */
     lastTo(to: string): ReceivedMail {
       const mail = [...mails].reverse().find((m) => m.to.includes(to));
@@ -90,7 +96,12 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
 
   beforeAll(async () => {
     smtp = await startReceiver();
-    t = await startTestApp(dialect, { env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Judges <judges@hackathon.test>' } });
+    t = await startTestApp(dialect, { env: {
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        MAIL_FROM: 'Judges <judges@hackathon.test>',
+        // AI reviews are another module's; keep its workers out of these tests.
+        REVIEW_WORKERS: 'false',
+      } });
     org = await t.user('organizer');
     eventId = await createEvent(t, org.key, { name: 'Agents <Hack> & "Friends"' });
     const a = await approvedTeam(t, eventId, org.key);
@@ -246,6 +257,21 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
     expect((await t.api('GET', `/invitations/${second}`)).body.code).toBe('invitation_not_found');
   });
 
+  it('answers 503 when the mail cannot be sent, keeping the earlier invitation of that address valid', async () => {
+    const earlier = await inviteAndGetToken('flaky@example.com');
+    smtp.rejecting.add('flaky@example.com');
+    try {
+      const res = await invite('flaky@example.com');
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('service_unavailable');
+    } finally {
+      smtp.rejecting.delete('flaky@example.com');
+    }
+    const rows = await t.ctx.db.selectFrom('reviewer_invitations').select('token_hash').where('email', '=', 'flaky@example.com').execute();
+    expect(rows).toEqual([{ token_hash: sha256(earlier) }]);
+    expect((await t.api('GET', `/invitations/${earlier}`)).status).toBe(200);
+  });
+
   it('refuses invitations from non-owners (403), unknown events (404) and bad addresses (422)', async () => {
     const stranger = await t.user('organizer');
     const res = await invite('x@example.com', stranger.key);
@@ -310,7 +336,7 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
     expect(own.body.scores).toEqual({ impact: 9, craft: 0 });
     expect((await t.api('GET', `/events/${eventId}/projects/${projectB}/review`, { key: reviewerKey })).status).toBe(404);
 
-    const rows = await t.ctx.db.selectFrom('reviews').selectAll().where('project_id', '=', projectA).execute();
+    const rows = await t.ctx.db.selectFrom('reviews').selectAll().where('project_id', '=', projectA).where('reviewer_kind', '=', 'human').execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       reviewer_kind: 'human',
@@ -398,12 +424,18 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
     expect(list.body.invitations.find((i: { email: string }) => i.email === 'late@example.com').status).toBe('expired');
   });
 
-  it('refuses reviews once results are published (409), and new invitations', async () => {
-    await t.ctx.db
-      .updateTable('events')
-      .set({ status: 'ended', result_announced_at: t.clock.now().toISOString() })
-      .where('id', '=', eventId)
-      .execute();
+  it('counts human reviews as the group "human" in the published result, then refuses reviews (409)', async () => {
+    const published = await t.api('POST', `/events/${eventId}/results/publish`, { key: org.key });
+    expect(published.status).toBe(200);
+    const result = await t.api('GET', `/events/${eventId}/result`);
+    expect(result.status).toBe(200);
+    const byProject = new Map(result.body.map((e: { project_id: string }) => [e.project_id, e]));
+    // A: one human (impact 9, craft 0); B: two humans (impact 5 and 4, craft 5 and 6); weights 2 and 1.
+    expect(byProject.get(projectA)).toMatchObject({ rank: 1, scores_by_dimension: { impact: 9, craft: 0 } });
+    expect((byProject.get(projectA) as { scores_by_model: { human: number } }).scores_by_model.human).toBeCloseTo(6, 3);
+    expect(byProject.get(projectB)).toMatchObject({ rank: 2, scores_by_dimension: { impact: 4.5, craft: 5.5 } });
+    expect((byProject.get(projectB) as { score: number }).score).toBeCloseTo(14.5 / 3, 3);
+
     const res = await putReview(reviewerKey, projectB, { scores: { impact: 5, craft: 5 } });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('results_already_published');
@@ -433,6 +465,7 @@ describe.each(DIALECTS)('invitations without SMTP: the outbox (%s)', (dialect) =
       PUBLIC_URL: 'http://hackathon.test',
       OUTBOX_DIR: outbox,
       RATE_LIMIT_ENABLED: 'false',
+      REVIEW_WORKERS: 'false',
     });
     database = openDatabase(testDb.config);
     await migrateToLatest(database.db);

@@ -1,0 +1,56 @@
+import { Type } from 'typebox';
+import { principalOf, type App, type AppContext } from '../app-context.js';
+import { problems } from '../core/http/schemas.js';
+import { EventIdParams } from '../events/events-schemas.js';
+import { ListReviewsQuery, RerunBody, RerunResponse, ReviewSchema, reviewForApi } from './reviews-schemas.js';
+
+/** Organizer endpoints over the event's reviews (AI and human). */
+export function reviewsRoutes(ctx: AppContext) {
+  const { reviews } = ctx;
+  return async function plugin(app: App) {
+    app.get(
+      '/events/:id/reviews',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'Every review of the event (per project × model or human reviewer): status, scores, summary, failure reason',
+          params: EventIdParams,
+          querystring: ListReviewsQuery,
+          response: { 200: Type.Array(ReviewSchema), ...problems(401, 403, 404, 422, 429) },
+        },
+      },
+      async (request) => {
+        const q = request.query;
+        const rows = await reviews.list(principalOf(request), request.params.id, {
+          ...(q.status ? { status: q.status } : {}),
+          ...(q.project_id ? { projectId: q.project_id } : {}),
+        });
+        return rows.map((r) => reviewForApi(r, q.include_raw === true));
+      },
+    );
+
+    app.post(
+      '/events/:id/reviews/rerun',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: "Re-queue reviews: every failed one by default, or one model's (`model`, optionally only `status: failed`)",
+          params: EventIdParams,
+          body: Type.Optional(RerunBody),
+          response: { 202: RerunResponse, ...problems(400, 401, 403, 404, 409, 413, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body ?? {};
+        const requeued = await reviews.rerun(principalOf(request), request.params.id, {
+          ...(body.model !== undefined ? { model: body.model } : {}),
+          ...(body.status !== undefined ? { status: body.status } : {}),
+        });
+        reply.status(202);
+        return { event_id: request.params.id, requeued };
+      },
+    );
+  };
+}

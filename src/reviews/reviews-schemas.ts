@@ -1,0 +1,74 @@
+import { Type } from 'typebox';
+import type { ReviewRow } from '../core/db/schema.js';
+import { Nullable } from '../core/http/schemas.js';
+
+export const ReviewStatusSchema = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]);
+
+export const ListReviewsQuery = Type.Object({
+  status: Type.Optional(ReviewStatusSchema),
+  project_id: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Include each review's raw model reply (for audit); off by default because replies are large. */
+  include_raw: Type.Optional(Type.Boolean({ default: false })),
+});
+
+export const RerunBody = Type.Object(
+  {
+    model: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'a model identifier of the event, e.g. openai/gpt-4o-mini' })),
+    status: Type.Optional(Type.Literal('failed', { description: "only that model's failed reviews" })),
+  },
+  { additionalProperties: false },
+);
+
+export const RerunResponse = Type.Object({ event_id: Type.String(), requeued: Type.Integer() });
+
+export const ReviewSchema = Type.Object({
+  id: Type.String(),
+  event_id: Type.String(),
+  project_id: Type.String(),
+  project_name: Type.String(),
+  team_name: Type.String(),
+  reviewer: Type.String({ description: 'model identifier, or the human reviewer’s user id' }),
+  reviewer_kind: Type.Union([Type.Literal('model'), Type.Literal('human')]),
+  group: Type.String({ description: 'scoring group: the model identifier, or "human"' }),
+  status: ReviewStatusSchema,
+  scores: Nullable(Type.Record(Type.String(), Type.Number())),
+  summary: Nullable(Type.String()),
+  attempts: Type.Integer(),
+  failure_reason: Nullable(Type.String({ description: 'why the review failed (only when status is failed)' })),
+  last_error: Nullable(Type.String({ description: 'the latest attempt’s error, also while a retry is queued' })),
+  next_attempt_at: Nullable(Type.String()),
+  latency_ms: Nullable(Type.Integer()),
+  input_tokens: Nullable(Type.Integer()),
+  output_tokens: Nullable(Type.Integer()),
+  raw_reply: Type.Optional(Nullable(Type.String())),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  completed_at: Nullable(Type.String()),
+});
+
+export function reviewForApi(r: ReviewRow & { project_name: string; team_name: string }, includeRaw: boolean) {
+  return {
+    id: r.id,
+    event_id: r.event_id,
+    project_id: r.project_id,
+    project_name: r.project_name,
+    team_name: r.team_name,
+    reviewer: r.reviewer,
+    reviewer_kind: r.reviewer_kind,
+    group: r.group_key,
+    status: r.status,
+    scores: r.scores ? (JSON.parse(r.scores) as Record<string, number>) : null,
+    summary: r.summary,
+    attempts: r.attempts,
+    failure_reason: r.status === 'failed' ? r.last_error : null,
+    last_error: r.last_error,
+    next_attempt_at: r.status === 'queued' ? r.next_attempt_at : null,
+    latency_ms: r.latency_ms,
+    input_tokens: r.input_tokens,
+    output_tokens: r.output_tokens,
+    ...(includeRaw ? { raw_reply: r.raw_reply } : {}),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    completed_at: r.completed_at,
+  };
+}

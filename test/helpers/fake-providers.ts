@@ -1,0 +1,337 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/**
+ * Fake model providers and a fake GitHub API for tests and the benchmark, on 127.0.0.1 (port 0).
+ * Nothing here talks to the internet.
+ *
+ * Both model fakes are scriptable per model (`script('gpt-x', [...])`: one behaviour per call, in
+ * order; after the script runs out, the model's default, then the server's default) and record every
+ * request they got, so tests can assert what was sent (the json_schema response format, the fenced
+ * untrusted content) and count calls.
+ */
+export type Behaviour =
+  /** A valid reply: every requested dimension scored (`scores` per dimension or one number; default 7). */
+  | { kind: 'ok'; scores?: Record<string, number> | number; summary?: string; delayMs?: number }
+  /** Text that is not JSON at all. */
+  | { kind: 'garbage' }
+  /** A valid-looking reply without the named (default: the last) dimension. */
+  | { kind: 'omit'; dimension?: string }
+  /** Every score 11 (or `value`). */
+  | { kind: 'out-of-range'; value?: number }
+  /** The reply content verbatim (OpenAI: message content; Anthropic: tool input, parsed if JSON). */
+  | { kind: 'raw'; content: string }
+  /** Never answers; the request is held until the client gives up or the fake closes. */
+  | { kind: 'hang' }
+  /** An HTTP error, e.g. 429 with `retryAfter: '2'`, or 500. */
+  | { kind: 'status'; status: number; retryAfter?: string; message?: string };
+
+export interface RecordedCall {
+  /** The path prefix before the API path (e.g. '/a' for `<url>/a/v1/chat/completions`): tells callers apart. */
+  prefix: string;
+  path: string;
+  model: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+  /** The dimensions requested by the schema sent. */
+  dimensions: string[];
+  /** All prompt text sent (system + user), for content assertions. */
+  prompt: string;
+  behaviour: Behaviour['kind'];
+}
+
+interface FakeBase {
+  url: string;
+  calls: RecordedCall[];
+  callsFor(model: string): RecordedCall[];
+  script(model: string, behaviours: Behaviour[]): void;
+  setDefault(behaviour: Behaviour, model?: string): void;
+  /** Latency added to every answer (the benchmark's 200 ms). */
+  latencyMs: number;
+  /** Requests currently held by `hang`. */
+  held(): RecordedCall[];
+  /** Resolves when at least `n` requests are held. */
+  waitForHeld(n?: number, timeoutMs?: number): Promise<RecordedCall[]>;
+  /** Ends every held request by destroying its socket (what a dead upstream looks like). */
+  releaseHeld(): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export type FakeProvider = FakeBase;
+
+type Flavour = 'openai' | 'anthropic';
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  });
+}
+
+function trackSockets(server: Server): Set<Socket> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return sockets;
+}
+
+function scoresFor(dims: string[], b: Behaviour): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const d of dims) {
+    if (b.kind === 'ok') out[d] = typeof b.scores === 'number' ? b.scores : (b.scores?.[d] ?? 7);
+    else if (b.kind === 'out-of-range') out[d] = b.value ?? 11;
+    else out[d] = 7;
+  }
+  if (b.kind === 'omit') delete out[b.dimension ?? dims[dims.length - 1]!];
+  return out;
+}
+
+/** The reply content a behaviour produces, as text. */
+function contentFor(dims: string[], b: Behaviour): string {
+  switch (b.kind) {
+    case 'garbage':
+      return 'Sure! Here is my review: the project looks great, 9/10.';
+    case 'raw':
+      return b.content;
+    case 'ok':
+      return JSON.stringify({ scores: scoresFor(dims, b), summary: b.summary ?? 'A solid project.' });
+    default:
+      return JSON.stringify({ scores: scoresFor(dims, b), summary: 'A review.' });
+  }
+}
+
+function createFake(flavour: Flavour): Promise<FakeBase> {
+  const scripts = new Map<string, Behaviour[]>();
+  const defaults = new Map<string, Behaviour>();
+  let fallback: Behaviour = { kind: 'ok' };
+  const calls: RecordedCall[] = [];
+  const holding = new Map<RecordedCall, ServerResponse>();
+  const heldWaiters: Array<() => void> = [];
+
+  const server = createServer(async (req, res) => {
+    const url = req.url ?? '/';
+    const apiPath = flavour === 'openai' ? '/chat/completions' : '/v1/messages';
+    const at = url.indexOf(apiPath);
+    if (req.method !== 'POST' || at < 0) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${url}` } }));
+      return;
+    }
+    const text = await readBody(req);
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      res.writeHead(400).end('bad json');
+      return;
+    }
+    const model = String(body.model ?? '');
+    const schema =
+      flavour === 'openai' ? body.response_format?.json_schema?.schema : body.tools?.[0]?.input_schema;
+    const dimensions: string[] = schema?.properties?.scores?.required ?? [];
+    const prompt =
+      flavour === 'openai'
+        ? (body.messages ?? []).map((m: { content: string }) => m.content).join('\n')
+        : `${body.system ?? ''}\n${(body.messages ?? []).map((m: { content: string }) => m.content).join('\n')}`;
+    const script = scripts.get(model);
+    const b: Behaviour = script && script.length ? script.shift()! : (defaults.get(model) ?? fallback);
+    const call: RecordedCall = { prefix: url.slice(0, at).replace(/\/v1$/, ''), path: url, model, headers: req.headers, body, dimensions, prompt, behaviour: b.kind };
+    calls.push(call);
+
+    if (b.kind === 'hang') {
+      holding.set(call, res);
+      res.on('close', () => holding.delete(call));
+      for (const w of heldWaiters.splice(0)) w();
+      return;
+    }
+    const delay = fake.latencyMs + (b.kind === 'ok' ? (b.delayMs ?? 0) : 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (res.destroyed) return;
+
+    if (b.kind === 'status') {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (b.retryAfter !== undefined) headers['retry-after'] = b.retryAfter;
+      const err = flavour === 'openai'
+        ? { error: { message: b.message ?? `fake error ${b.status}`, type: 'fake_error', code: null } }
+        : { type: 'error', error: { type: 'fake_error', message: b.message ?? `fake error ${b.status}` } };
+      res.writeHead(b.status, headers).end(JSON.stringify(err));
+      return;
+    }
+    const content = contentFor(dimensions, b);
+    const usage = { in: 100 + Math.floor(prompt.length / 4), out: 20 + Math.floor(content.length / 4) };
+    let payload: unknown;
+    if (flavour === 'openai') {
+      payload = {
+        id: `chatcmpl-${calls.length}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model,
+        choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content, refusal: null } }],
+        usage: { prompt_tokens: usage.in, completion_tokens: usage.out, total_tokens: usage.in + usage.out },
+      };
+    } else {
+      let input: unknown = content;
+      try {
+        input = JSON.parse(content);
+      } catch {
+        /* garbage: the model answered with text instead of the tool */
+      }
+      const block =
+        typeof input === 'object' && input !== null
+          ? { type: 'tool_use', id: `toolu_${calls.length}`, name: body.tools?.[0]?.name ?? 'submit_review', input }
+          : { type: 'text', text: content };
+      payload = {
+        id: `msg_${calls.length}`,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [block],
+        stop_reason: block.type === 'tool_use' ? 'tool_use' : 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: usage.in, output_tokens: usage.out },
+      };
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+  });
+  const sockets = trackSockets(server);
+
+  const fake: FakeBase = {
+    url: '',
+    calls,
+    latencyMs: 0,
+    callsFor: (model) => calls.filter((c) => c.model === model),
+    script: (model, behaviours) => void scripts.set(model, [...behaviours]),
+    setDefault: (behaviour, model) => (model ? void defaults.set(model, behaviour) : void (fallback = behaviour)),
+    held: () => [...holding.keys()],
+    async waitForHeld(n = 1, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (holding.size < n) {
+        if (Date.now() > deadline) throw new Error(`waitForHeld: ${holding.size} of ${n} requests held after ${timeoutMs} ms`);
+        await new Promise<void>((r) => {
+          heldWaiters.push(r);
+          setTimeout(r, 50);
+        });
+      }
+      return [...holding.keys()];
+    },
+    releaseHeld() {
+      for (const res of holding.values()) res.socket?.destroy();
+      holding.clear();
+    },
+    reset() {
+      calls.length = 0;
+      scripts.clear();
+      defaults.clear();
+      fallback = { kind: 'ok' };
+      fake.latencyMs = 0;
+    },
+    async close() {
+      fake.releaseHeld();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+  return listen(server).then((url) => {
+    fake.url = url;
+    return fake;
+  });
+}
+
+/** An OpenAI-compatible server: `POST {url}[/prefix]/v1/chat/completions`. Use `${url}/v1` as base URL. */
+export function startFakeOpenAI(): Promise<FakeProvider> {
+  return createFake('openai');
+}
+
+/** An Anthropic Messages API server: `POST {url}/v1/messages`. Use `url` as base URL. */
+export function startFakeAnthropic(): Promise<FakeProvider> {
+  return createFake('anthropic');
+}
+
+export interface FakeRepo {
+  readme?: string | null;
+  entries?: Array<{ name: string; type: 'file' | 'dir' }>;
+  /** Answer every request for this repository with this status (e.g. 403, 500). */
+  status?: number;
+  /** Answer with a redirect to this location (must never be followed). */
+  redirectTo?: string;
+  /** Delay before answering, to test the time limit. */
+  delayMs?: number;
+}
+
+export interface FakeGithub {
+  url: string;
+  repos: Map<string, FakeRepo>;
+  requests: Array<{ path: string; headers: IncomingMessage['headers'] }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fake GitHub REST API: `GET /repos/{o}/{r}/readme` (raw README text) and
+ * `GET /repos/{o}/{r}/contents` (top-level listing, GitHub's JSON shape). Unknown repositories 404.
+ */
+export async function startFakeGithub(): Promise<FakeGithub> {
+  const repos = new Map<string, FakeRepo>();
+  const requests: FakeGithub['requests'] = [];
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    requests.push({ path, headers: req.headers });
+    const m = /^\/repos\/([^/]+)\/([^/]+)\/(readme|contents)$/.exec(path);
+    const repo = m ? repos.get(`${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}`.toLowerCase()) : undefined;
+    if (!m || !repo) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not Found' }));
+      return;
+    }
+    if (repo.delayMs) await new Promise((r) => setTimeout(r, repo.delayMs));
+    if (res.destroyed) return;
+    if (repo.redirectTo) {
+      res.writeHead(301, { location: repo.redirectTo }).end();
+      return;
+    }
+    if (repo.status) {
+      res.writeHead(repo.status, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'fake failure' }));
+      return;
+    }
+    if (m[3] === 'readme') {
+      if (repo.readme === null || repo.readme === undefined) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not Found' }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/vnd.github.raw+json; charset=utf-8' }).end(repo.readme);
+      return;
+    }
+    const listing = (repo.entries ?? []).map((e) => ({
+      name: e.name,
+      path: e.name,
+      sha: '0'.repeat(40),
+      size: e.type === 'dir' ? 0 : 123,
+      url: `https://api.github.com/repos/${m[1]}/${m[2]}/contents/${e.name}?ref=main`,
+      html_url: `https://github.com/${m[1]}/${m[2]}/blob/main/${e.name}`,
+      git_url: `https://api.github.com/repos/${m[1]}/${m[2]}/git/blobs/${'0'.repeat(40)}`,
+      download_url: e.type === 'dir' ? null : `https://raw.githubusercontent.com/${m[1]}/${m[2]}/main/${e.name}`,
+      type: e.type,
+      _links: { self: 'x', git: 'y', html: 'z' },
+    }));
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(listing));
+  });
+  const sockets = trackSockets(server);
+  const url = await listen(server);
+  return {
+    url,
+    repos,
+    requests,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
