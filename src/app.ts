@@ -77,7 +77,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const events = createEventsService({ db, dialect: database.dialect, clock, catalog });
   const registrations = createRegistrationsService({ db, clock, events, notifier });
   const submissions = createSubmissionsService({ db, clock, events, registrations });
-  const results = createResultsService({ db, clock, events });
+  const results = createResultsService({ db, dialect: database.dialect, clock, events });
   const mailer = createMailer(config.mail);
   const reviewers = createReviewersService({ db, clock, config, accounts, events, mailer });
   // The logger is read lazily: the Fastify instance (and its logger) is created below.

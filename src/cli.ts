@@ -7,7 +7,6 @@ import { migrateToLatest } from './core/db/migrations.js';
 import type { Role } from './core/db/schema.js';
 import { AppError } from './core/errors.js';
 import { parseTimestamp } from './core/time.js';
-import { startServer } from './server.js';
 
 const USAGE = `Usage: hackathon <command> [options]
 
@@ -68,6 +67,9 @@ export async function main(argv: string[]): Promise<void> {
 
   switch (command) {
     case 'serve': {
+      // Loaded only here: the server pulls in every route and the AI SDKs, which the account
+      // commands do not need and which would make each of them take seconds to start.
+      const { startServer } = await import('./server.js');
       const server = await startServer(config);
       const shutdown = (signal: string) => {
         server.app.log.info(`${signal} received, draining requests and shutting down`);

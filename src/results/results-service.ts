@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '../accounts/accounts-service.js';
 import type { Clock } from '../core/clock.js';
-import { uniqueViolation, type Db, type Executor } from '../core/db/index.js';
+import { uniqueViolation, type DatabaseHandle, type Db, type Executor } from '../core/db/index.js';
 import { AppError, validationError } from '../core/errors.js';
 import { iso } from '../core/time.js';
 import { fromRow, type EventRecord } from '../events/events-model.js';
@@ -35,12 +35,12 @@ export function snapshotTag(entriesJson: string): string {
   return createHash('sha256').update(entriesJson).digest('base64url');
 }
 
-export function createResultsService(deps: { db: Db; clock: Clock; events: EventsService }) {
-  const { db, clock, events } = deps;
+export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock; events: EventsService }) {
+  const { db, dialect, clock, events } = deps;
 
   /** The live ranking of every approved team's project, from the event's succeeded reviews. */
   async function computeRanking(executor: Executor, event: EventRecord): Promise<ResultEntry[]> {
-    const [projects, reviews] = await Promise.all([repo.rankedProjects(executor, event.id), repo.succeededReviews(executor, event.id)]);
+    const [projects, reviews] = await Promise.all([repo.rankedProjects(executor, event.id), repo.succeededReviews(executor, dialect, event.id)]);
     return rankProjects({ dimensions: event.dimensions, projects, reviews, groupOrder: event.models });
   }
 
@@ -108,7 +108,6 @@ export function createResultsService(deps: { db: Db; clock: Clock; events: Event
       events.changed();
       return published;
     } catch (err) {
-      console.error('PUBLISH-CATCH', uniqueViolation(err), (err as Error).message);
       if (uniqueViolation(err) === 'results_pkey') throw alreadyPublished(owned);
       throw err;
     }

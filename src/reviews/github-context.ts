@@ -105,10 +105,10 @@ interface Fetched {
   truncated: boolean;
 }
 
-function getLimited(url: URL, headers: Record<string, string>, maxBytes: number, signal: AbortSignal, lookup: LookupFn | undefined): Promise<Fetched> {
+function getLimited(url: URL, headers: Record<string, string>, maxBytes: number, signal: AbortSignal, lookup: LookupFn | undefined, agent: http.Agent): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
-    const req = mod.request(url, { method: 'GET', headers, signal, ...(lookup ? { lookup } : {}) }, (res) => {
+    const req = mod.request(url, { method: 'GET', headers, signal, agent, ...(lookup ? { lookup } : {}) }, (res) => {
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400) {
         res.resume();
@@ -183,6 +183,8 @@ export function parseContentsListing(text: string): string[] {
 export interface GithubContextFetcher {
   /** Context for a github.com repository URL; null when the URL is not one (then nothing is fetched). */
   fetch(githubUrl: string, signal?: AbortSignal): Promise<RepoContext | null>;
+  /** Closes idle kept-alive connections. */
+  close(): void;
 }
 
 export function createGithubContextFetcher(
@@ -195,6 +197,9 @@ export function createGithubContextFetcher(
   const now = opts.now ?? Date.now;
   const cache = new Map<string, { expires: number; value: Promise<RepoContext> }>();
   const basePath = api.pathname.replace(/\/+$/, '');
+  // Connections to the one API host are kept alive and reused (a socket is checked by the lookup
+  // when it is opened, so reuse keeps the address check).
+  const agent = api.protocol === 'https:' ? new https.Agent({ keepAlive: true, maxSockets: 32 }) : new http.Agent({ keepAlive: true, maxSockets: 32 });
   const headers: Record<string, string> = {
     'user-agent': 'hackathon-platform-reviews',
     'x-github-api-version': '2022-11-28',
@@ -221,8 +226,8 @@ export function createGithubContextFetcher(
     }
 
     const [readme, contents] = await Promise.allSettled([
-      getLimited(apiUrl(owner, repo, '/readme'), { ...headers, accept: 'application/vnd.github.raw+json' }, cfg.maxBytes + 4, signal, lookup),
-      getLimited(apiUrl(owner, repo, '/contents'), { ...headers, accept: 'application/vnd.github+json' }, cfg.maxBytes * 4, signal, lookup),
+      getLimited(apiUrl(owner, repo, '/readme'), { ...headers, accept: 'application/vnd.github.raw+json' }, cfg.maxBytes + 4, signal, lookup, agent),
+      getLimited(apiUrl(owner, repo, '/contents'), { ...headers, accept: 'application/vnd.github+json' }, cfg.maxBytes * 4, signal, lookup, agent),
     ]);
 
     if (readme.status === 'fulfilled') {
@@ -284,5 +289,6 @@ export function createGithubContextFetcher(
       if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
       return entry.value;
     },
+    close: () => agent.destroy(),
   };
 }

@@ -60,6 +60,7 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
   let closed = false;
   let pumping: Promise<void> | null = null;
   let pumpAgain = false;
+  let wantTakeOver = false;
   let claimed = 0;
   let heartbeat: NodeJS.Timeout | null = null;
 
@@ -85,31 +86,41 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
     }
   }
 
-  /** Fills every provider's free slots with due reviews. Concurrent calls coalesce into one pass. */
-  function pump(): Promise<void> {
+  /**
+   * Fills every provider's free slots with due reviews. Concurrent calls coalesce into one pass.
+   * `takeOver` also looks for expired leases (the poll does; a refill after a finished review only
+   * needs queued reviews, which keeps the hot path to one claim statement).
+   */
+  function pump(opts: { takeOver?: boolean } = {}): Promise<void> {
     if (closed) return Promise.resolve();
+    if (opts.takeOver) wantTakeOver = true;
     if (pumping) {
       pumpAgain = true;
       return pumping;
     }
-    pumping = (async () => {
-      try {
-        do {
-          pumpAgain = false;
-          for (const name of providers.names()) {
-            if (closed) return;
-            const l = lane(name);
-            const free = ai.concurrencyPerProvider - l.active;
-            if (free <= 0) continue;
-            const now = iso(clock.now());
-            const jobs = await repo.claimReviews(db, dialect, { provider: name, owner, now, leaseUntil: leaseUntil(), limit: free });
-            for (const job of jobs) launch(l, job);
-          }
-        } while (pumpAgain && !closed);
-      } finally {
-        pumping = null;
-      }
+    const pass = (async () => {
+      do {
+        pumpAgain = false;
+        const takeOver = wantTakeOver;
+        wantTakeOver = false;
+        for (const name of providers.names()) {
+          if (closed) return;
+          const l = lane(name);
+          const free = ai.concurrencyPerProvider - l.active;
+          if (free <= 0) continue;
+          const now = iso(clock.now());
+          const jobs = await repo.claimReviews(db, dialect, { provider: name, owner, now, leaseUntil: leaseUntil(), limit: free, takeOver });
+          for (const job of jobs) launch(l, job);
+        }
+      } while (pumpAgain && !closed);
     })();
+    // Cleared in a callback, never inside the pass: a pass that finishes without awaiting (every lane
+    // full) would otherwise clear `pumping` before it was even assigned, and stick.
+    pumping = pass;
+    const clear = () => {
+      if (pumping === pass) pumping = null;
+    };
+    pass.then(clear, clear);
     return pumping;
   }
 
@@ -149,7 +160,7 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
     if (status === 'cancelled' || status === 'ended') {
       return fail(`not reviewed: the event is ${status}`);
     }
-    await repo.markProjectInReview(db, job.project_id);
+    if (ctx.review_status === 'pending') await repo.markProjectInReview(db, job.project_id);
 
     const { provider: providerName, model } = splitModelId(job.reviewer);
     const provider = providers.get(providerName);

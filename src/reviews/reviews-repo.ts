@@ -14,12 +14,12 @@ import { statusPredicate } from '../events/events-repo.js';
 
 type ReviewsEB = ExpressionBuilder<Database, 'reviews'>;
 
-/** Claimable now: queued and due, or running with an expired lease (its worker died or hung). */
-function claimable(eb: ReviewsEB, now: string) {
-  return eb.or([
-    eb.and([eb('status', '=', 'queued'), eb('next_attempt_at', '<=', now)]),
-    eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]),
-  ]);
+/** Claimable now, in two kinds: queued and due, or running with an expired lease (its worker died or hung). */
+function dueQueued(eb: ReviewsEB, now: string) {
+  return eb.and([eb('status', '=', 'queued'), eb('next_attempt_at', '<=', now)]);
+}
+function leaseExpired(eb: ReviewsEB, now: string) {
+  return eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]);
 }
 
 const INSERT_CHUNK = 500;
@@ -96,40 +96,51 @@ export async function startJudging(db: Executor, eventId: string, now: string): 
 
 /**
  * Leases up to `limit` claimable model reviews of one provider to `owner` and counts the attempt.
- * One atomic UPDATE … WHERE id IN (subquery) AND (same condition) RETURNING: on PostgreSQL the
- * subquery takes row locks with FOR UPDATE SKIP LOCKED, so concurrent workers in several processes
- * claim disjoint rows without waiting on each other; SQLite serialises writers, so the statement is
- * atomic there as it is, and the repeated condition keeps it correct either way.
+ * Each claim is one atomic UPDATE … WHERE id IN (subquery) RETURNING: on PostgreSQL the subquery
+ * takes row locks with FOR UPDATE SKIP LOCKED (and the UPDATE repeats the condition), so workers in
+ * several processes claim disjoint rows without waiting on each other; SQLite serialises writers,
+ * so the statement is atomic there as it is.
+ * Expired leases are taken over first, then queued reviews in next_attempt_at order. (Two statements
+ * rather than one with an OR: each walks the (status, next_attempt_at) index in order and stops after
+ * `limit` rows, where the OR made SQLite sort every due review on every claim.) `takeOver: false`
+ * skips expired leases: the workers look for those once per poll, not on every refill.
  */
 export async function claimReviews(
   db: Executor,
   dialect: DatabaseHandle['dialect'],
-  q: { provider: string; owner: string; now: string; leaseUntil: string; limit: number },
+  q: { provider: string; owner: string; now: string; leaseUntil: string; limit: number; takeOver?: boolean },
 ): Promise<ReviewRow[]> {
   const prefix = `${q.provider}/`;
-  let pick = db
-    .selectFrom('reviews')
-    .select('id')
-    .where('reviewer_kind', '=', 'model')
-    .where(sql<string>`lower(substr(reviewer, 1, ${prefix.length}))`, '=', prefix)
-    .where((eb) => claimable(eb, q.now))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(q.limit);
-  if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
-  return db
-    .updateTable('reviews')
-    .set({
-      status: 'running',
-      lease_owner: q.owner,
-      lease_expires_at: q.leaseUntil,
-      attempts: sql<number>`attempts + 1`,
-      updated_at: q.now,
-    })
-    .where('id', 'in', pick)
-    .where((eb) => claimable(eb as unknown as ReviewsEB, q.now))
-    .returningAll()
-    .execute();
+  const claim = async (kind: 'expired' | 'queued', limit: number): Promise<ReviewRow[]> => {
+    const cond = (eb: ReviewsEB) => (kind === 'expired' ? leaseExpired(eb, q.now) : dueQueued(eb, q.now));
+    let pick = db
+      .selectFrom('reviews')
+      .select('id')
+      .where(cond)
+      .where('reviewer_kind', '=', 'model')
+      .where(sql<string>`lower(substr(reviewer, 1, ${prefix.length}))`, '=', prefix)
+      .orderBy(kind === 'expired' ? 'lease_expires_at' : 'next_attempt_at')
+      .limit(limit);
+    if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+    let upd = db
+      .updateTable('reviews')
+      .set({
+        status: 'running',
+        lease_owner: q.owner,
+        lease_expires_at: q.leaseUntil,
+        attempts: sql<number>`attempts + 1`,
+        updated_at: q.now,
+      })
+      .where('id', 'in', pick);
+    // PostgreSQL re-checks the condition on the locked rows. On SQLite the statement holds the write
+    // lock from its start, so the subquery's answer cannot change under it; repeating the condition
+    // there only tempts the planner to scan every due review instead of looking up the picked ids.
+    if (dialect === 'postgres') upd = upd.where((eb) => cond(eb as unknown as ReviewsEB));
+    return upd.returningAll().execute();
+  };
+  const taken = q.takeOver === false ? [] : await claim('expired', q.limit);
+  if (taken.length >= q.limit) return taken;
+  return [...taken, ...(await claim('queued', q.limit - taken.length))];
 }
 
 /** Everything a review job needs to build its prompt, in one query. */

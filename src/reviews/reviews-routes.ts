@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { principalOf, type App, type AppContext } from '../app-context.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
-import { ListReviewsQuery, RerunBody, RerunResponse, ReviewSchema, reviewForApi } from './reviews-schemas.js';
+import { ListReviewsQuery, RerunBodyOrNone, RerunResponse, ReviewSchema, reviewForApi } from './reviews-schemas.js';
 
 /** Organizer endpoints over the event's reviews (AI and human). */
 export function reviewsRoutes(ctx: AppContext) {
@@ -38,7 +38,7 @@ export function reviewsRoutes(ctx: AppContext) {
           tags: ['organizer'],
           summary: "Re-queue reviews: every failed one by default, or one model's (`model`, optionally only `status: failed`)",
           params: EventIdParams,
-          body: Type.Optional(RerunBody),
+          body: Type.Optional(RerunBodyOrNone),
           response: { 202: RerunResponse, ...problems(400, 401, 403, 404, 409, 413, 422, 429) },
         },
       },

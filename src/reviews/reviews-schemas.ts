@@ -11,6 +11,7 @@ export const ListReviewsQuery = Type.Object({
   include_raw: Type.Optional(Type.Boolean({ default: false })),
 });
 
+/** A re-run request; no body at all (or null) means the default: every failed review. */
 export const RerunBody = Type.Object(
   {
     model: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'a model identifier of the event, e.g. openai/gpt-4o-mini' })),
@@ -18,6 +19,7 @@ export const RerunBody = Type.Object(
   },
   { additionalProperties: false },
 );
+export const RerunBodyOrNone = Type.Union([RerunBody, Type.Null()]);
 
 export const RerunResponse = Type.Object({ event_id: Type.String(), requeued: Type.Integer() });
 

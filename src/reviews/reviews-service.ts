@@ -87,7 +87,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   async function tick(): Promise<void> {
     await scheduleDue();
     await failUnconfigured();
-    await worker.pump();
+    await worker.pump({ takeOver: true });
   }
 
   /** One pass, then waits for every review it (and the refills it triggered) leased. Returns how many. */
@@ -141,6 +141,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     kickLoop();
     await loop;
     await worker.close();
+    github.close();
   }
 
   /**

@@ -42,7 +42,14 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
   });
   afterAll(async () => t?.close());
 
-  async function insertReview(project: string, reviewer: string, kind: 'model' | 'human', scores: Record<string, number> | null, status = 'succeeded') {
+  async function insertReview(
+    project: string,
+    reviewer: string,
+    kind: 'model' | 'human',
+    scores: Record<string, number> | string | null,
+    status = 'succeeded',
+    groupKey = kind === 'human' ? 'human' : reviewer,
+  ) {
     const now = t.clock.now().toISOString();
     await t.ctx.db
       .insertInto('reviews')
@@ -52,9 +59,9 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
         project_id: ids[project]!,
         reviewer_kind: kind,
         reviewer,
-        group_key: kind === 'human' ? 'human' : reviewer,
+        group_key: groupKey,
         status: status as 'succeeded',
-        scores: scores ? JSON.stringify(scores) : null,
+        scores: typeof scores === 'string' ? scores : scores ? JSON.stringify(scores) : null,
         attempts: 1,
         created_at: now,
         updated_at: now,
@@ -178,7 +185,8 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     await insertReview('alpha', LLAMA, 'model', null, 'queued');
     await insertReview('gamma', 'usr_h1', 'human', { impact: 7, craft: 6 });
     await insertReview('gamma', 'usr_h2', 'human', { impact: 8, craft: 7 });
-    await insertReview('gamma', 'usr_h3', 'human', { impact: 7.5, craft: 7 });
+    // A human is in the `human` group whatever group_key a writer stored.
+    await insertReview('gamma', 'usr_h3', 'human', { impact: 7.5, craft: 7 }, 'succeeded', 'usr_h3');
     await insertReview('epsilon', GPT, 'model', { craft: 4 });
     await insertReview('rejected', GPT, 'model', { impact: 10, craft: 10 });
 
@@ -186,6 +194,20 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     expect(res.status).toBe(200);
     const e = expected();
     expect(res.body).toEqual([e.beta, e.alpha, e.gamma, e.epsilon, e.delta]);
+  });
+
+  it('ignores stored scores that are not a JSON object of scores, never making one up', async () => {
+    await insertReview('delta', 'usr_bad1', 'human', '{not json');
+    await insertReview('delta', 'usr_bad2', 'human', '[9, 9]');
+    await insertReview('delta', 'usr_bad3', 'human', '{"impact": 9}],["x", "human", {"impact": 9}');
+    await insertReview('delta', 'usr_bad4', 'human', '{"impact": "9", "craft": 11}');
+    try {
+      const res = await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key });
+      const e = expected();
+      expect(res.body).toEqual([e.beta, e.alpha, e.gamma, e.epsilon, e.delta]);
+    } finally {
+      await t.ctx.db.deleteFrom('reviews').where('reviewer', 'like', 'usr_bad%').execute();
+    }
   });
 
   it('ranks one track within itself (?track_id=), 422 for an unknown track', async () => {

@@ -9,6 +9,9 @@ import { approvedTeam, createEvent, eventBody, registrationBody, startTestApp, T
  */
 interface Fixture {
   org: TestUser;
+  admin: TestUser;
+  /** Users with keys of their own but no right to the fixture event: the team, a plain user, another organizer. */
+  strangers: TestUser[];
   eventId: string;
   draftId: string;
   team: TestUser;
@@ -101,7 +104,9 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
         updated_at: T0.toISOString(),
       })
       .execute();
-    f = { org, eventId, draftId, team, registrationId, draftRegistrationId };
+    const admin = await t.user('admin');
+    const strangers = [team, await t.user('user'), await t.user('organizer')];
+    f = { org, admin, strangers, eventId, draftId, team, registrationId, draftRegistrationId };
   });
   afterAll(async () => t?.close());
 
@@ -143,8 +148,7 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
     });
 
     it('answers 401 unauthorized for a revoked key that worked before', async () => {
-      const admin = await t.user('admin');
-      const extra = await t.ctx.accounts.createKey(admin.id, { name: 'to revoke' });
+      const extra = await t.ctx.accounts.createKey(f.admin.id, { name: 'to revoke' });
       const before = await t.api('GET', '/events?mine=true', { key: extra.key });
       expect(before.status).toBe(200);
       await t.ctx.accounts.revokeKey(extra.id);
@@ -153,8 +157,7 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
     });
 
     it('answers 401 unauthorized for an expired key that worked before', async () => {
-      const admin = await t.user('admin');
-      const expiring = await t.ctx.accounts.createKey(admin.id, { expiresAt: new Date(t.clock.now().getTime() + 60_000) });
+      const expiring = await t.ctx.accounts.createKey(f.admin.id, { expiresAt: new Date(t.clock.now().getTime() + 60_000) });
       expect((await t.api('GET', '/events?mine=true', { key: expiring.key })).status).toBe(200);
       try {
         t.clock.advance(60_000);
@@ -167,8 +170,7 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
 
     if (route.kind === 'organizer') {
       it("answers 403 forbidden to another user's key on a visible event, 404 event_not_found on a draft", async () => {
-        const strangers = [f.team, await t.user('user'), await t.user('organizer')];
-        for (const s of strangers) {
+        for (const s of f.strangers) {
           expectProblem(await call(route, s.key), 403, 'forbidden');
           expectProblem(await call(route, s.key, f.draftId), 404, 'event_not_found');
         }
@@ -178,7 +180,7 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
 
     if (route.kind === 'team') {
       it("answers 404 event_not_found to another user's key on someone else's draft", async () => {
-        for (const s of [f.team, await t.user('user'), await t.user('organizer')]) {
+        for (const s of f.strangers) {
           expectProblem(await call(route, s.key, f.draftId), 404, 'event_not_found');
         }
         await expectUntouched();
@@ -224,8 +226,7 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
   });
 
   it('the owner and an admin are let through (the checks above are not refusing everyone)', async () => {
-    const admin = await t.user('admin');
-    for (const key of [f.org.key, admin.key]) {
+    for (const key of [f.org.key, f.admin.key]) {
       expect((await t.api('GET', `/events/${f.eventId}/registrations`, { key })).status).toBe(200);
       expect((await t.api('GET', `/events/${f.eventId}/projects`, { key })).status).toBe(200);
       expect((await t.api('GET', `/events/${f.draftId}`, { key })).status).toBe(200);
