@@ -16,8 +16,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 1000);
@@ -155,9 +156,13 @@ async function runBench(): Promise<void> {
   const jobs = PROJECTS * MODELS.length;
   const ideal = (LATENCY_MS * jobs) / CONCURRENCY / 1000;
 
+  const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
   const t0 = performance.now();
   await ctx.reviews.drain();
   const wall = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const elu = performance.eventLoopUtilization(elu0);
 
   const rows = await db.selectFrom('reviews').select(['status']).where('event_id', '=', eventId).execute();
   const succeeded = rows.filter((r) => r.status === 'succeeded').length;
@@ -174,6 +179,10 @@ async function runBench(): Promise<void> {
   console.log(
     `  ideal ${ideal.toFixed(2)} s (${LATENCY_MS} ms × ${jobs} / ${CONCURRENCY}); ${(jobs / wall).toFixed(1)} reviews/s; ` +
       `${succeeded}/${jobs} succeeded, ${reviewed.length}/${PROJECTS} projects reviewed; provider calls ${stats.calls}, max in flight ${stats.maxInFlight}`,
+  );
+  console.log(
+    `  pipeline process: ${((cpu.user + cpu.system) / 1000 / jobs).toFixed(2)} ms CPU per review, event loop ${(elu.utilization * 100).toFixed(0)} % busy; ` +
+      `machine load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs`,
   );
   if (succeeded !== jobs || stats.calls !== jobs || reviewed.length !== PROJECTS) {
     console.error('  FAILED: every review must succeed with exactly one call');

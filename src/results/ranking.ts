@@ -13,7 +13,9 @@
  *   because a missing review must not read as a bad one.
  *
  * Only succeeded reviews are passed in. A score that is not a finite number from 0 to 10, or names a
- * dimension the event does not have, is ignored: it never becomes, or changes, a score.
+ * dimension the event does not have, is ignored: it never becomes, or changes, a score. Names match
+ * the event's dimensions exactly or, failing that, ignoring case and surrounding spaces (once per
+ * review and dimension).
  *
  * Ranking (competition ranking, "1, 2, 2, 4"):
  * - higher score first; projects with equal scores share a rank and the next rank skips;

@@ -38,7 +38,8 @@ function sendJson(reply: FastifyReply, json: string) {
 }
 
 function sendCsv(reply: FastifyReply, ranking: Ranking, trackId: string | undefined) {
-  const name = `${ranking.event.id}-leaderboard${trackId ? `-${trackId.replace(/[^A-Za-z0-9_-]/g, '_')}` : ''}.csv`;
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
+  const name = `${safe(ranking.event.id)}-leaderboard${trackId ? `-${safe(trackId)}` : ''}.csv`;
   return reply
     .type('text/csv; charset=utf-8')
     .header('Content-Disposition', `attachment; filename="${name}"`)

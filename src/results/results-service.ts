@@ -73,9 +73,10 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
 
   /**
    * Freezes the current ranking as the event's result and ends the event, in one transaction.
-   * Allowed while the event is judging. The primary key of `results` (one row per event) makes
-   * concurrent publishes, even from several processes, produce exactly one snapshot: the loser's
-   * insert fails and it answers results_already_published.
+   * Allowed while the event is judging. Concurrent publishes, even from several processes, produce
+   * exactly one snapshot: each transaction first takes the event row's write lock, so they run one
+   * after the other and the later ones find the result and answer results_already_published. The
+   * primary key of `results` (one row per event) backs this up should anything slip past.
    */
   async function publish(who: Principal, eventId: string) {
     const owned = await events.getOwned(eventId, who);
@@ -83,6 +84,10 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
     const stamp = iso(now);
     try {
       const published = await db.transaction().execute(async (tx) => {
+        // A no-op write as the first statement: on PostgreSQL it locks the event row until commit;
+        // on SQLite it takes the database write lock before anything is read, so a second process
+        // waits (busy timeout) instead of failing to upgrade a stale read snapshot.
+        await tx.updateTable('events').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', owned.id).execute();
         if (await repo.resultExists(tx, owned.id)) throw alreadyPublished(owned);
         const row = await findEvent(tx, owned.id);
         if (!row) throw new AppError('event_not_found', `no event ${owned.id}`);
@@ -137,7 +142,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
     };
   }
 
-  return { leaderboard, publish, published, computeRanking, columnsOf };
+  return { leaderboard, publish, published, computeRanking };
 }
 
 export type ResultsService = ReturnType<typeof createResultsService>;

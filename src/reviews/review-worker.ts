@@ -168,9 +168,10 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
 
     const ac = new AbortController();
     controllers.add(ac);
+    if (closed) ac.abort(); // leased by a pass that raced with close(): hand it straight back
     try {
       const dimensions = JSON.parse(ctx.dimensions) as Dimension[];
-      const repoCtx = await github.fetch(ctx.github_url, ac.signal).catch(() => null);
+      const repoCtx = ac.signal.aborted ? null : await github.fetch(ctx.github_url, ac.signal).catch(() => null);
       if (ac.signal.aborted) return void (await repo.releaseLease(db, { ...base, now: iso(clock.now()) }));
       const prompt = buildReviewPrompt({
         event: { name: ctx.event_name, description: ctx.event_description, tracks: JSON.parse(ctx.tracks) as Track[], dimensions },

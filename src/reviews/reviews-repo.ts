@@ -316,6 +316,18 @@ const anyModelReview = (eb: ExpressionBuilder<Database, 'projects'>) =>
  * time, the later check sees both finished.
  */
 export async function markReviewedIfDone(db: Executor, where: { projectId: string } | { eventId: string }): Promise<void> {
+  if ('projectId' in where) {
+    // The common case (another review of the project still open) costs one read, not a write.
+    const open = await db
+      .selectFrom('reviews')
+      .select('id')
+      .where('project_id', '=', where.projectId)
+      .where('reviewer_kind', '=', 'model')
+      .where('status', 'in', ['queued', 'running'])
+      .limit(1)
+      .executeTakeFirst();
+    if (open) return;
+  }
   let q = db
     .updateTable('projects')
     .set({ review_status: 'reviewed' })

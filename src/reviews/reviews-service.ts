@@ -2,14 +2,14 @@ import type { Principal } from '../accounts/accounts-service.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { DatabaseHandle, Db } from '../core/db/index.js';
-import type { ReviewRow, ReviewStatus } from '../core/db/schema.js';
+import type { ReviewStatus } from '../core/db/schema.js';
 import { AppError, validationError } from '../core/errors.js';
 import { iso } from '../core/time.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
-import { createGithubContextFetcher, type GithubContextFetcher } from './github-context.js';
-import { createProviderRegistry, notConfiguredReason, splitModelId, type ProviderRegistry } from './providers/index.js';
+import { createGithubContextFetcher } from './github-context.js';
+import { createProviderRegistry, notConfiguredReason, splitModelId } from './providers/index.js';
 import { createReviewWorker, type ReviewLog } from './review-worker.js';
 import * as repo from './reviews-repo.js';
 
@@ -21,9 +21,6 @@ export interface ReviewsServiceDeps {
   events: EventsService;
   /** Read lazily: the app's logger exists only once Fastify is built. */
   log?: () => ReviewLog;
-  /** Overrides for the benchmark and unit tests; production builds both from config. */
-  providers?: ProviderRegistry;
-  github?: GithubContextFetcher;
 }
 
 const silent: ReviewLog = { info() {}, warn() {}, error() {} };
@@ -32,17 +29,26 @@ const silent: ReviewLog = { info() {}, warn() {}, error() {} };
  * AI reviews: the judging scheduler (start reviews exactly once when an event enters judging), the
  * workers (review-worker.ts), and the organizer's view and re-run of reviews.
  *
- * Lifecycle: `start()` runs the loop in the background (buildApp does it when REVIEW_WORKERS is on),
+ * Lifecycle: `start()` runs the loop in the background (buildApp does it when REVIEW_WORKERS is on):
+ * every REVIEW_POLL_MS it starts judging where due, fails reviews of unconfigured providers, takes
+ * over expired leases and fills the worker slots; a finished review refills its slot at once.
  * `stop()` ends it and hands unfinished reviews back to the queue (the app's onClose calls it).
  * `tick()`, `runOnce()` and `drain()` run the same code on demand, so tests can step it
  * deterministically with workers off.
+ *
+ * Time: whether a review is due (next_attempt_at) or its lease has expired is decided by the
+ * injected clock. Under a test's ManualClock a retry scheduled in the future is not due until the
+ * test advances the clock, so `drain()` returns with it still queued. Tests either set
+ * REVIEW_BACKOFF_MS=0 (retries are due at once; a Retry-After header still sets a floor) or advance
+ * the clock past next_attempt_at. Real time is only used for the model call's own timeout
+ * (REVIEW_TIMEOUT_MS) and the lease heartbeat, both of which measure real waiting.
  */
 export function createReviewsService(deps: ReviewsServiceDeps) {
   const { db, dialect, clock, config, events } = deps;
   const ai = config.ai;
   const log = deps.log ?? (() => silent);
-  const providers = deps.providers ?? createProviderRegistry(ai);
-  const github = deps.github ?? createGithubContextFetcher(config.github);
+  const providers = createProviderRegistry(ai);
+  const github = createGithubContextFetcher(config.github);
   const worker = createReviewWorker({ db, dialect, clock, ai, providers, github, log });
 
   let running = false;
@@ -138,9 +144,10 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
 
   async function stop(): Promise<void> {
     stopped = true;
+    const closing = worker.close(); // stops leasing at once, aborts calls in flight
     kickLoop();
     await loop;
-    await worker.close();
+    await closing;
     github.close();
   }
 
@@ -195,4 +202,3 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
 }
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;
-export type { ReviewRow };

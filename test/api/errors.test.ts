@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
-import { approvedTeam, createEvent, eventBody, registrationBody, startTestApp, T0, type ApiResponse, type TestApp, type TestUser } from '../helpers/harness.js';
+import { createEvent, eventBody, registrationBody, startTestApp, T0, type ApiResponse, type TestApp, type TestUser } from '../helpers/harness.js';
+import { quickUser, quickApprovedTeam } from '../helpers/quick-users.js';
 
 function expectProblem(res: ApiResponse, status: number, code: string) {
   expect(res.status, res.text.slice(0, 300)).toBe(status);
@@ -17,9 +18,9 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    org = await t.user('organizer');
+    org = await quickUser(t, 'organizer');
     eventId = await createEvent(t, org.key);
-    team = (await approvedTeam(t, eventId, org.key)).team;
+    team = (await quickApprovedTeam(t, eventId, org.key)).team;
   });
   afterAll(async () => t?.close());
 
@@ -44,7 +45,7 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
 
   it('answers 400 for prototype-poisoning JSON', async () => {
     const res = await t.api('POST', `/events/${eventId}/register`, {
-      key: (await t.user()).key,
+      key: (await quickUser(t)).key,
       raw: '{"team_name":"x","__proto__":{"admin":true}}',
       headers: { 'content-type': 'application/json' },
     });
@@ -53,20 +54,20 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
 
   it('answers 413 payload_too_large for a body over 100 KB', async () => {
     const body = registrationBody({ fields: { repo: 'https://x.dev', why: 'x'.repeat(101 * 1024) } });
-    const res = await t.api('POST', `/events/${eventId}/register`, { key: (await t.user()).key, body });
+    const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, body });
     expectProblem(res, 413, 'payload_too_large');
   });
 
   it('answers 415 for a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-      const res = await t.api('POST', `/events/${eventId}/register`, { key: (await t.user()).key, raw: 'team_name=x', headers: { 'content-type': type } });
+      const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, raw: 'team_name=x', headers: { 'content-type': type } });
       expectProblem(res, 415, 'unsupported_media_type');
     }
   });
 
   it('accepts application/json with a charset', async () => {
     const res = await t.api('POST', `/events/${eventId}/register`, {
-      key: (await t.user()).key,
+      key: (await quickUser(t)).key,
       raw: JSON.stringify(registrationBody()),
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
@@ -74,7 +75,7 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
   });
 
   it('answers 422 with errors[] when the body has the wrong shape', async () => {
-    const user = await t.user();
+    const user = await quickUser(t);
     for (const body of [null, [], 'team', 42, true, [registrationBody()], { team_name: 42 }, { team_name: null }, { team_name: ['a'] }, { team_name: { a: 1 } }]) {
       const res = await t.api('POST', `/events/${eventId}/register`, { key: user.key, body });
       expectProblem(res, 422, 'validation_failed');
@@ -85,7 +86,7 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
   });
 
   it('names the failing field in errors[] for schema failures', async () => {
-    const res = await t.api('POST', `/events/${eventId}/register`, { key: (await t.user()).key, body: { team_name: 42, fields: { repo: ['x'] } } });
+    const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, body: { team_name: 42, fields: { repo: ['x'] } } });
     expectProblem(res, 422, 'validation_failed');
     const fields = res.body.errors.map((e: { field: string }) => e.field);
     expect(fields).toContain('team_name');
@@ -110,9 +111,18 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
       { team_name: 'Robert\'); DROP TABLE registrations;--', track_id: 'tools', fields: { repo: 'https://x.dev' } },
     ];
     it.each(nasty.map((b, i) => [i, b]))('register body #%i', async (_i, body) => {
-      const res = await t.api('POST', `/events/${eventId}/register`, { key: (await t.user()).key, body });
+      const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, body });
       expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
       expect(res.headers.get('content-type')).toMatch(/json/);
+    });
+
+    it.each([
+      ['nested arrays', '['.repeat(45_000) + ']'.repeat(45_000)],
+      ['nested objects', '{"a":'.repeat(15_000) + '1' + '}'.repeat(15_000)],
+      ['nested value', '{"team_name":' + '['.repeat(40_000) + ']'.repeat(40_000) + '}'],
+    ])('deeply nested JSON (%s) answers 422, not 500', async (_name, raw) => {
+      const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, raw, headers: { 'content-type': 'application/json' } });
+      expectProblem(res, 422, 'validation_failed');
     });
 
     it.each([
@@ -191,7 +201,7 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
     });
 
     it('a registration stored with unicode survives the round trip', async () => {
-      const user = await t.user();
+      const user = await quickUser(t);
       const name = 'Équipe 😀 日本 Ωmega';
       const res = await t.api('POST', `/events/${eventId}/register`, { key: user.key, body: registrationBody({ team_name: name, fields: { repo: 'https://x.dev', why: 'ça va ✓' } }) });
       expect(res.status).toBe(201);
@@ -202,7 +212,7 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
   });
 
   it('refuses NUL characters with 422 naming the field, on both dialects alike', async () => {
-    const res = await t.api('POST', `/events/${eventId}/register`, { key: (await t.user()).key, body: registrationBody({ team_name: 'a\u0000b' }) });
+    const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, body: registrationBody({ team_name: 'a\u0000b' }) });
     expectProblem(res, 422, 'validation_failed');
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain('team_name');
   });
@@ -235,8 +245,8 @@ describe.each(DIALECTS)('rate limits (%s)', (dialect) => {
   });
 
   it('counts a valid key per key, separately from the IP and from other keys', async () => {
-    const a = await t.user();
-    const b = await t.user();
+    const a = await quickUser(t);
+    const b = await quickUser(t);
     for (let i = 1; i <= 5; i++) {
       const res = await t.api('GET', '/events', { key: a.key });
       expect(res.status, `request ${i}`).toBe(200);

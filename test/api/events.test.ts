@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromRow } from '../../src/events/events-model.js';
 import { effectiveStatus } from '../../src/events/status.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { createEvent, eventBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { createEvent, eventBody, startTestApp, T0, type ApiResponse, type TestApp, type TestUser } from '../helpers/harness.js';
+import { quickUser } from '../helpers/quick-users.js';
 
 const HOUR = 3_600_000;
 const at = (ms: number) => new Date(T0.getTime() + ms).toISOString();
@@ -14,8 +15,8 @@ describe.each(DIALECTS)('public event discovery (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    org = await t.user('organizer');
-    stranger = await t.user('organizer');
+    org = await quickUser(t, 'organizer');
+    stranger = await quickUser(t, 'organizer');
   });
   afterAll(async () => t?.close());
 
@@ -261,7 +262,7 @@ describe.each(DIALECTS.flatMap((d) => [[d, 'sql', '0'] as const, [d, 'catalog', 
   afterAll(async () => t?.close());
 
   it('at, 1 ms before and 1 ms after every deadline, for every stored status', async () => {
-    const org = await t.user('organizer');
+    const org = await quickUser(t, 'organizer');
     // Deadlines a few hours apart, each in its own event, so every boundary is crossed by some event.
     // Nothing reads the public list until every write is done, so a catalog snapshot is never stale.
     const plans: Array<{ reg: number; sub: number; stored: 'open' | 'active' | 'judging' | 'cancelled' | 'ended' }> = [
@@ -306,6 +307,29 @@ describe.each(DIALECTS.flatMap((d) => [[d, 'sql', '0'] as const, [d, 'catalog', 
       }
     }
     t.clock.set(T0);
+  });
+
+  it('paginates with a status filter through Link rel="next", each event once, newest first', async () => {
+    const org = await quickUser(t, 'organizer');
+    for (let i = 0; i < 5; i++) await createEvent(t, org.key, { name: `Paged ${i}` });
+    const now = t.clock.now();
+    const rows = (await t.ctx.db.selectFrom('events').selectAll().where('status', '!=', 'draft').orderBy('id', 'desc').execute()).map(fromRow);
+    const expected = rows.filter((r) => ['open', 'judging'].includes(effectiveStatus(r, now))).map((r) => r.id);
+    expect(expected.length).toBeGreaterThan(4);
+    const seen: string[] = [];
+    let path: string | null = '/api/v1/events?status=recruiting,judging&limit=2';
+    while (path) {
+      const res: ApiResponse = await t.request('GET', path);
+      expect(res.status).toBe(200);
+      expect(Array.isArray(res.body)).toBe(true);
+      expect(res.body.length).toBeLessThanOrEqual(2);
+      seen.push(...res.body.map((e: { id: string }) => e.id));
+      const link: string | null = res.headers.get('link');
+      path = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1]!.replace(t.config.publicUrl, '') : null;
+      if (path) expect(path).toContain('status=recruiting%2Cjudging');
+      if (seen.length > 200) throw new Error('pagination does not end');
+    }
+    expect(seen).toEqual(expected);
   });
 },
 );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
-import { approvedTeam, createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { quickUser, quickApprovedTeam } from '../helpers/quick-users.js';
 
 const DAY = 86_400_000;
 
@@ -11,8 +12,8 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    org = await t.user('organizer');
-    admin = await t.user('admin');
+    org = await quickUser(t, 'organizer');
+    admin = await quickUser(t, 'admin');
   });
   afterAll(async () => t?.close());
 
@@ -47,7 +48,7 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
 
     it('lets an admin create events and refuses a plain user with 403', async () => {
       expect((await t.api('POST', '/events', { key: admin.key, body: eventBody(T0) })).status).toBe(201);
-      const user = await t.user('user');
+      const user = await quickUser(t, 'user');
       const res = await t.api('POST', '/events', { key: user.key, body: eventBody(T0) });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('forbidden');
@@ -163,7 +164,7 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
 
     it('refuses removing a track that has registrations', async () => {
       const id = await createEvent(t, org.key);
-      await approvedTeam(t, id, org.key, { track_id: 'fun' });
+      await quickApprovedTeam(t, id, org.key, { track_id: 'fun' });
       const res = await patch(id, { tracks: [{ id: 'tools', name: 'Tools' }] });
       expect(res.status).toBe(422);
       expect(res.body.errors[0].field).toBe('tracks');
@@ -198,13 +199,13 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
     });
 
     it('lets a named co-organizer and an admin edit, and nobody else', async () => {
-      const co = await t.user('user');
+      const co = await quickUser(t, 'user');
       const created = await t.api('POST', '/events', { key: org.key, body: eventBody(T0, { co_organizers: [co.email] }) });
       expect(created.body.co_organizers).toEqual([co.email]);
       const id = created.body.id;
       expect((await patch(id, { description: 'by co' }, co.key)).status).toBe(200);
       expect((await patch(id, { description: 'by admin' }, admin.key)).status).toBe(200);
-      const other = await t.user('organizer');
+      const other = await quickUser(t, 'organizer');
       const res = await patch(id, { description: 'by other' }, other.key);
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('forbidden');
@@ -218,8 +219,8 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
   describe('registrations and projects', () => {
     it('lists registrations with contact details, filtered by ?status', async () => {
       const id = await createEvent(t, org.key);
-      const a = await t.user();
-      const b = await t.user();
+      const a = await quickUser(t);
+      const b = await quickUser(t);
       const ra = await t.api('POST', `/events/${id}/register`, { key: a.key, body: registrationBody({ team_name: 'A' }) });
       await t.api('POST', `/events/${id}/register`, { key: b.key, body: registrationBody({ team_name: 'B', contact_email: 'b-team@example.org' }) });
       await t.api('POST', `/events/${id}/registrations/${ra.body.id}/approve`, { key: org.key });
@@ -239,7 +240,7 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
 
     it('approves and rejects; the reason is visible to the team and cleared on approval', async () => {
       const id = await createEvent(t, org.key);
-      const team = await t.user();
+      const team = await quickUser(t);
       const reg = await t.api('POST', `/events/${id}/register`, { key: team.key, body: registrationBody() });
       const rej = await t.api('POST', `/events/${id}/registrations/${reg.body.id}/reject`, { key: org.key, body: { reason: '  Not a fit  ' } });
       expect(rej.status).toBe(200);
@@ -256,7 +257,7 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
     it('rejects without a reason, with an empty body, and with Content-Type but no body', async () => {
       const id = await createEvent(t, org.key);
       for (const opts of [{}, { body: {} }, { raw: '', headers: { 'content-type': 'application/json' } }, { body: null }]) {
-        const team = await t.user();
+        const team = await quickUser(t);
         const reg = await t.api('POST', `/events/${id}/register`, { key: team.key, body: registrationBody() });
         const res = await t.api('POST', `/events/${id}/registrations/${reg.body.id}/reject`, { key: org.key, ...opts });
         expect(res.status, JSON.stringify(opts)).toBe(200);
@@ -266,7 +267,7 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
 
     it('validates the decision body', async () => {
       const id = await createEvent(t, org.key);
-      const team = await t.user();
+      const team = await quickUser(t);
       const reg = await t.api('POST', `/events/${id}/register`, { key: team.key, body: registrationBody() });
       for (const body of [{ reason: 42 }, { reason: 'x'.repeat(1001) }, { why: 'x' }, ['x'], 'x']) {
         const res = await t.api('POST', `/events/${id}/registrations/${reg.body.id}/reject`, { key: org.key, body });
@@ -277,7 +278,7 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
     it('answers 404 registration_not_found for unknown ids and for registrations of another event', async () => {
       const id = await createEvent(t, org.key);
       const other = await createEvent(t, org.key);
-      const team = await t.user();
+      const team = await quickUser(t);
       const reg = await t.api('POST', `/events/${other}/register`, { key: team.key, body: registrationBody() });
       for (const rid of ['reg_nope', reg.body.id]) {
         const res = await t.api('POST', `/events/${id}/registrations/${rid}/approve`, { key: org.key });
@@ -289,8 +290,8 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
 
     it('lists every project with its team and registration status', async () => {
       const id = await createEvent(t, org.key);
-      const a = await approvedTeam(t, id, org.key, { team_name: 'Alpha' });
-      const b = await approvedTeam(t, id, org.key, { team_name: 'Beta' });
+      const a = await quickApprovedTeam(t, id, org.key, { team_name: 'Alpha' });
+      const b = await quickApprovedTeam(t, id, org.key, { team_name: 'Beta' });
       await t.api('POST', `/events/${id}/submit`, { key: a.team.key, body: { project_name: 'PA', github_url: 'https://g.io/a' } });
       t.clock.advance(1000);
       await t.api('POST', `/events/${id}/submit`, { key: b.team.key, body: { name: 'PB', github_url: 'https://g.io/b' } });
@@ -314,7 +315,7 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
     });
 
     it('carries success:false on every error, as problem+json', async () => {
-      const user = await t.user('user');
+      const user = await quickUser(t, 'user');
       const cases: Array<[{ key?: string; body?: unknown; raw?: string; headers?: Record<string, string> }, number, string]> = [
         [{ body: eventBody(T0) }, 401, 'unauthorized'],
         [{ key: user.key, body: eventBody(T0) }, 403, 'forbidden'],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
-import { approvedTeam, createEvent, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { createEvent, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { quickUser, quickApprovedTeam } from '../helpers/quick-users.js';
 
 const N = 20;
 
@@ -16,13 +17,13 @@ describe.each(DIALECTS)('concurrency (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    org = await t.user('organizer');
+    org = await quickUser(t, 'organizer');
   });
   afterAll(async () => t?.close());
 
   it(`${N} concurrent first submits from one team: one 201, the rest 200, one project`, async () => {
     const eventId = await createEvent(t, org.key);
-    const { team, registrationId } = await approvedTeam(t, eventId, org.key);
+    const { team, registrationId } = await quickApprovedTeam(t, eventId, org.key);
     const results = await Promise.all(
       Array.from({ length: N }, (_, i) =>
         t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: `Take ${i}`, github_url: `https://github.com/t/${i}` } }),
@@ -42,7 +43,7 @@ describe.each(DIALECTS)('concurrency (%s)', (dialect) => {
 
   it(`${N} concurrent registrations of one team name (different case) by different users: one 201, the rest team_name_taken`, async () => {
     const eventId = await createEvent(t, org.key);
-    const users = await Promise.all(Array.from({ length: N }, () => t.user()));
+    const users = await Promise.all(Array.from({ length: N }, () => quickUser(t)));
     const variants = ['Race Condition', 'race condition', 'RACE CONDITION', 'Race  condition', ' rAcE cOnDiTiOn '];
     const results = await Promise.all(
       users.map((u, i) => t.api('POST', `/events/${eventId}/register`, { key: u.key, body: registrationBody({ team_name: variants[i % variants.length] }) })),
@@ -55,7 +56,7 @@ describe.each(DIALECTS)('concurrency (%s)', (dialect) => {
 
   it(`${N} concurrent registrations by one user: one 201, the rest already_registered with its id`, async () => {
     const eventId = await createEvent(t, org.key);
-    const user = await t.user();
+    const user = await quickUser(t);
     const results = await Promise.all(
       Array.from({ length: N }, (_, i) =>
         t.api('POST', `/events/${eventId}/register`, { key: user.key, body: registrationBody({ team_name: `Solo ${i}` }) }),
@@ -73,7 +74,7 @@ describe.each(DIALECTS)('concurrency (%s)', (dialect) => {
 
   it(`${N} concurrent identical registrations by one user (a retried request): one 201, the rest already_registered`, async () => {
     const eventId = await createEvent(t, org.key);
-    const user = await t.user();
+    const user = await quickUser(t);
     const body = registrationBody({ team_name: 'Retry Team' });
     const results = await Promise.all(Array.from({ length: N }, () => t.api('POST', `/events/${eventId}/register`, { key: user.key, body })));
     expect(tally(results.map((r) => r.status))).toEqual({ 201: 1, 409: N - 1 });

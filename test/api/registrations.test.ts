@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
-import { approvedTeam, createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { quickUser, quickApprovedTeam } from '../helpers/quick-users.js';
 
 const DAY = 86_400_000;
 
@@ -11,7 +12,7 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    org = await t.user('organizer');
+    org = await quickUser(t, 'organizer');
     eventId = await createEvent(t, org.key);
   });
   afterAll(async () => t?.close());
@@ -19,7 +20,7 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
   const register = (key: string, body: unknown, id = eventId) => t.api('POST', `/events/${id}/register`, { key, body });
 
   it('answers 201 with id, status pending, team_name, track_id, required_fields and created_at', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     const res = await register(team.key, registrationBody({ team_name: '  The   Rockets ' }));
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -36,7 +37,7 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
 
   it('auto_approve makes a new registration approved at once', async () => {
     const auto = await createEvent(t, org.key, { registration_config: { auto_approve: true, fields: [] } });
-    const team = await t.user();
+    const team = await quickUser(t);
     const res = await register(team.key, { team_name: 'Auto', track_id: 'fun' }, auto);
     expect(res.status).toBe(201);
     expect(res.body.status).toBe('approved');
@@ -47,7 +48,7 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
 
   it('refuses registration at and after the registration deadline with 409 registration_closed', async () => {
     const id = await createEvent(t, org.key);
-    const team = await t.user();
+    const team = await quickUser(t);
     try {
       t.clock.set(T0.getTime() + DAY);
       const res = await register(team.key, registrationBody(), id);
@@ -62,7 +63,7 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
 
   it('refuses registration when registration_config.open is false, and after the organizer reopens accepts it', async () => {
     const id = await createEvent(t, org.key, { registration_config: { ...eventBody(T0).registration_config, open: false } });
-    const team = await t.user();
+    const team = await quickUser(t);
     const res = await register(team.key, registrationBody(), id);
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('registration_closed');
@@ -75,14 +76,14 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
     for (const status of ['cancelled', 'active'] as const) {
       const id = await createEvent(t, org.key);
       expect((await t.api('PATCH', `/events/${id}`, { key: org.key, body: { status } })).status).toBe(200);
-      const res = await register((await t.user()).key, registrationBody(), id);
+      const res = await register((await quickUser(t)).key, registrationBody(), id);
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('registration_closed');
     }
   });
 
   it('answers 404 event_not_found for unknown events and drafts', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     expect((await register(team.key, registrationBody(), 'evt_nope')).body.code).toBe('event_not_found');
     const draft = await createEvent(t, org.key, { status: 'draft' });
     const res = await register(team.key, registrationBody(), draft);
@@ -91,7 +92,7 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
   });
 
   it('refuses a second registration with 409 already_registered carrying the existing id', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     const first = await register(team.key, registrationBody());
     expect(first.status).toBe(201);
     for (const body of [registrationBody(), registrationBody({ team_name: first.body.team_name })]) {
@@ -103,8 +104,8 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
   });
 
   it('refuses a team name taken in the event, case- and space-insensitively, with 409 team_name_taken', async () => {
-    const a = await t.user();
-    const b = await t.user();
+    const a = await quickUser(t);
+    const b = await quickUser(t);
     expect((await register(a.key, registrationBody({ team_name: 'Night Owls' }))).status).toBe(201);
     for (const name of ['night owls', 'NIGHT OWLS', '  Night   Owls ', 'Ｎｉｇｈｔ Ｏｗｌｓ']) {
       const res = await register(b.key, registrationBody({ team_name: name }));
@@ -117,7 +118,7 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
   });
 
   it('rejects unknown form keys with 422 and errors[].field fields.<key>, storing nothing', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     const res = await register(team.key, registrationBody({ fields: { repo: 'https://github.com/x/y', favourite_colour: 'blue' } }));
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -127,7 +128,7 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
   });
 
   it('requires team_name, required form fields and a valid track', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ track_id: 'tools', fields: { repo: 'https://x.dev' } }, 'team_name'],
       [registrationBody({ team_name: '   ' }), 'team_name'],
@@ -145,7 +146,7 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
   });
 
   it('refuses URLs that are not absolute http(s), in github_url and url fields', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     for (const bad of ['github.com/x', 'javascript:alert(1)', 'ftp://x.org/y', '//x.org', 'http://']) {
       const a = await register(team.key, registrationBody({ github_url: bad }));
       expect(a.status, bad).toBe(422);
@@ -171,7 +172,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    org = await t.user('organizer');
+    org = await quickUser(t, 'organizer');
     eventId = await createEvent(t, org.key);
   });
   afterAll(async () => t?.close());
@@ -179,13 +180,13 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
   const mine = (key: string, query = '', id = eventId) => t.api('GET', `/events/${id}/my-registration${query}`, { key });
 
   it('answers 404 not_registered when the caller has no registration', async () => {
-    const res = await mine((await t.user()).key);
+    const res = await mine((await quickUser(t)).key);
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('not_registered');
   });
 
   it('returns the full registration with contact details and project null', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     const reg = await t.api('POST', `/events/${eventId}/register`, {
       key: team.key,
       body: registrationBody({ team_name: 'Full', github_url: 'https://github.com/full', fields: { repo: 'https://g.io/r', why: 'fun' } }),
@@ -209,7 +210,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
   });
 
   it('includes the project once submitted', async () => {
-    const { team } = await approvedTeam(t, eventId, org.key);
+    const { team } = await quickApprovedTeam(t, eventId, org.key);
     const sub = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'P', github_url: 'https://github.com/p' } });
     expect(sub.status).toBe(201);
     const res = await mine(team.key);
@@ -218,7 +219,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
   });
 
   it('shows the reject reason to the team', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
     const rej = await t.api('POST', `/events/${eventId}/registrations/${reg.body.id}/reject`, { key: org.key, body: { reason: 'Team too large' } });
     expect(rej.status).toBe(200);
@@ -228,7 +229,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
   });
 
   it('?wait= answers as soon as the organizer approves, well before the wait ends', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
     const started = Date.now();
     const waiting = mine(team.key, '?wait=20');
@@ -240,11 +241,12 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('approved');
     expect(elapsed).toBeGreaterThanOrEqual(300);
-    expect(elapsed).toBeLessThan(1500);
+    // The server also re-reads every 2 s; answering before that shows the approval itself woke it.
+    expect(elapsed).toBeLessThan(1800);
   });
 
   it('?wait= returns at once when the registration is already decided', async () => {
-    const { team } = await approvedTeam(t, eventId, org.key);
+    const { team } = await quickApprovedTeam(t, eventId, org.key);
     const started = Date.now();
     const res = await mine(team.key, '?wait=20');
     expect(res.body.status).toBe('approved');
@@ -252,7 +254,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
   });
 
   it('?wait= gives up after the wait and still answers pending', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
     const started = Date.now();
     const res = await mine(team.key, '?wait=1');
@@ -262,7 +264,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
   });
 
   it('refuses a bad ?wait with 422', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     for (const q of ['?wait=-1', '?wait=abc', '?wait=1.5', '?wait=601']) {
       const res = await mine(team.key, q);
       expect(res.status, q).toBe(422);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
-import { DIALECTS } from '../helpers/databases.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { approvedTeam, createEvent, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
 
 const HOUR = 3_600_000;
@@ -400,5 +400,47 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     expect((await t.api('GET', `/events/${draft}/leaderboard`, { key: stranger.key })).status).toBe(404);
     expect((await t.api('GET', `/events/${draft}/result`)).status).toBe(404);
     expect((await t.api('GET', `/events/${draft}/leaderboard`, { key: org.key })).body).toEqual([]);
+  });
+});
+
+describe.each(DIALECTS)('publication across two server instances on one database (%s)', (dialect) => {
+  let db: TestDatabase;
+  let t1: TestApp;
+  let t2: TestApp;
+  beforeAll(async () => {
+    db = await createTestDatabase(dialect);
+    t1 = await startTestApp(dialect, { database: db });
+    t2 = await startTestApp(dialect, { database: db });
+  });
+  afterAll(async () => {
+    await t1?.close();
+    await t2?.close();
+    await db?.drop();
+  });
+
+  it('produces exactly one snapshot when both publish at once', async () => {
+    const org = await t1.user('organizer');
+    const eventId = await createEvent(t1, org.key, { models: [] });
+    const { team } = await approvedTeam(t1, eventId, org.key);
+    t1.clock.advance(DAY + HOUR);
+    expect((await t1.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { name: 'Solo', github_url: 'https://github.com/x/solo' } })).status).toBe(201);
+    for (const t of [t1, t2]) t.clock.set(T0.getTime() + 2 * DAY + HOUR);
+
+    const publish = (t: TestApp) => () => t.api('POST', `/events/${eventId}/results/publish`, { key: org.key });
+    // PostgreSQL: truly concurrent. Two SQLite connections in one process cannot wait for each
+    // other's write lock without blocking the thread both need, so there they take turns.
+    const calls =
+      dialect === 'postgres'
+        ? await Promise.all([publish(t1)(), publish(t2)(), publish(t1)(), publish(t2)()])
+        : [await publish(t1)(), await publish(t2)()];
+    expect(calls.filter((c) => c.status === 200)).toHaveLength(1);
+    for (const c of calls.filter((x) => x.status !== 200)) expect([c.status, c.body.code]).toEqual([409, 'results_already_published']);
+    expect(await t1.ctx.db.selectFrom('results').select('event_id').execute()).toHaveLength(1);
+
+    const [a, b] = await Promise.all([t1.api('GET', `/events/${eventId}/result`), t2.api('GET', `/events/${eventId}/result`)]);
+    expect(a.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+    expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
+    expect(a.body).toMatchObject([{ rank: 1, project_name: 'Solo', score: 0 }]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
-import { approvedTeam, createEvent, eventBody, registrationBody, startTestApp, T0, type ApiResponse, type TestApp, type TestUser } from '../helpers/harness.js';
+import { createEvent, eventBody, registrationBody, startTestApp, T0, type ApiResponse, type TestApp, type TestUser } from '../helpers/harness.js';
+import { quickUser, quickApprovedTeam } from '../helpers/quick-users.js';
 
 /**
  * In the style of Unkey's shared `runCommonRouteTests`: every authenticated route is checked with no
@@ -74,10 +75,10 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    const org = await t.user('organizer');
+    const org = await quickUser(t, 'organizer');
     const eventId = await createEvent(t, org.key, { name: 'Public Event' });
     const draftId = await createEvent(t, org.key, { name: 'Hidden Draft', status: 'draft' });
-    const { team, registrationId } = await approvedTeam(t, eventId, org.key, {
+    const { team, registrationId } = await quickApprovedTeam(t, eventId, org.key, {
       team_name: 'Secret Team',
       contact_email: 'secret-team@example.org',
       fields: { repo: 'https://github.com/secret/repo' },
@@ -104,8 +105,8 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
         updated_at: T0.toISOString(),
       })
       .execute();
-    const admin = await t.user('admin');
-    const strangers = [team, await t.user('user'), await t.user('organizer')];
+    const admin = await quickUser(t, 'admin');
+    const strangers = [team, await quickUser(t, 'user'), await quickUser(t, 'organizer')];
     f = { org, admin, strangers, eventId, draftId, team, registrationId, draftRegistrationId };
   });
   afterAll(async () => t?.close());
@@ -198,11 +199,11 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
   });
 
   it("a team never reads another team's registration or project", async () => {
-    const other = await t.user();
+    const other = await quickUser(t);
     const mine = await t.api('GET', `/events/${f.eventId}/my-registration`, { key: other.key });
     expectProblem(mine, 404, 'not_registered');
 
-    const { team: rival } = await approvedTeam(t, f.eventId, f.org.key, { team_name: 'Rival' });
+    const { team: rival } = await quickApprovedTeam(t, f.eventId, f.org.key, { team_name: 'Rival' });
     const theirs = await t.api('GET', `/events/${f.eventId}/my-registration`, { key: rival.key });
     expect(theirs.status).toBe(200);
     expect(theirs.body.team_name).toBe('Rival');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
-import { approvedTeam, createEvent, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { createEvent, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { quickUser, quickApprovedTeam } from '../helpers/quick-users.js';
 
 const DAY = 86_400_000;
 const project = (over: Record<string, unknown> = {}) => ({
@@ -16,7 +17,7 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    org = await t.user('organizer');
+    org = await quickUser(t, 'organizer');
     eventId = await createEvent(t, org.key);
   });
   afterAll(async () => t?.close());
@@ -24,12 +25,12 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
   const submit = (key: string, body: unknown, id = eventId) => t.api('POST', `/events/${id}/submit`, { key, body });
 
   it('answers 403 registration_not_approved for unregistered, pending and rejected teams', async () => {
-    const stranger = await t.user();
+    const stranger = await quickUser(t);
     const none = await submit(stranger.key, project());
     expect(none.status).toBe(403);
     expect(none.body.code).toBe('registration_not_approved');
 
-    const pending = await t.user();
+    const pending = await quickUser(t);
     const reg = await t.api('POST', `/events/${eventId}/register`, { key: pending.key, body: registrationBody() });
     const p = await submit(pending.key, project());
     expect(p.status).toBe(403);
@@ -44,7 +45,7 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
   });
 
   it('creates with 201 then replaces with 200, updated telling which, one project, last write wins', async () => {
-    const { team, registrationId } = await approvedTeam(t, eventId, org.key);
+    const { team, registrationId } = await quickApprovedTeam(t, eventId, org.key);
     const first = await submit(team.key, project({ team_size: 3, description: 'v1', project_website: 'https://rocket.dev' }));
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
@@ -92,7 +93,7 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
   });
 
   it('accepts demo_video_url and a chosen track', async () => {
-    const { team } = await approvedTeam(t, eventId, org.key);
+    const { team } = await quickApprovedTeam(t, eventId, org.key);
     const res = await submit(team.key, project({ demo_video_url: 'https://v.io/1', track_id: 'fun' }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ demo_video_url: 'https://v.io/1', demo_url: 'https://v.io/1', track_id: 'fun' });
@@ -100,7 +101,7 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
 
   it('accepts submissions up to 1 ms before the deadline and refuses them from the deadline on with 409 submission_closed', async () => {
     const id = await createEvent(t, org.key);
-    const { team } = await approvedTeam(t, id, org.key);
+    const { team } = await quickApprovedTeam(t, id, org.key);
     try {
       t.clock.set(T0.getTime() + 2 * DAY - 1);
       expect((await submit(team.key, project(), id)).status).toBe(201);
@@ -118,7 +119,7 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
   it('refuses submissions once the organizer starts judging early or cancels', async () => {
     for (const status of ['judging', 'cancelled'] as const) {
       const id = await createEvent(t, org.key);
-      const { team } = await approvedTeam(t, id, org.key);
+      const { team } = await quickApprovedTeam(t, id, org.key);
       expect((await t.api('PATCH', `/events/${id}`, { key: org.key, body: { status } })).status).toBe(200);
       const res = await submit(team.key, project(), id);
       expect(res.status, status).toBe(409);
@@ -127,7 +128,7 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
   });
 
   it('validates the body with 422 and field errors', async () => {
-    const { team } = await approvedTeam(t, eventId, org.key);
+    const { team } = await quickApprovedTeam(t, eventId, org.key);
     const cases: Array<[unknown, string]> = [
       [{ github_url: 'https://github.com/x' }, 'project_name'],
       [{ project_name: 'x' }, 'github_url'],
@@ -156,7 +157,7 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
   });
 
   it('answers 404 event_not_found for unknown events', async () => {
-    const team = await t.user();
+    const team = await quickUser(t);
     const res = await submit(team.key, project(), 'evt_nope');
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('event_not_found');

@@ -16,7 +16,8 @@ export function anthropicProvider(cfg: ProviderConfig, opts: { timeoutMs: number
     authToken: null,
     baseURL: cfg.baseUrl,
     maxRetries: 0,
-    timeout: opts.timeoutMs,
+    // Our own REVIEW_TIMEOUT_MS signal decides (and names) timeouts; the client's is a backstop.
+    timeout: opts.timeoutMs + 1000,
   });
 
   return {
@@ -37,7 +38,7 @@ export function anthropicProvider(cfg: ProviderConfig, opts: { timeoutMs: number
           ],
           tool_choice: { type: 'tool', name: TOOL },
         },
-        { signal: call.signal, maxRetries: 0, timeout: opts.timeoutMs },
+        { signal: call.signal, maxRetries: 0, timeout: opts.timeoutMs + 1000 },
       );
       const tokens = { inputTokens: message.usage?.input_tokens ?? null, outputTokens: message.usage?.output_tokens ?? null };
       const tool = message.content.find((b) => b.type === 'tool_use' && b.name === TOOL);

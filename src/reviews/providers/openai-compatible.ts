@@ -16,7 +16,8 @@ export function openAiCompatibleProvider(cfg: ProviderConfig, opts: { timeoutMs:
     organization: null,
     project: null,
     maxRetries: 0,
-    timeout: opts.timeoutMs,
+    // Our own REVIEW_TIMEOUT_MS signal decides (and names) timeouts; the client's is a backstop.
+    timeout: opts.timeoutMs + 1000,
   });
 
   return {
@@ -31,7 +32,7 @@ export function openAiCompatibleProvider(cfg: ProviderConfig, opts: { timeoutMs:
           ],
           response_format: { type: 'json_schema', json_schema: { name: 'hackathon_review', strict: true, schema: call.schema } },
         },
-        { signal: call.signal, maxRetries: 0, timeout: opts.timeoutMs },
+        { signal: call.signal, maxRetries: 0, timeout: opts.timeoutMs + 1000 },
       );
       const message = completion.choices?.[0]?.message;
       const usage = completion.usage;

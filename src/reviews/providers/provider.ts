@@ -60,8 +60,8 @@ export function fromSdkError(err: unknown, now: Date): ProviderError {
     const what = status === 429 ? 'rate limited' : status >= 500 ? 'provider error' : 'request refused';
     return new ProviderError(`${what} (HTTP ${status}): ${clip(message)}`, isRetryableStatus(status), wait, status);
   }
-  // No HTTP status: the connection failed or timed out on the SDK's side. Worth another try.
-  return new ProviderError(`connection failed: ${clip(message)}`, true);
+  // No HTTP status: the connection failed, or the answer could not be read. Worth another try.
+  return new ProviderError(`request failed: ${clip(message)}`, true);
 }
 
 export function clip(s: string, n = 300): string {
