@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } from '../helpers/fake-providers.js';
-import { approvedTeam, createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 
 const DAY = 86_400_000;
@@ -29,7 +30,7 @@ describe.each(DIALECTS)('review workers in two server processes (%s)', (dialect)
       now: new Date(Date.now() - 3 * DAY),
       env: { REVIEW_WORKERS: 'false', GITHUB_API_URL: gh.url },
     });
-    org = await t.user('organizer');
+    org = await quickUser(t, 'organizer');
   });
   afterAll(async () => {
     for (const s of Object.values(servers)) s?.child.kill('SIGKILL');
@@ -42,7 +43,7 @@ describe.each(DIALECTS)('review workers in two server processes (%s)', (dialect)
   async function eventWithProjects(models: string[], projects: number, tag: string) {
     const eventId = await createEvent(t, org.key, { models, registration_config: { open: true, auto_approve: true, fields: [] } });
     for (let i = 0; i < projects; i++) {
-      const { team } = await approvedTeam(t, eventId, org.key, { fields: {} });
+      const { team } = await quickApprovedTeam(t, eventId, org.key, { fields: {} });
       const res = await t.api('POST', `/events/${eventId}/submit`, {
         key: team.key,
         body: { project_name: `${tag} project ${i}`, github_url: `https://github.com/acme/${tag}-${i}`, track_id: 'tools' },

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { startFakeAnthropic, startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } from '../helpers/fake-providers.js';
-import { approvedTeam, createEvent, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
 
 /**
  * The AI review pipeline over HTTP against fake providers. Workers are off in the main app
@@ -36,7 +37,7 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     };
     db = await createTestDatabase(dialect);
     t = await startTestApp(dialect, { database: db, env });
-    org = await t.user('organizer');
+    org = await quickUser(t, 'organizer');
   });
   afterAll(async () => {
     await t?.close();
@@ -53,7 +54,7 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     const eventId = await createEvent(app, org.key, { models, registration_config: { open: true, auto_approve: true, fields: [] } });
     const projectIds: string[] = [];
     for (let i = 0; i < projects; i++) {
-      const { team } = await approvedTeam(app, eventId, org.key, { fields: {} });
+      const { team } = await quickApprovedTeam(app, eventId, org.key, { fields: {} });
       const res = await app.api('POST', `/events/${eventId}/submit`, {
         key: team.key,
         body: {
@@ -267,7 +268,7 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     await t.ctx.reviews.drain();
     expect((await reviews(eventId, '?status=failed')).map((r) => r.reviewer)).toEqual([`openai/${flaky}`, `openai/${flaky}`]);
 
-    const stranger = await t.user('organizer');
+    const stranger = await quickUser(t, 'organizer');
     expect((await t.api('POST', `/events/${eventId}/reviews/rerun`, { key: stranger.key })).status).toBe(403);
     expect((await t.api('GET', `/events/${eventId}/reviews`, { key: stranger.key })).status).toBe(403);
     expect((await t.api('GET', `/events/${eventId}/reviews`)).status).toBe(401);

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
-import type { DatabaseConfig } from '../config.js';
+import { ConfigError, type DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -19,7 +19,7 @@ export interface DatabaseHandle {
 
 export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number } = {}): DatabaseHandle {
   if (config.dialect === 'sqlite') {
-    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    if (config.path !== ':memory:') ensureDir(dirname(config.path));
     const sqlite = new SQLite(config.path);
     // WAL lets readers run beside the writer; NORMAL sync keeps every committed write across a
     // process crash (only a power loss can drop the last commits); the busy timeout makes a second
@@ -36,6 +36,23 @@ export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number }
   const pool = new pg.Pool({ connectionString: config.url, max: opts.poolSize ?? 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdirSync spins forever on some paths (e.g. under
+ * /proc) instead of failing, which would hang the CLI on a bad DATABASE_URL.
+ */
+function ensureDir(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) ensureDir(parent);
+  try {
+    mkdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw new ConfigError([`DATABASE_URL: cannot create the folder ${dir} (${(err as NodeJS.ErrnoException).code})`]);
+    }
+  }
 }
 
 /**
