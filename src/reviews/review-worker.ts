@@ -56,6 +56,8 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const lanes = new Map<string, Lane>();
   const inflight = new Set<Promise<void>>();
+  /** Reviews this process is working on: only their leases are renewed. */
+  const working = new Set<string>();
   const controllers = new Set<AbortController>();
   let closed = false;
   let pumping: Promise<void> | null = null;
@@ -73,9 +75,9 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
 
   function startHeartbeat() {
     if (heartbeat) return;
-    // Renew well before expiry; one statement renews every lease this process holds.
+    // Renew well before expiry; one statement renews the leases of every review in progress here.
     heartbeat = setInterval(() => {
-      repo.renewLeases(db, owner, leaseUntil()).catch((err) => deps.log().warn({ err }, 'review lease renewal failed'));
+      repo.renewLeases(db, owner, [...working], leaseUntil()).catch((err) => deps.log().warn({ err }, 'review lease renewal failed'));
     }, Math.max(250, Math.floor(ai.leaseMs / 3)));
     heartbeat.unref();
   }
@@ -127,10 +129,25 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
   function launch(l: Lane, job: ReviewRow) {
     l.active++;
     claimed++;
+    working.add(job.id);
     startHeartbeat();
     const p: Promise<void> = runJob(job)
-      .catch((err) => deps.log().error({ err, review: job.id }, 'review job crashed; its lease will expire and it will be retried'))
+      .catch(async (err) => {
+        // Unexpected (a database error, a bug). Count it as a failed attempt if the database lets us;
+        // otherwise the lease, no longer renewed, expires and another worker retries the review.
+        deps.log().error({ err, review: job.id }, 'review job crashed');
+        working.delete(job.id);
+        const now = clock.now();
+        const error = `internal error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
+        const facts = { latency_ms: null, input_tokens: null, output_tokens: null, raw_reply: null };
+        await (job.attempts < ai.maxAttempts
+          ? repo.scheduleRetry(db, { id: job.id, owner, now: iso(now), nextAttemptAt: iso(now.getTime() + ai.backoffBaseMs), error, ...facts })
+          : repo.finishFailed(db, { id: job.id, owner, now: iso(now), error: `gave up after ${job.attempts} attempts: ${error}`, ...facts })
+        ).catch(() => undefined);
+        await repo.markReviewedIfDone(db, { projectId: job.project_id }).catch(() => undefined);
+      })
       .finally(() => {
+        working.delete(job.id);
         l.active--;
         inflight.delete(p);
         stopHeartbeatIfIdle();

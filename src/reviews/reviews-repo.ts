@@ -172,11 +172,13 @@ export async function loadJob(db: Executor, reviewId: string) {
 
 export type JobContext = NonNullable<Awaited<ReturnType<typeof loadJob>>>;
 
-/** Extends every lease `owner` holds (the heartbeat of a live worker). */
-export async function renewLeases(db: Executor, owner: string, leaseUntil: string): Promise<number> {
+/** Extends the leases `owner` holds on the reviews it is working on (the heartbeat of a live worker). */
+export async function renewLeases(db: Executor, owner: string, ids: string[], leaseUntil: string): Promise<number> {
+  if (ids.length === 0) return 0;
   const res = await db
     .updateTable('reviews')
     .set({ lease_expires_at: leaseUntil })
+    .where('id', 'in', ids)
     .where('lease_owner', '=', owner)
     .where('status', '=', 'running')
     .executeTakeFirst();

@@ -244,6 +244,33 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     expect(oa.calls.some((c) => c.model === 'bar-1')).toBe(false);
   });
 
+  it('fails a review whose worker died on its last attempt instead of going over the attempt budget', async () => {
+    const m = model('dead');
+    const { eventId } = await judgingEvent([`openai/${m}`]);
+    const [r] = await reviews(eventId);
+    const past = new Date(t.clock.now().getTime() - 1).toISOString();
+    await t.ctx.db
+      .updateTable('reviews')
+      .set({ status: 'running', attempts: 3, lease_owner: 'a-dead-process', lease_expires_at: past, last_error: 'timed out after 300 ms' })
+      .where('id', '=', r.id)
+      .execute();
+    await t.ctx.reviews.drain();
+    const [after] = await reviews(eventId);
+    expect(after).toMatchObject({ status: 'failed', scores: null });
+    expect(after.failure_reason).toMatch(/^gave up after 3 attempts: the last attempt's worker stopped before answering \(lease expired\); earlier: timed out/);
+    expect(oa.callsFor(m)).toHaveLength(0);
+  });
+
+  it('does not review the projects of an event cancelled during judging', async () => {
+    const m = model('cancelled');
+    const { eventId } = await judgingEvent([`openai/${m}`], 2);
+    expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'cancelled' } })).status).toBe(200);
+    await t.ctx.reviews.drain();
+    const rows = await reviews(eventId);
+    expect(rows.map((r) => [r.status, r.failure_reason])).toEqual(Array(2).fill(['failed', 'not reviewed: the event is cancelled']));
+    expect(oa.callsFor(m)).toHaveLength(0);
+  });
+
   it('filters the list by status and project, and checks the filters', async () => {
     const a = model('list-a');
     const b = model('list-b');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
-import { createProviderRegistry, notConfiguredReason, splitModelId } from '../../src/reviews/providers/index.js';
+import { createProviderRegistry, effectiveBaseUrl, notConfiguredReason, splitModelId } from '../../src/reviews/providers/index.js';
 import { fromSdkError } from '../../src/reviews/providers/provider.js';
 import { reviewReplySchema } from '../../src/reviews/review-reply.js';
 import { startFakeAnthropic, startFakeOpenAI, type FakeProvider } from '../helpers/fake-providers.js';
@@ -15,6 +15,12 @@ describe('model identifiers', () => {
   it('split at the first slash; the provider is case-insensitive', () => {
     expect(splitModelId('openai/gpt-4o-mini')).toEqual({ provider: 'openai', model: 'gpt-4o-mini' });
     expect(splitModelId('Local/org/model:7b')).toEqual({ provider: 'local', model: 'org/model:7b' });
+  });
+  it('reach Ollama under /v1 when given its bare address; other base URLs are used as given', () => {
+    const cfg = (name: string, baseUrl: string) => ({ name, kind: 'openai-compatible' as const, baseUrl, apiKey: undefined });
+    expect(effectiveBaseUrl(cfg('ollama', 'http://localhost:11434'))).toBe('http://localhost:11434/v1');
+    expect(effectiveBaseUrl(cfg('ollama', 'http://gpu.lan:11434/v1'))).toBe('http://gpu.lan:11434/v1');
+    expect(effectiveBaseUrl(cfg('local', 'http://localhost:8000'))).toBe('http://localhost:8000');
   });
   it('explain how to configure a missing provider', () => {
     expect(notConfiguredReason('foo')).toBe('provider "foo" is not configured: set AI_PROVIDER_FOO_BASE_URL');

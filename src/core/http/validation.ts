@@ -32,18 +32,24 @@ const urlAjv = makeAjv(true);
  */
 export function nulPath(data: unknown): string | null {
   const stack: Array<[unknown, string]> = [[data, '']];
+  const seen = new WeakSet<object>();
   while (stack.length) {
     const [value, path] = stack.pop()!;
     if (typeof value === 'string') {
       if (value.includes('\u0000')) return path;
-    } else if (Array.isArray(value)) {
+      continue;
+    }
+    // Parsed JSON has no cycles, but a custom body parser might hand over any object.
+    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
       value.forEach((v, i) => stack.push([v, `${path}/${i}`]));
-    } else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        const p = `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        if (k.includes('\u0000')) return p;
-        stack.push([v, p]);
-      }
+      continue;
+    }
+    for (const [k, v] of Object.entries(value)) {
+      const p = `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (k.includes('\u0000')) return p;
+      stack.push([v, p]);
     }
   }
   return null;
