@@ -153,5 +153,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) fail(`${err.message}\n\n${USAGE}`, 2);
   if (err instanceof ConfigError) fail(err.message, 78);
   if (err instanceof AppError) fail(err.message, err.status === 404 ? 3 : err.status === 409 ? 4 : 1);
-  fail(err instanceof Error ? (err.stack ?? err.message) : String(err), 1);
+  // One line for the operator; the stack only when asked for.
+  const verbose = process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace';
+  fail(err instanceof Error ? (verbose ? (err.stack ?? err.message) : `${err.message} (LOG_LEVEL=debug shows the stack)`) : String(err), 1);
 });

@@ -103,7 +103,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 export function parseDatabaseUrl(raw: string): DatabaseConfig {
   if (raw.startsWith('sqlite:')) {
-    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    // sqlite:./x.db, sqlite:/abs/x.db, sqlite:///abs/x.db and sqlite://x.db (relative) all work.
+    const path = raw.slice('sqlite:'.length).replace(/^\/\//, '');
     if (!path) throw new Error('sqlite: needs a path, e.g. sqlite:./data/hackathon.db');
     return { dialect: 'sqlite', path, url: raw };
   }

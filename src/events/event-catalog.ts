@@ -16,7 +16,9 @@ interface Snapshot {
  * registration form). Status is never cached: it is computed from these records and the clock on
  * every request. A write in this process drops the snapshot at once and tells the other processes
  * through the notifier (Redis when configured); the TTL bounds staleness when no notifier reaches
- * them. Writes (register, submit, organizer calls) never read from here.
+ * them. Register and submit take the event from here too (their windows are computed from the clock
+ * on every request, so only an organizer's edit made in another process without Redis can be up to
+ * one TTL late); organizer calls always read the database.
  */
 export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: number; maxEvents?: number }) {
   const { db, notifier, ttlMs } = deps;

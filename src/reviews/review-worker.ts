@@ -62,6 +62,7 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
   let closed = false;
   let pumping: Promise<void> | null = null;
   let pumpAgain = false;
+  let refilling: Promise<void> | null = null;
   let wantTakeOver = false;
   let claimed = 0;
   let heartbeat: NodeJS.Timeout | null = null;
@@ -126,6 +127,22 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
     return pumping;
   }
 
+  /**
+   * Refills freed slots on the next turn of the event loop, so reviews finishing together (answers
+   * arriving in one batch) share one claim statement instead of one each.
+   */
+  function refill() {
+    if (refilling) return;
+    refilling = new Promise<void>((resolve) => {
+      setImmediate(() => {
+        refilling = null;
+        pump()
+          .catch((err) => deps.log().error({ err }, 'review pump failed'))
+          .finally(resolve);
+      });
+    });
+  }
+
   function launch(l: Lane, job: ReviewRow) {
     l.active++;
     claimed++;
@@ -151,7 +168,7 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
         l.active--;
         inflight.delete(p);
         stopHeartbeatIfIdle();
-        if (!closed) pump().catch((err) => deps.log().error({ err }, 'review pump failed'));
+        if (!closed) refill();
       });
     inflight.add(p);
   }
@@ -249,8 +266,8 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
 
   /** Resolves once nothing is in flight and no pump is running. */
   async function whenIdle(): Promise<void> {
-    while (inflight.size > 0 || pumping) {
-      await Promise.allSettled([...inflight, ...(pumping ? [pumping] : [])]);
+    while (inflight.size > 0 || pumping || refilling) {
+      await Promise.allSettled([...inflight, ...(pumping ? [pumping] : []), ...(refilling ? [refilling] : [])]);
     }
   }
 

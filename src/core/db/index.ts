@@ -34,6 +34,9 @@ export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number }
   // Keep pg from turning NUMERIC/INT8 into strings in places we count.
   pg.types.setTypeParser(20, (v: string) => Number(v));
   const pool = new pg.Pool({ connectionString: config.url, max: opts.poolSize ?? 10 });
+  // An idle connection the server drops (restart, failover, admin kill) must not crash the process:
+  // the pool discards it and opens a new one on the next query.
+  pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
