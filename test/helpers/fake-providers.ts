@@ -24,7 +24,9 @@ export type Behaviour =
   /** Never answers; the request is held until the client gives up or the fake closes. */
   | { kind: 'hang' }
   /** An HTTP error, e.g. 429 with `retryAfter: '2'`, or 500. */
-  | { kind: 'status'; status: number; retryAfter?: string; message?: string };
+  | { kind: 'status'; status: number; retryAfter?: string; message?: string }
+  /** Picks the behaviour from the prompt (e.g. per project name), for exact per-project scores. */
+  | { kind: 'by-prompt'; choose: (prompt: string) => Behaviour };
 
 export interface RecordedCall {
   /** The path prefix before the API path (e.g. '/a' for `<url>/a/v1/chat/completions`): tells callers apart. */
@@ -144,7 +146,8 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
         ? (body.messages ?? []).map((m: { content: string }) => m.content).join('\n')
         : `${body.system ?? ''}\n${(body.messages ?? []).map((m: { content: string }) => m.content).join('\n')}`;
     const script = scripts.get(model);
-    const b: Behaviour = script && script.length ? script.shift()! : (defaults.get(model) ?? fallback);
+    let b: Behaviour = script && script.length ? script.shift()! : (defaults.get(model) ?? fallback);
+    while (b.kind === 'by-prompt') b = b.choose(prompt);
     const call: RecordedCall = { prefix: url.slice(0, at).replace(/\/v1$/, ''), path: url, model, headers: req.headers, body, dimensions, prompt, behaviour: b.kind };
     calls.push(call);
 
