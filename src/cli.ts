@@ -71,6 +71,15 @@ export async function main(argv: string[]): Promise<void> {
       // commands do not need and which would make each of them take seconds to start.
       const { startServer } = await import('./server.js');
       const server = await startServer(config);
+      // Plain text for the person at the terminal; the JSON logs are for machines.
+      process.stderr.write(`\nHackathon platform serving ${config.publicUrl} (listening on ${server.url}, ${config.database.dialect})\n`);
+      if (server.firstRun) {
+        process.stderr.write(
+          'No users yet. Create the first organizer and an API key:\n' +
+            '  npx hackathon users create --email you@example.com --password "a long password" --role organizer\n' +
+            '  npx hackathon keys create --email you@example.com\n\n',
+        );
+      }
       const shutdown = (signal: string) => {
         server.app.log.info(`${signal} received, draining requests and shutting down`);
         const force = setTimeout(() => process.exit(1), 10_000);

@@ -12,6 +12,8 @@ import { countUsers } from './accounts/accounts-repo.js';
 export interface RunningServer {
   app: App;
   url: string;
+  /** The database has no users yet: the operator needs to create the first organizer. */
+  firstRun: boolean;
   database: DatabaseHandle;
   close(): Promise<void>;
 }
@@ -48,13 +50,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
-  if ((await countUsers(database.db)) === 0) {
-    app.log.info(
-      'No users yet. Create the first organizer and an API key:\n' +
-        '  npx hackathon users create --email you@example.com --password "a long password" --role organizer\n' +
-        '  npx hackathon keys create --email you@example.com',
-    );
-  }
+  const firstRun = (await countUsers(database.db)) === 0;
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -65,5 +61,5 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       for (const r of redisClients) r.disconnect();
       await database.close();
     })());
-  return { app, url, database, close };
+  return { app, url, firstRun, database, close };
 }
