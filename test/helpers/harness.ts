@@ -5,6 +5,8 @@ import { loadConfig, type Config } from '../../src/core/config.js';
 import { openDatabase, type DatabaseHandle } from '../../src/core/db/index.js';
 import { migrateToLatest } from '../../src/core/db/migrations.js';
 import type { Role } from '../../src/core/db/schema.js';
+import type { Notifier } from '../../src/core/notifier.js';
+import type { RateLimitStore } from '../../src/core/rate-limit.js';
 import { createTestDatabase, type Dialect, type TestDatabase } from './databases.js';
 
 export interface ApiResponse<T = any> {
@@ -51,7 +53,7 @@ export const T0 = new Date('2030-01-01T12:00:00.000Z');
 
 export async function startTestApp(
   dialect: Dialect,
-  opts: { env?: Record<string, string>; now?: Date; database?: TestDatabase } = {},
+  opts: { env?: Record<string, string>; now?: Date; database?: TestDatabase; notifier?: Notifier; rateLimitStore?: RateLimitStore } = {},
 ): Promise<TestApp> {
   const testDb = opts.database ?? (await createTestDatabase(dialect));
   const config = loadConfig({
@@ -65,7 +67,14 @@ export async function startTestApp(
   const database = openDatabase(testDb.config);
   await migrateToLatest(database.db);
   const clock = new ManualClock(opts.now ?? T0);
-  const { app, ctx } = await buildApp({ config, database, clock, logger: false });
+  const { app, ctx } = await buildApp({
+    config,
+    database,
+    clock,
+    logger: false,
+    ...(opts.notifier ? { notifier: opts.notifier } : {}),
+    ...(opts.rateLimitStore ? { rateLimitStore: opts.rateLimitStore } : {}),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
