@@ -9,14 +9,19 @@ export interface RateLimitHit {
 /** Fixed-window counters. In memory for one process; in Redis when several processes share limits. */
 export interface RateLimitStore {
   hit(bucket: string, windowMs: number): Promise<RateLimitHit>;
+  /** The same without a promise, for stores that need no I/O (keeps the anonymous hot path synchronous). */
+  hitSync?(bucket: string, windowMs: number): RateLimitHit;
   close(): Promise<void>;
 }
 
 export function memoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
   const windows = new Map<string, { count: number; resetAt: number }>();
   let lastSweep = now();
-  return {
+  const store: RateLimitStore = {
     async hit(bucket, windowMs) {
+      return store.hitSync!(bucket, windowMs);
+    },
+    hitSync(bucket, windowMs) {
       const t = now();
       if (t - lastSweep > windowMs) {
         for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
@@ -34,6 +39,7 @@ export function memoryRateLimitStore(now: () => number = Date.now): RateLimitSto
       windows.clear();
     },
   };
+  return store;
 }
 
 const HIT_SCRIPT = `

@@ -1,8 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import type { RateLimitStore } from '../rate-limit.js';
+import type { RateLimitHit, RateLimitStore } from '../rate-limit.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -15,8 +15,9 @@ export function createAuthHook(deps: { accounts: AccountsService; config: Config
   const { accounts, config, store } = deps;
   const rl = config.rateLimit;
 
-  async function limit(request: FastifyRequest, reply: FastifyReply, bucket: string, max: number): Promise<void> {
-    const { count, resetMs } = await store.hit(bucket, rl.windowMs);
+  /** Sets the RateLimit headers; throws rate_limited past the limit. */
+  function applyLimit(reply: FastifyReply, hit: RateLimitHit, max: number): void {
+    const { count, resetMs } = hit;
     const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
     reply.header('RateLimit-Limit', max);
     reply.header('RateLimit-Remaining', Math.max(0, max - count));
@@ -28,25 +29,50 @@ export function createAuthHook(deps: { accounts: AccountsService; config: Config
     }
   }
 
-  return async function authHook(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const routeConfig = request.routeOptions.config;
-    const header = request.headers.authorization;
-    let authError: AppError | null = null;
-    if (header !== undefined) {
-      const token = BEARER.exec(header)?.[1];
-      if (!token) authError = new AppError('unauthorized', 'The Authorization header must be "Bearer <API key>".');
-      else {
-        request.principal = await accounts.authenticate(token);
-        if (!request.principal) authError = new AppError('unauthorized', 'The API key is unknown, revoked or expired.');
-      }
-    }
-    if (rl.enabled && !routeConfig.skipRateLimit) {
-      if (request.principal) await limit(request, reply, `k:${request.principal.keyId}`, rl.perKey);
-      else await limit(request, reply, `ip:${request.ip}`, rl.perIp);
-    }
-    if (authError) throw authError;
-    if (routeConfig.auth && !request.principal) {
+  function requireKey(request: FastifyRequest): void {
+    if (request.routeOptions.config.auth && !request.principal) {
       throw new AppError('unauthorized', 'This endpoint needs an API key: send "Authorization: Bearer <API key>".');
     }
+  }
+
+  async function authenticateAndLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const header = request.headers.authorization!;
+    let authError: AppError | null = null;
+    const token = BEARER.exec(header)?.[1];
+    if (!token) authError = new AppError('unauthorized', 'The Authorization header must be "Bearer <API key>".');
+    else {
+      request.principal = await accounts.authenticate(token);
+      if (!request.principal) authError = new AppError('unauthorized', 'The API key is unknown, revoked or expired.');
+    }
+    if (rl.enabled && !request.routeOptions.config.skipRateLimit) {
+      const [bucket, max] = request.principal ? [`k:${request.principal.keyId}`, rl.perKey] : [`ip:${request.ip}`, rl.perIp];
+      applyLimit(reply, await store.hit(bucket, rl.windowMs), max);
+    }
+    if (authError) throw authError;
+    requireKey(request);
+  }
+
+  return function authHook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    if (request.headers.authorization !== undefined) {
+      authenticateAndLimit(request, reply).then(() => done(), done);
+      return;
+    }
+    // No key: counted per IP. With the in-memory store this needs no promise at all.
+    const limited = rl.enabled && !request.routeOptions.config.skipRateLimit;
+    if (limited && !store.hitSync) {
+      store.hit(`ip:${request.ip}`, rl.windowMs).then((hit) => {
+        applyLimit(reply, hit, rl.perIp);
+        requireKey(request);
+      }).then(() => done(), done);
+      return;
+    }
+    try {
+      if (limited) applyLimit(reply, store.hitSync!(`ip:${request.ip}`, rl.windowMs), rl.perIp);
+      requireKey(request);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done();
   };
 }
