@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle, Executor } from '../core/db/index.js';
 import type { ResultRow } from '../core/db/schema.js';
+import { judgedProjects } from '../submissions/judged-projects.js';
 import { HUMAN_GROUP, type RankingProject, type RankingReview } from './ranking.js';
 
 type Dialect = DatabaseHandle['dialect'];
@@ -10,9 +11,7 @@ type Dialect = DatabaseHandle['dialect'];
  * (a team rejected after submitting drops out).
  */
 export async function rankedProjects(db: Executor, eventId: string): Promise<RankingProject[]> {
-  return db
-    .selectFrom('projects')
-    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+  return judgedProjects(db, eventId)
     .select([
       'projects.id as project_id',
       'projects.project_name',
@@ -20,8 +19,6 @@ export async function rankedProjects(db: Executor, eventId: string): Promise<Ran
       'projects.track_id',
       'projects.first_submitted_at',
     ])
-    .where('projects.event_id', '=', eventId)
-    .where('registrations.status', '=', 'approved')
     .execute();
 }
 

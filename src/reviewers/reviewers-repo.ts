@@ -1,5 +1,6 @@
 import type { Executor } from '../core/db/index.js';
 import type { InvitationRow, ReviewRow } from '../core/db/schema.js';
+import { judgedProjects } from '../submissions/judged-projects.js';
 
 export async function insertInvitation(db: Executor, row: InvitationRow): Promise<void> {
   await db.insertInto('reviewer_invitations').values(row).execute();
@@ -128,9 +129,7 @@ export async function removeReviewer(db: Executor, eventId: string, userId: stri
 
 /** The event's reviewable projects: submitted by an approved registration, first submitted first. */
 export async function listReviewableProjects(db: Executor, eventId: string, reviewerId: string) {
-  return db
-    .selectFrom('projects')
-    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+  return judgedProjects(db, eventId)
     .leftJoin('reviews', (join) =>
       join
         .onRef('reviews.project_id', '=', 'projects.id')
@@ -147,21 +146,15 @@ export async function listReviewableProjects(db: Executor, eventId: string, revi
       'reviews.created_at as review_created_at',
       'reviews.updated_at as review_updated_at',
     ])
-    .where('projects.event_id', '=', eventId)
-    .where('registrations.status', '=', 'approved')
     .orderBy('projects.first_submitted_at', 'asc')
     .orderBy('projects.id', 'asc')
     .execute();
 }
 
 export async function findReviewableProject(db: Executor, eventId: string, projectId: string) {
-  return db
-    .selectFrom('projects')
-    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+  return judgedProjects(db, eventId)
     .select(['projects.id', 'projects.event_id', 'registrations.user_id as team_user_id'])
     .where('projects.id', '=', projectId)
-    .where('projects.event_id', '=', eventId)
-    .where('registrations.status', '=', 'approved')
     .executeTakeFirst();
 }
 

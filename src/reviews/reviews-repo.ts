@@ -3,6 +3,7 @@ import type { DatabaseHandle, Executor } from '../core/db/index.js';
 import type { Database, ReviewRow, ReviewStatus } from '../core/db/schema.js';
 import { newId } from '../core/ids.js';
 import { statusPredicate } from '../events/events-repo.js';
+import { judgedProjects } from '../submissions/judged-projects.js';
 
 /**
  * Queries of the review queue. The `reviews` rows are the queue (no queue library): a model review
@@ -55,12 +56,8 @@ export async function startJudging(db: Executor, eventId: string, now: string): 
     const event = await tx.selectFrom('events').select('models').where('id', '=', eventId).executeTakeFirstOrThrow();
     const models = JSON.parse(event.models) as string[];
     if (models.length === 0) return 0;
-    const projects = await tx
-      .selectFrom('projects')
-      .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+    const projects = await judgedProjects(tx, eventId)
       .select('projects.id')
-      .where('projects.event_id', '=', eventId)
-      .where('registrations.status', '=', 'approved')
       .orderBy('projects.first_submitted_at')
       .orderBy('projects.id')
       .execute();
