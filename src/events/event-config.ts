@@ -163,3 +163,22 @@ export function buildEventConfig(
   if (sub) config.submission_deadline = sub.toISOString();
   return { config, errors };
 }
+
+/**
+ * Deadline rules for an event that is (or becomes) published, checked against the clock: a
+ * published `open` event must still take registrations, so its registration deadline (and, by the
+ * ordering rule, its submission deadline) lies in the future; an event published straight into
+ * `active` needs only its submission deadline ahead. Drafts may hold any dates until then.
+ */
+export function publicationDeadlineErrors(config: Pick<EventConfig, 'registration_deadline' | 'submission_deadline'>, status: 'open' | 'active', now: Date): FieldError[] {
+  const field = status === 'open' ? 'registration_deadline' : 'submission_deadline';
+  const at = parseTimestamp(config[field]);
+  // An unparseable date is reported by buildEventConfig already.
+  if (!at || at.getTime() > now.getTime()) return [];
+  return [
+    {
+      field,
+      message: `must be in the future when the event is ${status === 'open' ? 'published' : 'published as active'} (it is not after ${now.toISOString()}); a draft may hold any dates`,
+    },
+  ];
+}
