@@ -267,6 +267,28 @@ describe('GitHub context fetcher', () => {
     expect(gh.requests.length).toBe(before);
   });
 
+  it('sends nothing to the GitHub API for look-alike hosts, userinfo tricks or invalid owners', async () => {
+    gh.repos.set('evil/rocket', { readme: 'should never be read' });
+    const f = createGithubContextFetcher(cfg());
+    const before = gh.requests.length;
+    for (const url of [
+      'https://evilgithub.com/evil/rocket',
+      'https://github.com.evil.test/evil/rocket',
+      'https://github.com./evil/rocket',
+      'https://api.github.com@evil.test/evil/rocket',
+      'https://github.com:443@evil.test/evil/rocket',
+      'https://evil@github.com/evil/rocket',
+      'https://github.com/evil-/rocket',
+    ]) {
+      expect(await f.fetch(url), url).toBeNull();
+    }
+    expect(gh.requests.length).toBe(before);
+    // The same repository through a real GitHub URL is read (so the fake would have answered).
+    expect((await f.fetch('HTTPS://GITHUB.COM/evil/rocket'))!.readme).toBe('should never be read');
+    expect(gh.requests.length).toBe(before + 2);
+    f.close();
+  });
+
   it('cuts the README and the listing at the size limit, on a character boundary', async () => {
     const ctx = (await createGithubContextFetcher(cfg({ maxBytes: 1001 })).fetch('https://github.com/acme/big'))!;
     expect(Buffer.byteLength(ctx.readme!)).toBeLessThanOrEqual(1001);
