@@ -6,10 +6,11 @@ import { SCORE_MAX, SCORE_MIN } from './review-reply.js';
  * context and a fence token, so it is unit-tested directly.
  *
  * Trust model: the event (name, description, tracks, dimensions) is the organizer's brief and is
- * given plainly. Everything a team submitted (name, description, URLs, the repository's owner/name) and
- * everything fetched from their repository is untrusted data: each piece sits in its own block delimited by a random fence
- * token that the submitted text cannot guess, and the system message tells the model that text
- * inside those blocks is evidence to judge, never instructions to follow.
+ * given plainly. Everything a team submitted (name, description, URLs, the repository's
+ * owner/name) and everything fetched from their repository is untrusted data: each piece sits in
+ * its own block delimited by a random fence token that the submitted text cannot guess, and the
+ * system message tells the model that text inside those blocks is evidence to judge, never
+ * instructions to follow.
  */
 export interface PromptEvent {
   name: string;
