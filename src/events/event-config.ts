@@ -56,6 +56,18 @@ export const FIELD_TYPES: readonly FormFieldType[] = ['text', 'textarea', 'url',
 export const DEFAULT_DIMENSIONS: Dimension[] = [{ name: 'overall', weight: 1 }];
 const MODEL_ID = /^[a-z0-9][a-z0-9._-]*\/\S+$/i;
 
+/**
+ * Names that are special as JavaScript object keys. Dimension names, form keys, track ids and model
+ * identifiers all become keys of objects (scores, answers, result maps) built from untrusted
+ * JSON; `obj["__proto__"] = 7` is silently dropped and `{}["constructor"]` exists without being set,
+ * so such a name would make the event unusable. They are refused when the event is written.
+ */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export function isReservedKey(name: string): boolean {
+  return RESERVED_KEYS.has(name.trim());
+}
+const reservedMessage = (name: string) => `"${name.trim()}" is reserved (${[...RESERVED_KEYS].join(', ')} cannot be used as names)`;
+
 function normaliseFields(input: FormFieldInput[], errors: FieldError[]): FormField[] {
   const seen = new Set<string>();
   return input.map((f, i) => {
@@ -64,6 +76,7 @@ function normaliseFields(input: FormFieldInput[], errors: FieldError[]): FormFie
       errors.push({ field: `registration_config.fields.${i}`, message: 'key and name must be equal when both are given' });
     }
     if (!key) errors.push({ field: `registration_config.fields.${i}.key`, message: 'is required' });
+    else if (isReservedKey(key)) errors.push({ field: `registration_config.fields.${i}.key`, message: reservedMessage(key) });
     else if (seen.has(key)) errors.push({ field: `registration_config.fields.${i}.key`, message: `duplicate field key "${key}"` });
     seen.add(key);
     const type = (f.type ?? 'text') as FormFieldType;
@@ -112,12 +125,14 @@ export function buildEventConfig(
 
   const trackIds = new Set<string>();
   config.tracks.forEach((t, i) => {
+    if (isReservedKey(t.id)) errors.push({ field: `tracks.${i}.id`, message: reservedMessage(t.id) });
     if (trackIds.has(t.id)) errors.push({ field: `tracks.${i}.id`, message: `duplicate track id "${t.id}"` });
     trackIds.add(t.id);
   });
   const dimNames = new Set<string>();
   config.dimensions.forEach((d, i) => {
     const k = d.name.trim().toLowerCase();
+    if (isReservedKey(d.name)) errors.push({ field: `dimensions.${i}.name`, message: reservedMessage(d.name) });
     if (dimNames.has(k)) errors.push({ field: `dimensions.${i}.name`, message: `duplicate dimension "${d.name}"` });
     dimNames.add(k);
     if (!(d.weight > 0) || !Number.isFinite(d.weight)) errors.push({ field: `dimensions.${i}.weight`, message: 'must be a number greater than 0' });
@@ -125,7 +140,10 @@ export function buildEventConfig(
   if (config.dimensions.length === 0) errors.push({ field: 'dimensions', message: 'needs at least one dimension' });
   const modelIds = new Set<string>();
   config.models.forEach((m, i) => {
-    if (!MODEL_ID.test(m)) errors.push({ field: `models.${i}`, message: 'must look like provider/model, e.g. openai/gpt-4o-mini' });
+    // The id always holds a "/", but its provider part is looked up by name on its own.
+    const provider = m.split('/')[0]!;
+    if (isReservedKey(provider)) errors.push({ field: `models.${i}`, message: reservedMessage(provider) });
+    else if (!MODEL_ID.test(m)) errors.push({ field: `models.${i}`, message: 'must look like provider/model, e.g. openai/gpt-4o-mini' });
     if (modelIds.has(m)) errors.push({ field: `models.${i}`, message: `duplicate model "${m}"` });
     modelIds.add(m);
   });
@@ -144,4 +162,23 @@ export function buildEventConfig(
   if (reg) config.registration_deadline = reg.toISOString();
   if (sub) config.submission_deadline = sub.toISOString();
   return { config, errors };
+}
+
+/**
+ * Deadline rules for an event that is (or becomes) published, checked against the clock: a
+ * published `open` event must still take registrations, so its registration deadline (and, by the
+ * ordering rule, its submission deadline) lies in the future; an event published straight into
+ * `active` needs only its submission deadline ahead. Drafts may hold any dates until then.
+ */
+export function publicationDeadlineErrors(config: Pick<EventConfig, 'registration_deadline' | 'submission_deadline'>, status: 'open' | 'active', now: Date): FieldError[] {
+  const field = status === 'open' ? 'registration_deadline' : 'submission_deadline';
+  const at = parseTimestamp(config[field]);
+  // An unparseable date is reported by buildEventConfig already.
+  if (!at || at.getTime() > now.getTime()) return [];
+  return [
+    {
+      field,
+      message: `must be in the future when the event is ${status === 'open' ? 'published' : 'published as active'} (it is not after ${now.toISOString()}); a draft may hold any dates`,
+    },
+  ];
 }

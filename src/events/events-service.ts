@@ -5,7 +5,7 @@ import { AppError, validationError, type FieldError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { iso } from '../core/time.js';
 import type { EventCatalog } from './event-catalog.js';
-import { buildEventConfig, type EventConfigInput } from './event-config.js';
+import { buildEventConfig, publicationDeadlineErrors, type EventConfigInput } from './event-config.js';
 import { configColumns, fromRow, type EventRecord } from './events-model.js';
 import * as repo from './events-repo.js';
 import { effectiveStatus, normaliseStatusFilter, transitionAllowed, type EventStatus } from './status.js';
@@ -87,6 +87,9 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     if (input.status && input.status !== 'draft' && input.status !== 'open') {
       errors.push({ field: 'status', message: 'a new event is either draft or open' });
     }
+    // A published event starts open: its registration window must not have closed already.
+    const status = input.status ?? 'open';
+    if (status === 'open') errors.push(...publicationDeadlineErrors(config, 'open', clock.now()));
     const coIds = await resolveCoOrganizers(input.co_organizers, errors);
     if (errors.length) throw validationError(errors);
     const now = iso(clock.now());
@@ -95,7 +98,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
       await repo.insertEvent(tx, {
         id,
         ...configColumns(config),
-        status: input.status ?? 'open',
+        status,
         result_announced_at: null,
         created_by: who.userId,
         created_at: now,
@@ -121,6 +124,11 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
       const verdict = transitionAllowed(current, input.status);
       if (!verdict.ok) throw new AppError('invalid_transition', verdict.reason, { extra: { from: current, to: input.status } });
       if (input.status !== current) nextStatus = input.status;
+    }
+    // Publishing a draft: the same deadline rule as creating a published event (a draft may hold
+    // any dates until then). The new dates may come in the same PATCH.
+    if (current === 'draft' && (nextStatus === 'open' || nextStatus === 'active')) {
+      errors.push(...publicationDeadlineErrors(config, nextStatus, now));
     }
     if (current === 'ended' || current === 'cancelled') {
       const changesConfig = Object.keys(input).some((k) => k !== 'status');

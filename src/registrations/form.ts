@@ -60,7 +60,9 @@ export function validateRegistration(
   }
 
   const answers = input.fields ?? {};
-  const out: Record<string, string | number> = {};
+  // Keys come from the client: a null-prototype object stores "__proto__" or "constructor" as plain
+  // data instead of touching Object.prototype behaviour.
+  const out: Record<string, string | number> = Object.create(null);
   const byKey = new Map(form.fields.map((f) => [f.key, f]));
   const keys = Object.keys(answers);
   if (keys.length > LIMITS.answers) errors.push({ field: 'fields', message: `at most ${LIMITS.answers} answers` });

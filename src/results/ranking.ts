@@ -187,7 +187,9 @@ export function rankProjects(input: RankingInput): ResultEntry[] {
   for (let p = 0; p < P; p++) {
     dimSum.fill(0);
     dimGroups.fill(0);
-    const models: Record<string, number> = {};
+    // Null prototypes: a dimension or group named "__proto__" (events stored before such names were
+    // refused) stays an ordinary key instead of being dropped.
+    const models: Record<string, number> = Object.create(null);
     for (let g = 0; g < G; g++) {
       const base = p * stride + g * D;
       let weighted = 0;
@@ -203,7 +205,7 @@ export function rankProjects(input: RankingInput): ResultEntry[] {
       }
       if (weightSum > 0) models[groups[g]!] = roundScore(weighted / weightSum);
     }
-    const dimensions: Record<string, number> = {};
+    const dimensions: Record<string, number> = Object.create(null);
     let weighted = 0;
     let weightSum = 0;
     for (let d = 0; d < D; d++) {

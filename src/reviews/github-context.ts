@@ -1,7 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Config } from '../core/config.js';
 import type { RepoContext } from './review-prompt.js';
 
@@ -28,38 +29,63 @@ const MAX_ENTRIES = 200;
 const CACHE_TTL_MS = 10 * 60_000;
 const CACHE_MAX = 2000;
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
-
-/** True for loopback, private, link-local, CGNAT, documentation, multicast and reserved addresses. */
+/**
+ * True unless `ip` is a plain public unicast address. The classification is ipaddr.js's table of
+ * special ranges (loopback, private, link-local, CGNAT, multicast, unspecified, broadcast,
+ * reserved, benchmarking, documentation, ULA, Teredo, …): only `unicast` passes. IPv6 forms that
+ * carry an IPv4 address (IPv4-mapped ::ffff:a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d, IPv4-compatible
+ * ::a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002:AABB:CCDD::/48) reach that IPv4 address, so the embedded
+ * address is what is judged. Anything that is not a canonical address literal is refused.
+ */
 export function isPrivateAddress(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 4) return blocked.check(ip, 'ipv4');
-  if (family !== 6) return true; // not an address at all: refuse
-  const lower = ip.toLowerCase();
-  // IPv4-mapped / -translated IPv6 (::ffff:10.0.0.1, 64:ff9b::10.0.0.1): judge the IPv4 inside.
-  const embedded = /^(?:::ffff:(?:0:)?|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (embedded) return blocked.check(embedded[1]!, 'ipv4');
-  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hexMapped) {
-    const hi = parseInt(hexMapped[1]!, 16);
-    const lo = parseInt(hexMapped[2]!, 16);
-    return blocked.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
+  // net.isIP first: ipaddr.js also parses legacy IPv4 forms (0x7f.1, 2130706433) a resolver never returns.
+  if (isIP(ip) === 0) return true;
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = ipaddr.parse(ip);
+  } catch {
+    return true;
   }
-  return blocked.check(lower, 'ipv6');
+  if (addr.kind() === 'ipv4') return addr.range() !== 'unicast';
+  const v6 = addr as ipaddr.IPv6;
+  const embedded = embeddedIPv4(v6);
+  if (embedded) return embedded.range() !== 'unicast';
+  return v6.range() !== 'unicast';
 }
 
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-const REPO = /^[A-Za-z0-9._-]{1,100}$/;
+/** The IPv4 address an IPv6 address stands for, when it is one of the forms that embed one. */
+function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = v6.parts;
+  const tail = () => new ipaddr.IPv4([p[6]! >> 8, p[6]! & 255, p[7]! >> 8, p[7]! & 255]);
+  const zeros = (n: number) => p.slice(0, n).every((x) => x === 0);
+  const range = v6.range();
+  // ::ffff:a.b.c.d (mapped) and ::ffff:0:a.b.c.d (translated, RFC 6145)
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return tail();
+  // 64:ff9b::a.b.c.d, the well-known NAT64 prefix (RFC 6052). The local-use 64:ff9b:1::/48
+  // (RFC 8215) places the address anywhere and stays non-unicast, hence refused.
+  if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0)) return tail();
+  // 2002:AABB:CCDD::/48, 6to4 (RFC 3056)
+  if (range === '6to4') return new ipaddr.IPv4([p[1]! >> 8, p[1]! & 255, p[2]! >> 8, p[2]! & 255]);
+  // ::a.b.c.d, IPv4-compatible (deprecated, RFC 4291); :: and ::1 are classified as themselves.
+  if (zeros(6) && range !== 'unspecified' && range !== 'loopback') return tail();
+  return null;
+}
 
-/** `owner/repo` of a github.com repository URL, or null for anything else (never fetched). */
+// GitHub's own rules: a login is 1-39 letters, digits and single inner hyphens; a repository name
+// is 1-100 letters, digits, '.', '_' and '-', and never '.' or '..'.
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+const REPO = /^[A-Za-z0-9._-]{1,100}$/;
+const GITHUB_HOSTS = new Set(['github.com', 'www.github.com']);
+
+/**
+ * `owner/repo` of a GitHub repository URL, or null for anything else (nothing is fetched then).
+ * The rule, exactly: an absolute http(s) URL as the WHATWG URL parser reads it (so `\`, case and
+ * default ports are normalised the way a browser would), no user name or password, no port other
+ * than the scheme's default, host exactly `github.com` or `www.github.com` (no trailing dot, no
+ * look-alikes such as `evilgithub.com` or `github.com.evil.test`), and a path that starts with
+ * `/<owner>/<repo>` (an optional `.git` suffix is dropped; deeper paths, query and fragment are
+ * ignored) with owner and repo valid GitHub names as above.
+ */
 export function parseGithubRepo(raw: string): { owner: string; repo: string } | null {
   let u: URL;
   try {
@@ -69,8 +95,7 @@ export function parseGithubRepo(raw: string): { owner: string; repo: string } | 
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
   if (u.username || u.password || u.port) return null;
-  const host = u.hostname.toLowerCase();
-  if (host !== 'github.com' && host !== 'www.github.com') return null;
+  if (!GITHUB_HOSTS.has(u.hostname)) return null;
   const [owner, repoRaw] = u.pathname.split('/').filter(Boolean);
   if (!owner || !repoRaw) return null;
   const repo = repoRaw.replace(/\.git$/i, '');

@@ -6,10 +6,11 @@ import { SCORE_MAX, SCORE_MIN } from './review-reply.js';
  * context and a fence token, so it is unit-tested directly.
  *
  * Trust model: the event (name, description, tracks, dimensions) is the organizer's brief and is
- * given plainly. Everything a team submitted (name, description, URLs) and everything fetched from
- * their repository is untrusted data: each piece sits in its own block delimited by a random fence
- * token that the submitted text cannot guess, and the system message tells the model that text
- * inside those blocks is evidence to judge, never instructions to follow.
+ * given plainly. Everything a team submitted (name, description, URLs, the repository's
+ * owner/name) and everything fetched from their repository is untrusted data: each piece sits in
+ * its own block delimited by a random fence token that the submitted text cannot guess, and the
+ * system message tells the model that text inside those blocks is evidence to judge, never
+ * instructions to follow.
  */
 export interface PromptEvent {
   name: string;
@@ -58,10 +59,19 @@ function percent(weight: number, total: number): string {
   return `${Math.round((weight / total) * 1000) / 10}%`;
 }
 
+/** At least 64 bits of randomness in hex or base62: not guessable, and safe inside a tag name. */
+const FENCE = /^[A-Za-z0-9]{16,64}$/;
+/** Anything that looks like one of our fence tags, whatever its token, case or spacing. */
+const FENCE_LIKE = /<\s*\/?\s*untrusted-/gi;
+
 export function buildReviewPrompt({ event, project, repo, fence }: PromptInput): ReviewPrompt {
+  if (!FENCE.test(fence)) throw new Error('buildReviewPrompt: the fence must be 16-64 random letters or digits');
   const tag = `untrusted-${fence}`;
-  // The fence is random, but a pure function cannot assume that: strip it from the data anyway.
-  const clean = (text: string) => text.split(tag).join('[removed]');
+  // The fence is random, but a pure function cannot assume that: the data loses every copy of the
+  // token (in any case) and every fence-like tag, so no submitted text can open or close a block,
+  // nor imitate one with a guessed token.
+  const token = new RegExp(fence, 'gi');
+  const clean = (text: string) => text.replace(token, '[removed]').replace(FENCE_LIKE, '[removed]');
   const block = (source: string, text: string) => `<${tag} source="${source}">\n${clean(text)}\n</${tag}>`;
 
   const total = event.dimensions.reduce((s, d) => s + d.weight, 0);
@@ -97,7 +107,8 @@ export function buildReviewPrompt({ event, project, repo, fence }: PromptInput):
 
   const track = project.track_id ? event.tracks.find((t) => t.id === project.track_id) : undefined;
   const parts: string[] = ['Review this project.', ''];
-  parts.push(`Track: ${track ? `${track.id} (${track.name})` : project.track_id ? `${project.track_id} (unknown track)` : 'none'}`);
+  // Only the organizer's own track text is shown; an id that matches none of them is not echoed.
+  parts.push(`Track: ${track ? `${track.id} (${track.name})` : project.track_id ? 'not one of this event\'s tracks' : 'none'}`);
   if (project.team_size !== null) parts.push(`Team size: ${project.team_size}`);
   parts.push('', 'Project name:', block('project.name', project.project_name));
   parts.push('', 'Project description:', block('project.description', project.description?.trim() ? project.description : '(none given)'));
@@ -109,7 +120,8 @@ export function buildReviewPrompt({ event, project, repo, fence }: PromptInput):
   parts.push('', 'Submitted links (not opened by us; only the GitHub repository below was read, through the GitHub API):', block('project.urls', urls));
 
   if (repo) {
-    parts.push('', `Repository ${repo.repo}, as read through the GitHub API:`);
+    // owner/repo is the team's choice too: fenced like the rest.
+    parts.push('', 'Repository, as read through the GitHub API:', block('repository.name', repo.repo));
     if (repo.entries) {
       parts.push('Top-level files and folders' + (repo.entriesTruncated ? ' (list truncated)' : '') + ':', block('repository.tree', repo.entries.join('\n') || '(empty)'));
     }
