@@ -7,6 +7,7 @@ import { migrateToLatest } from './core/db/migrations.js';
 import type { Role } from './core/db/schema.js';
 import { AppError } from './core/errors.js';
 import { parseTimestamp } from './core/time.js';
+import { firstRunHint } from './first-run-hint.js';
 
 const USAGE = `Usage: hackathon <command> [options]
 
@@ -73,13 +74,9 @@ export async function main(argv: string[]): Promise<void> {
       const server = await startServer(config);
       // Plain text for the person at the terminal; the JSON logs are for machines.
       process.stderr.write(`\nHackathon platform serving ${config.publicUrl} (listening on ${server.url}, ${config.database.dialect})\n`);
-      if (server.firstRun) {
-        process.stderr.write(
-          'No users yet. Create the first organizer and an API key:\n' +
-            '  npx hackathon users create --email you@example.com --password "a long password" --role organizer\n' +
-            '  npx hackathon keys create --email you@example.com\n\n',
-        );
-      }
+      // The commands carry the server's DATABASE_URL / DATA_DIR, so run as printed they reach this
+      // server's database rather than the default one.
+      if (server.firstRun) process.stderr.write(firstRunHint(process.env, process.cwd()));
       const shutdown = (signal: string) => {
         server.app.log.info(`${signal} received, draining requests and shutting down`);
         const force = setTimeout(() => process.exit(1), 10_000);
