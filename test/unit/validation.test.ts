@@ -47,6 +47,12 @@ describe('ajvToFieldErrors on closed sets', () => {
     expect(errorsOf(Type.Object({ f: Type.Union([Type.Literal('x'), Type.Null()]) }), { f: 'y' })).toEqual([{ field: 'f', message: 'must be one of: x, null' }]);
   });
 
+  it('does not keep the rejected value in the errors it hands on', () => {
+    const v = compile(Type.Object({ password: Type.String({ maxLength: 3 }) }));
+    expect(v({ password: 'hunter2-secret' })).toBe(false);
+    expect(JSON.stringify(v.errors)).not.toContain('hunter2');
+  });
+
   it('leaves unions of other shapes to their branch errors', () => {
     const errors = errorsOf(Type.Object({ f: Type.Union([Type.String({ maxLength: 1 }), Type.Number()]) }), { f: 'long' });
     expect(errors.map((e) => e.message)).not.toContain(expect.stringMatching(/one of/));

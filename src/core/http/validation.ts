@@ -64,7 +64,9 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const validate = ajv.compile(schema as object);
   const checked: CompiledValidator = (data, dataCxt) => {
     if (!validate(data, dataCxt as never)) {
-      checked.errors = validate.errors ?? null;
+      // verbose mode also copies the rejected value into each error: drop it, so a refused password
+      // can never travel further (logs, error reports) than this check.
+      checked.errors = validate.errors?.map(({ data: _data, parentSchema: _parent, ...e }) => e) ?? null;
       return false;
     }
     const at = nulPath(data);
