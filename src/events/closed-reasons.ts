@@ -35,7 +35,7 @@ export function registrationClosedDetail(event: ClosedWindowInput, now: Date): s
   else if (status === 'cancelled') reason = `the organizer cancelled the event${onDate(event)}`;
   else if (status === 'ended') reason = `the event has ended${event.result_announced_at ? `; results were published at ${event.result_announced_at}` : ''}`;
   else if ((event.status === 'active' || event.status === 'judging') && movedBefore(event, event.registration_deadline, now)) {
-    reason = `the organizer closed registration early, moving the event to ${event.status}${onDate(event)}, before the registration deadline ${deadline}`;
+    reason = `the organizer closed registration early: the event was moved to ${event.status}${onDate(event)}, before the registration deadline ${deadline}`;
   } else if (now.getTime() >= ms(event.registration_deadline)) reason = `the registration deadline passed at ${deadline}`;
   else if (!event.registration_open) reason = 'the organizer has closed the registration form (registration_config.open is false)';
   else reason = `the event is ${status}`;
@@ -55,12 +55,12 @@ export function submissionClosedDetail(event: ClosedWindowInput, now: Date): str
     // Publication needs judging, so results published before the deadline mean the organizer moved
     // the event to judging early, and that move was its last status change.
     const early = event.result_announced_at !== null && ms(event.result_announced_at) < ms(event.submission_deadline);
-    if (early) return `Submissions are closed: the organizer closed submissions early, moving the event to judging${onDate(event)}, before the submission deadline ${deadline}${published}.`;
+    if (early) return `Submissions are closed: the organizer closed submissions early: the event was moved to judging${onDate(event)}, before the submission deadline ${deadline}${published}.`;
     return `Submissions are closed: the submission deadline passed at ${deadline}${published}.`;
   }
   if (status === 'judging') {
     if (event.status === 'judging' && movedBefore(event, event.submission_deadline, now)) {
-      return `Submissions are closed: the organizer closed submissions early, moving the event to judging${onDate(event)}, before the submission deadline ${deadline}.`;
+      return `Submissions are closed: the organizer closed submissions early: the event was moved to judging${onDate(event)}, before the submission deadline ${deadline}.`;
     }
     return `Submissions are closed: the submission deadline passed at ${deadline}; the event is judging.`;
   }

@@ -17,7 +17,7 @@ const ev = (over: Partial<ClosedWindowInput>): ClosedWindowInput => ({ ...base, 
 describe('submissionClosedDetail', () => {
   it('names the date of an early move to judging, and never a future deadline as past', () => {
     const d = submissionClosedDetail(ev({ status: 'judging', status_changed_at: '2030-01-01T10:00:00.000Z' }), at('2030-01-01T12:00:00Z'));
-    expect(d).toMatch(/closed submissions early, moving the event to judging on 2030-01-01T10:00:00\.000Z, before the submission deadline 2030-01-03/);
+    expect(d).toMatch(/closed submissions early: the event was moved to judging on 2030-01-01T10:00:00\.000Z, before the submission deadline 2030-01-03/);
     expect(d).not.toMatch(/closed at|passed/);
   });
 
@@ -28,7 +28,7 @@ describe('submissionClosedDetail', () => {
 
   it('without a recorded date, says the organizer moved the event while the deadline is ahead', () => {
     const d = submissionClosedDetail(ev({ status: 'judging' }), at('2030-01-01T12:00:00Z'));
-    expect(d).toMatch(/the organizer closed submissions early, moving the event to judging, before the submission deadline/);
+    expect(d).toMatch(/the organizer closed submissions early: the event was moved to judging, before the submission deadline/);
   });
 
   it('says the deadline passed when the clock closed the window', () => {
@@ -48,7 +48,7 @@ describe('submissionClosedDetail', () => {
 
   it('after publication, tells early closing from a passed deadline', () => {
     const early = ev({ status: 'ended', result_announced_at: '2030-01-01T20:00:00.000Z', status_changed_at: '2030-01-01T10:00:00.000Z' });
-    expect(submissionClosedDetail(early, at('2030-01-01T21:00:00Z'))).toMatch(/early, moving the event to judging on 2030-01-01T10:00:00\.000Z.*results were published at 2030-01-01T20:00:00\.000Z/);
+    expect(submissionClosedDetail(early, at('2030-01-01T21:00:00Z'))).toMatch(/early: the event was moved to judging on 2030-01-01T10:00:00\.000Z.*results were published at 2030-01-01T20:00:00\.000Z/);
     const late = ev({ status: 'ended', result_announced_at: '2030-01-04T00:00:00.000Z' });
     expect(submissionClosedDetail(late, at('2030-01-05T00:00:00Z'))).toMatch(/the submission deadline passed at 2030-01-03T00:00:00\.000Z; results were published/);
   });
@@ -58,9 +58,9 @@ describe('registrationClosedDetail', () => {
   const noon = at('2030-01-01T12:00:00Z');
   it('names an early move by the organizer, with its date', () => {
     expect(registrationClosedDetail(ev({ status: 'active', status_changed_at: '2030-01-01T11:00:00.000Z' }), noon)).toMatch(
-      /the organizer closed registration early, moving the event to active on 2030-01-01T11:00:00\.000Z, before the registration deadline 2030-01-02T00:00:00\.000Z; the event is now active/,
+      /the organizer closed registration early: the event was moved to active on 2030-01-01T11:00:00\.000Z, before the registration deadline 2030-01-02T00:00:00\.000Z; the event is now active/,
     );
-    expect(registrationClosedDetail(ev({ status: 'judging' }), noon)).toMatch(/closed registration early, moving the event to judging, before/);
+    expect(registrationClosedDetail(ev({ status: 'judging' }), noon)).toMatch(/closed registration early: the event was moved to judging, before/);
   });
 
   it('names the closed form', () => {
