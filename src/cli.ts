@@ -7,6 +7,7 @@ import { migrateToLatest } from './core/db/migrations.js';
 import type { Role } from './core/db/schema.js';
 import { AppError } from './core/errors.js';
 import { parseTimestamp } from './core/time.js';
+import { firstRunHint } from './first-run-hint.js';
 
 const USAGE = `Usage: hackathon <command> [options]
 
@@ -17,7 +18,9 @@ Commands:
   users set-role --email E --role R
   keys create --email E [--name N] [--expires 2027-01-01T00:00:00Z | --expires-in-days 90]
                                           prints the new key alone on stdout (shown once)
-  keys revoke <key id or prefix>
+  keys list --email E                     one line per key (tab-separated): id, name, prefix, created,
+                                          last used, expires, revoked ("-" when not set); never the key
+  keys revoke <key id or prefix>          also takes a line of keys list (its first column is the id)
 
 Configuration comes from the environment; see the README.`;
 
@@ -73,13 +76,9 @@ export async function main(argv: string[]): Promise<void> {
       const server = await startServer(config);
       // Plain text for the person at the terminal; the JSON logs are for machines.
       process.stderr.write(`\nHackathon platform serving ${config.publicUrl} (listening on ${server.url}, ${config.database.dialect})\n`);
-      if (server.firstRun) {
-        process.stderr.write(
-          'No users yet. Create the first organizer and an API key:\n' +
-            '  npx hackathon users create --email you@example.com --password "a long password" --role organizer\n' +
-            '  npx hackathon keys create --email you@example.com\n\n',
-        );
-      }
+      // The commands carry the server's DATABASE_URL / DATA_DIR, so run as printed they reach this
+      // server's database rather than the default one.
+      if (server.firstRun) process.stderr.write(firstRunHint(process.env, process.cwd()));
       const shutdown = (signal: string) => {
         server.app.log.info(`${signal} received, draining requests and shutting down`);
         const force = setTimeout(() => process.exit(1), 10_000);
@@ -143,15 +142,28 @@ export async function main(argv: string[]): Promise<void> {
         process.stderr.write(`created ${key.id} (${key.prefix}…)${key.expires_at ? `, expires ${key.expires_at}` : ''}; it is shown only once\n`);
         return;
       }
+      if (sub === 'list') {
+        const { values } = parse(rest, { email: { type: 'string' } });
+        const keys = await withAccounts(config, (svc) => svc.listKeysForEmail(need(values, 'email')));
+        // Tabs separate the columns, so a name with spaces stays one column; control characters in a
+        // name could forge lines and are shown as spaces.
+        const cell = (v: string | null) => (v === null || v === '' ? '-' : v.replace(/[\u0000-\u001f\u007f]/g, ' '));
+        process.stderr.write(`${keys.length} key${keys.length === 1 ? '' : 's'}; columns: id, name, prefix, created, last used, expires, revoked\n`);
+        for (const k of keys) {
+          process.stdout.write([k.id, k.name, k.prefix, k.created_at, k.last_used_at, k.expires_at, k.revoked_at].map(cell).join('\t') + '\n');
+        }
+        return;
+      }
       if (sub === 'revoke') {
         const { positionals } = parse(rest, {});
+        // Extra words are allowed so a whole line of `keys list` can be pasted: the id comes first.
         const target = positionals[0];
         if (!target) throw new UsageError('keys revoke needs a key id or prefix');
         const key = await withAccounts(config, (svc) => svc.revokeKey(target));
         process.stdout.write(`revoked ${key.id} (${key.prefix}…)\n`);
         return;
       }
-      throw new UsageError(`unknown keys command ${JSON.stringify(sub ?? '')}; use create or revoke`);
+      throw new UsageError(`unknown keys command ${JSON.stringify(sub ?? '')}; use create, list or revoke`);
     }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);

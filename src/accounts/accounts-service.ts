@@ -31,6 +31,9 @@ export interface CreatedKey {
   expires_at: string | null;
 }
 
+/** What may be shown about a key: everything but its hash. */
+export type ListedKey = Omit<ApiKeyRow, 'key_hash' | 'user_id'>;
+
 const LAST_USED_GRANULARITY_MS = 60_000;
 
 export const KEYS_REVOKED = 'keys:revoked';
@@ -122,8 +125,18 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return createKey(user.id, opts);
   }
 
-  /** Revokes by key id or display prefix; refuses an ambiguous prefix. */
-  async function revokeKey(idOrPrefix: string, ownerId?: string): Promise<ApiKeyRow> {
+  /** A user's keys, newest first, without their hashes (the key itself is never stored). */
+  async function listKeysForEmail(email: string): Promise<ListedKey[]> {
+    const user = await requireUser(email);
+    return (await repo.listApiKeys(db, user.id)).map(({ key_hash: _hash, user_id: _user, ...key }) => key);
+  }
+
+  /**
+   * Revokes by key id or display prefix; refuses an ambiguous prefix. The prefix may carry the
+   * ellipsis `keys create` prints after it (`hk_AbCdEfGh…`).
+   */
+  async function revokeKey(target: string, ownerId?: string): Promise<ApiKeyRow> {
+    const idOrPrefix = target.trim().replace(/(…|\.\.\.)$/, '');
     const rows = (await repo.findApiKey(db, idOrPrefix)).filter((k) => !ownerId || k.user_id === ownerId);
     if (rows.length === 0) throw new AppError('key_not_found', `no API key ${idOrPrefix}`);
     if (rows.length > 1) throw new AppError('validation_failed', `${idOrPrefix} matches ${rows.length} keys; use the key id`);
@@ -160,7 +173,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return principal;
   }
 
-  return { createUser, setRole, checkPassword, createKey, createKeyForEmail, revokeKey, authenticate, requireUser };
+  return { createUser, setRole, checkPassword, createKey, createKeyForEmail, listKeysForEmail, revokeKey, authenticate, requireUser };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,3 +1,5 @@
+import { dirname } from 'node:path';
+
 /**
  * One config object, parsed and validated once at start from the environment, then passed down.
  * Every bad value is reported together, with the variable's name, so an operator fixes them in one go.
@@ -7,6 +9,8 @@ export type DatabaseConfig =
   | { dialect: 'postgres'; url: string };
 
 export interface Config {
+  /** The one directory for the platform's files: the default SQLite database and the e-mail outbox. */
+  dataDir: string;
   port: number;
   host: string;
   publicUrl: string;
@@ -101,6 +105,35 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+export const DEFAULT_DATA_DIR = './data';
+
+/** `dir/name` without normalising the directory as written (`./data` stays `./data/hackathon.db`). */
+function under(dir: string, name: string): string {
+  return `${dir.replace(/\/+$/, '') || '/'}/${name}`.replace(/^\/\//, '/');
+}
+
+/**
+ * Where the platform keeps its files, and where its database and outbox are. Precedence:
+ * explicit DATABASE_URL / OUTBOX_DIR win; otherwise they live under the data directory, which is
+ * DATA_DIR when set, else the directory of an explicit SQLite database (so the outbox sits beside
+ * the database it belongs to), else ./data.
+ */
+function dataLocations(env: Env, problems: string[]): { dataDir: string; database: DatabaseConfig; outboxDir: string } {
+  let explicitDb: DatabaseConfig | null = null;
+  if (env.DATABASE_URL) {
+    try {
+      explicitDb = parseDatabaseUrl(env.DATABASE_URL);
+    } catch (e) {
+      problems.push(`DATABASE_URL ${(e as Error).message}`);
+    }
+  }
+  let dataDir = env.DATA_DIR || DEFAULT_DATA_DIR;
+  if (!env.DATA_DIR && explicitDb?.dialect === 'sqlite' && explicitDb.path !== ':memory:') dataDir = dirname(explicitDb.path);
+  const defaultDbPath = under(dataDir, 'hackathon.db');
+  const database: DatabaseConfig = explicitDb ?? { dialect: 'sqlite', path: defaultDbPath, url: `sqlite:${defaultDbPath}` };
+  return { dataDir, database, outboxDir: env.OUTBOX_DIR || under(dataDir, 'outbox') };
+}
+
 export function parseDatabaseUrl(raw: string): DatabaseConfig {
   if (raw.startsWith('sqlite:')) {
     // sqlite:./x.db, sqlite:/abs/x.db, sqlite:///abs/x.db and sqlite://x.db (relative) all work.
@@ -154,12 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`PUBLIC_URL=${JSON.stringify(publicUrl)} must be an absolute http(s) URL`);
   }
 
-  let database: DatabaseConfig = { dialect: 'sqlite', path: './data/hackathon.db', url: 'sqlite:./data/hackathon.db' };
-  try {
-    database = parseDatabaseUrl(env.DATABASE_URL || 'sqlite:./data/hackathon.db');
-  } catch (e) {
-    problems.push(`DATABASE_URL ${(e as Error).message}`);
-  }
+  const { dataDir, database, outboxDir } = dataLocations(env, problems);
 
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
@@ -168,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
   const config: Config = {
+    dataDir,
     port,
     host,
     publicUrl,
@@ -205,7 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
     mail: {
       smtpUrl: env.SMTP_URL || undefined,
       from: env.MAIL_FROM || 'Hackathon Platform <no-reply@localhost>',
-      outboxDir: env.OUTBOX_DIR || './data/outbox',
+      outboxDir,
       invitationTtlHours: int('INVITATION_TTL_HOURS', 168, 1, 24 * 365),
     },
   };

@@ -7,6 +7,8 @@ export interface EventRecord extends EventConfig {
   id: string;
   status: EventRow['status'];
   result_announced_at: string | null;
+  /** When an organizer last moved the stored status; null if never (or before this was recorded). */
+  status_changed_at: string | null;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -21,6 +23,7 @@ export function fromRow(row: EventRow): EventRecord {
     registration_deadline: row.registration_deadline,
     submission_deadline: row.submission_deadline,
     result_announced_at: row.result_announced_at,
+    status_changed_at: row.status_changed_at ?? null,
     tracks: JSON.parse(row.tracks) as Track[],
     dimensions: JSON.parse(row.dimensions) as Dimension[],
     models: JSON.parse(row.models) as string[],

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { Nullable } from '../core/http/schemas.js';
+import { EVENT_STATUS_INPUTS } from './status.js';
 
 const Timestamp = Type.String({ description: 'ISO 8601 date-time with a time zone', maxLength: 40 });
-export const EventStatusSchema = Type.Union(
-  ['draft', 'open', 'active', 'judging', 'ended', 'cancelled'].map((s) => Type.Literal(s)),
-);
+/** A status as an input: the six statuses and `recruiting`, an alias of `open`. */
+export const EventStatusInputSchema = Type.Union(EVENT_STATUS_INPUTS.map((s) => Type.Literal(s)));
 
 export const TrackSchema = Type.Object({ id: Type.String(), name: Type.String(), prize: Type.String() });
 export const DimensionSchema = Type.Object({ name: Type.String(), weight: Type.Number() });
@@ -126,12 +126,12 @@ const eventInputProperties = {
 
 /** Creation body: the seed's fields; name and deadlines are required (checked with the other rules). */
 export const CreateEventBody = Type.Object(
-  { ...eventInputProperties, status: opt(Type.Union([Type.Literal('draft'), Type.Literal('open')])) },
+  { ...eventInputProperties, status: opt(Type.Union([Type.Literal('draft'), Type.Literal('open'), Type.Literal('recruiting')])) },
   { additionalProperties: false },
 );
 
 export const PatchEventBody = Type.Object(
-  { ...eventInputProperties, status: opt(EventStatusSchema) },
+  { ...eventInputProperties, status: opt(EventStatusInputSchema) },
   { additionalProperties: false, minProperties: 1 },
 );
 

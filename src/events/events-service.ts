@@ -8,10 +8,10 @@ import type { EventCatalog } from './event-catalog.js';
 import { buildEventConfig, publicationDeadlineErrors, type EventConfigInput } from './event-config.js';
 import { configColumns, fromRow, type EventRecord } from './events-model.js';
 import * as repo from './events-repo.js';
-import { effectiveStatus, normaliseStatusFilter, transitionAllowed, type EventStatus } from './status.js';
+import { effectiveStatus, normaliseStatusFilter, statusFromInput, transitionAllowed, type EventStatus, type EventStatusInput } from './status.js';
 
 export interface EventInput extends EventConfigInput {
-  status?: EventStatus;
+  status?: EventStatusInput;
   co_organizers?: string[];
 }
 
@@ -81,8 +81,13 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     return ids;
   }
 
-  async function create(who: Principal, input: EventInput): Promise<EventRecord> {
+  function withCanonicalStatus(input: EventInput): EventInput & { status?: EventStatus } {
+    return input.status === undefined ? (input as EventInput & { status?: undefined }) : { ...input, status: statusFromInput(input.status) };
+  }
+
+  async function create(who: Principal, raw: EventInput): Promise<EventRecord> {
     requireOrganizerRole(who);
+    const input = withCanonicalStatus(raw);
     const { config, errors } = buildEventConfig(input);
     if (input.status && input.status !== 'draft' && input.status !== 'open') {
       errors.push({ field: 'status', message: 'a new event is either draft or open' });
@@ -113,7 +118,8 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     return (await load(id))!;
   }
 
-  async function update(who: Principal, id: string, input: EventInput): Promise<EventRecord> {
+  async function update(who: Principal, id: string, raw: EventInput): Promise<EventRecord> {
+    const input = withCanonicalStatus(raw);
     const event = await getOwned(id, who);
     const now = clock.now();
     const current = effectiveStatus(event, now);
@@ -153,7 +159,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
 
     const stamp = iso(now);
     await db.transaction().execute(async (tx) => {
-      await repo.updateEvent(tx, id, { ...configColumns(config), ...(nextStatus ? { status: nextStatus } : {}), updated_at: stamp });
+      await repo.updateEvent(tx, id, { ...configColumns(config), ...(nextStatus ? { status: nextStatus, status_changed_at: stamp } : {}), updated_at: stamp });
       if (coIds) {
         await tx.deleteFrom('event_organizers').where('event_id', '=', id).where('user_id', '!=', event.created_by).execute();
         for (const uid of new Set(coIds)) {

@@ -68,9 +68,19 @@ export function transitionAllowed(from: EventStatus, to: EventStatus): { ok: tru
   return { ok: true };
 }
 
-/** `recruiting` is accepted wherever a status is an input and means `open`. */
+export const EVENT_STATUSES = ['draft', 'open', 'active', 'judging', 'ended', 'cancelled'] as const;
+
+/** A status as clients may send it: `recruiting` (the seed's word) is accepted wherever a status is an input and means `open`. */
+export type EventStatusInput = EventStatus | 'recruiting';
+export const EVENT_STATUS_INPUTS = [...EVENT_STATUSES, 'recruiting'] as const;
+
+export function statusFromInput(s: EventStatusInput): EventStatus {
+  return s === 'recruiting' ? 'open' : s;
+}
+
+/** A status filter from a query string: case and spaces do not matter; `recruiting` means `open`. */
 export function normaliseStatusFilter(raw: string): EventStatus | null {
   const s = raw.trim().toLowerCase();
   if (s === 'recruiting') return 'open';
-  return (['draft', 'open', 'active', 'judging', 'ended', 'cancelled'] as const).find((x) => x === s) ?? null;
+  return EVENT_STATUSES.find((x) => x === s) ?? null;
 }

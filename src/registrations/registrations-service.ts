@@ -6,19 +6,12 @@ import { AppError, validationError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Notifier } from '../core/notifier.js';
 import { iso } from '../core/time.js';
-import type { EventRecord } from '../events/events-model.js';
+import { registrationClosedDetail } from '../events/closed-reasons.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
 import { validateRegistration, type RegistrationInput } from './form.js';
 
 export const registrationChannel = (id: string) => `registration:${id}`;
-
-function closedReason(event: EventRecord, now: Date): string {
-  const status = effectiveStatus(event, now);
-  if (status === 'draft') return 'the event is not published yet';
-  if (status !== 'open') return `the event is ${status}; registration closed at ${event.registration_deadline}`;
-  return 'the organizer has closed registration for this event';
-}
 
 export function createRegistrationsService(deps: { db: Db; clock: Clock; events: EventsService; notifier: Notifier }) {
   const { db, clock, events, notifier } = deps;
@@ -26,7 +19,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
   async function register(who: Principal, eventId: string, input: RegistrationInput) {
     const event = await events.getPublic(eventId, who);
     const now = clock.now();
-    if (!registrationAccepted(event, now)) throw new AppError('registration_closed', `Registration is closed: ${closedReason(event, now)}.`);
+    if (!registrationAccepted(event, now)) throw new AppError('registration_closed', registrationClosedDetail(event, now));
     const { value, errors } = validateRegistration(input, event, who.email);
     if (errors.length) throw validationError(errors);
     const stamp = iso(now);

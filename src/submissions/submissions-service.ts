@@ -6,7 +6,8 @@ import { AppError, validationError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { iso } from '../core/time.js';
 import type { EventsService } from '../events/events-service.js';
-import { effectiveStatus, submissionAccepted } from '../events/status.js';
+import { submissionClosedDetail } from '../events/closed-reasons.js';
+import { submissionAccepted } from '../events/status.js';
 import type { RegistrationsService } from '../registrations/registrations-service.js';
 import { validateSubmission, type SubmissionInput } from './submission-input.js';
 
@@ -21,15 +22,7 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
   async function submit(who: Principal, eventId: string, input: SubmissionInput): Promise<{ project: ProjectRow; created: boolean; teamName: string }> {
     const event = await events.getPublic(eventId, who);
     const now = clock.now();
-    if (!submissionAccepted(event, now)) {
-      const status = effectiveStatus(event, now);
-      throw new AppError(
-        'submission_closed',
-        status === 'open' || status === 'active' || status === 'draft'
-          ? `Submissions are not accepted while the event is ${status}.`
-          : `Submissions closed at ${event.submission_deadline}; the event is ${status}.`,
-      );
-    }
+    if (!submissionAccepted(event, now)) throw new AppError('submission_closed', submissionClosedDetail(event, now));
     const registration = await registrations.findForUser(event.id, who.userId);
     if (!registration) throw new AppError('registration_not_approved', 'You have no registration for this event; register first.');
     if (registration.status !== 'approved') {

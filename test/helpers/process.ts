@@ -19,8 +19,22 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs the real CLI (`hackathon serve`) in a child process and waits until it answers /healthz. */
+/**
+ * Runs the real CLI (`hackathon serve`) in a child process and waits until it answers /healthz.
+ * The free port is picked before the child binds it, so another process may take it in between:
+ * then it starts again on a fresh port.
+ */
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnServerOnce(env);
+    } catch (err) {
+      if (attempt >= 3 || !/EADDRINUSE/.test((err as Error).message)) throw err;
+    }
+  }
+}
+
+async function spawnServerOnce(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
     env: { ...process.env, LOG_LEVEL: process.env.TEST_SERVER_LOG ?? 'warn', HOST: '127.0.0.1', PORT: String(port), REDIS_URL: '', ...env },

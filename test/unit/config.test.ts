@@ -23,6 +23,30 @@ describe('loadConfig', () => {
     expect(c.maxWaitSeconds).toBe(60);
     expect(c.logLevel).toBe('info');
     expect(c.trustProxy).toBe(false);
+    expect(c.dataDir).toBe('./data');
+    expect(c.mail.outboxDir).toBe('./data/outbox');
+  });
+
+  it('keeps the default database and the outbox together under DATA_DIR', () => {
+    const c = loadConfig({ DATA_DIR: '/srv/hackathon/' });
+    expect(c.dataDir).toBe('/srv/hackathon/');
+    expect(c.database).toEqual({ dialect: 'sqlite', path: '/srv/hackathon/hackathon.db', url: 'sqlite:/srv/hackathon/hackathon.db' });
+    expect(c.mail.outboxDir).toBe('/srv/hackathon/outbox');
+  });
+
+  it('puts the outbox beside an explicit SQLite database when DATA_DIR is unset', () => {
+    const c = loadConfig({ DATABASE_URL: 'sqlite:/var/lib/hk/main.db' });
+    expect(c.dataDir).toBe('/var/lib/hk');
+    expect(c.mail.outboxDir).toBe('/var/lib/hk/outbox');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).mail.outboxDir).toBe('./data/outbox');
+  });
+
+  it('lets explicit DATABASE_URL and OUTBOX_DIR win over DATA_DIR', () => {
+    const c = loadConfig({ DATA_DIR: '/srv/hk', DATABASE_URL: 'sqlite:/elsewhere/x.db', OUTBOX_DIR: '/mail' });
+    expect(c.dataDir).toBe('/srv/hk');
+    expect(c.database).toMatchObject({ path: '/elsewhere/x.db' });
+    expect(c.mail.outboxDir).toBe('/mail');
+    expect(loadConfig({ DATA_DIR: '/srv/hk', DATABASE_URL: 'sqlite:/elsewhere/x.db' }).mail.outboxDir).toBe('/srv/hk/outbox');
   });
 
   it('derives the public URL from PORT and strips a trailing slash from PUBLIC_URL', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nulPath } from '../../src/core/http/validation.js';
+import { Type } from 'typebox';
+import { ajvToFieldErrors, nulPath, validatorCompiler } from '../../src/core/http/validation.js';
 
 describe('nulPath', () => {
   it('is null when no string holds a NUL character', () => {
@@ -23,5 +24,38 @@ describe('nulPath', () => {
     const cyclic: Record<string, unknown> = { a: 'x' };
     cyclic.self = cyclic;
     expect(nulPath(cyclic)).toBeNull();
+  });
+});
+
+describe('ajvToFieldErrors on closed sets', () => {
+  const compile = (schema: object) => validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/' } as never) as unknown as ((d: unknown) => boolean) & { errors: never };
+  const errorsOf = (schema: object, data: unknown) => {
+    const v = compile(schema);
+    expect(v(data)).toBe(false);
+    return ajvToFieldErrors(v.errors, 'body');
+  };
+
+  it('lists the values of a union of constants once, for a wrong string or a wrong type', () => {
+    const schema = Type.Object({ status: Type.Union([Type.Literal('draft'), Type.Literal('open')]) });
+    expect(errorsOf(schema, { status: 'recruitingg' })).toEqual([{ field: 'status', message: 'must be one of: draft, open' }]);
+    expect(errorsOf(schema, { status: 5 })).toEqual([{ field: 'status', message: 'must be one of: draft, open' }]);
+  });
+
+  it('lists enum values, a single constant and a nullable constant', () => {
+    expect(errorsOf({ type: 'object', properties: { f: { enum: ['a', 'b'] } } }, { f: 'c' })).toEqual([{ field: 'f', message: 'must be one of: a, b' }]);
+    expect(errorsOf(Type.Object({ f: Type.Literal('failed') }), { f: 'x' })).toEqual([{ field: 'f', message: 'must be failed' }]);
+    expect(errorsOf(Type.Object({ f: Type.Union([Type.Literal('x'), Type.Null()]) }), { f: 'y' })).toEqual([{ field: 'f', message: 'must be one of: x, null' }]);
+  });
+
+  it('does not keep the rejected value in the errors it hands on', () => {
+    const v = compile(Type.Object({ password: Type.String({ maxLength: 3 }) }));
+    expect(v({ password: 'hunter2-secret' })).toBe(false);
+    expect(JSON.stringify(v.errors)).not.toContain('hunter2');
+  });
+
+  it('leaves unions of other shapes to their branch errors', () => {
+    const errors = errorsOf(Type.Object({ f: Type.Union([Type.String({ maxLength: 1 }), Type.Number()]) }), { f: 'long' });
+    expect(errors.map((e) => e.message)).not.toContain(expect.stringMatching(/one of/));
+    expect(errors.length).toBeGreaterThan(0);
   });
 });

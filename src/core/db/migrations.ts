@@ -194,6 +194,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0103_event_status_changed_at': {
+    async up(db: Kysely<any>) {
+      // When an organizer last moved the stored status (PATCH), so a closed window can say
+      // "closed early by the organizer on <date>". Null for events moved before this column existed.
+      await db.schema.alterTable('events').addColumn('status_changed_at', 'text').execute();
+    },
+  },
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -48,6 +48,8 @@ export interface EventsTable {
   created_at: string;
   updated_at: string;
   judging_started_at: string | null;
+  /** When an organizer last changed `status` with PATCH (not set by publication); null if never or before 0103. */
+  status_changed_at: string | null;
 }
 
 export interface EventOrganizersTable {

@@ -17,6 +17,8 @@ function makeAjv(coerce: boolean): Ajv {
     removeAdditional: false,
     useDefaults: true,
     strict: false,
+    // Errors carry the failing schema, so an enum or a union of constants can list what it accepts.
+    verbose: true,
   });
   addFormats(ajv);
   return ajv;
@@ -62,7 +64,9 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const validate = ajv.compile(schema as object);
   const checked: CompiledValidator = (data, dataCxt) => {
     if (!validate(data, dataCxt as never)) {
-      checked.errors = validate.errors ?? null;
+      // verbose mode also copies the rejected value into each error: drop it, so a refused password
+      // can never travel further (logs, error reports) than this check.
+      checked.errors = validate.errors?.map(({ data: _data, parentSchema: _parent, ...e }) => e) ?? null;
       return false;
     }
     const at = nulPath(data);
@@ -82,14 +86,59 @@ function pathToField(instancePath: string): string {
   return instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
 }
 
+/**
+ * The values a schema accepts when it is a closed set (`const`, `enum`, `null`, or a union of
+ * those, as TypeBox writes `Type.Union([Type.Literal(…), …])`); null when it accepts anything else.
+ */
+export function allowedValues(schema: unknown): unknown[] | null {
+  if (typeof schema !== 'object' || schema === null) return null;
+  const s = schema as { const?: unknown; enum?: unknown; type?: unknown; anyOf?: unknown; oneOf?: unknown };
+  if ('const' in s) return [s.const];
+  if (Array.isArray(s.enum)) return [...s.enum];
+  const branches = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : null;
+  if (branches) {
+    const all: unknown[] = [];
+    for (const b of branches) {
+      const values = allowedValues(b);
+      if (!values) return null;
+      all.push(...values);
+    }
+    return all.length ? all : null;
+  }
+  if (s.type === 'null') return [null];
+  return null;
+}
+
+function oneOfMessage(values: unknown[]): string {
+  const shown = values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  return shown.length === 1 ? `must be ${shown[0]}` : `must be one of: ${shown.join(', ')}`;
+}
+
 /** Turns ajv's errors into the contract's `errors: [{field, message}]`. */
 export function ajvToFieldErrors(errors: ErrorObject[], context: string | undefined): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
+  // A union of constants fails once per branch ("must be equal to constant" six times); report it
+  // once, with the allowed values, and drop its branch errors.
+  const closedUnions = new Map<string, unknown[]>();
   for (const e of errors) {
+    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') continue;
+    const values = allowedValues({ [e.keyword]: e.schema });
+    if (values) closedUnions.set(e.schemaPath, values);
+  }
+  const insideClosedUnion = (schemaPath: string) => [...closedUnions.keys()].some((p) => schemaPath.startsWith(`${p}/`));
+  for (const e of errors) {
+    if (insideClosedUnion(e.schemaPath)) continue;
     let field = pathToField(e.instancePath);
     let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') {
+    const union = closedUnions.get(e.schemaPath);
+    if (union) {
+      message = oneOfMessage(union);
+    } else if (e.keyword === 'enum') {
+      message = oneOfMessage((e.params as { allowedValues: unknown[] }).allowedValues);
+    } else if (e.keyword === 'const') {
+      message = oneOfMessage([(e.params as { allowedValue: unknown }).allowedValue]);
+    } else if (e.keyword === 'required') {
       const missing = (e.params as { missingProperty: string }).missingProperty;
       field = field ? `${field}.${missing}` : missing;
       message = 'is required';
