@@ -1,11 +1,11 @@
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
 import type { ApiKeyRow, Role, UserRow } from '../core/db/schema.js';
+import { requireEmailAddress } from '../core/email-address.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Notifier } from '../core/notifier.js';
 import { iso } from '../core/time.js';
-import { isEmail } from '../core/urls.js';
 import * as repo from './accounts-repo.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.js';
@@ -49,8 +49,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
   notifier?.subscribe(KEYS_REVOKED, () => authCache.clear());
 
   async function createUser(input: { email: string; password?: string; role?: Role }): Promise<PublicUser> {
-    const email = input.email.trim().toLowerCase();
-    if (!isEmail(email)) throw new AppError('validation_failed', 'email must be an e-mail address', { errors: [{ field: 'email', message: 'must be an e-mail address' }] });
+    const email = requireEmailAddress(input.email);
     if (input.password !== undefined && input.password.length < PASSWORD_MIN_LENGTH) {
       throw new AppError('validation_failed', `password must be at least ${PASSWORD_MIN_LENGTH} characters`, {
         errors: [{ field: 'password', message: `must be at least ${PASSWORD_MIN_LENGTH} characters` }],

@@ -4,11 +4,11 @@ import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/index.js';
 import type { InvitationRow, ReviewRow } from '../core/db/schema.js';
+import { requireEmailAddress } from '../core/email-address.js';
 import { AppError, validationError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Delivery, Mailer } from '../core/mailer.js';
 import { iso } from '../core/time.js';
-import { isEmail } from '../core/urls.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
@@ -53,12 +53,6 @@ export function createReviewersService(deps: {
 }) {
   const { db, clock, config, accounts, events, mailer } = deps;
 
-  function normaliseEmail(raw: string, field = 'email'): string {
-    const email = raw.trim().toLowerCase();
-    if (!isEmail(email)) throw validationError([{ field, message: 'must be an e-mail address' }]);
-    return email;
-  }
-
   // ---- organizers -------------------------------------------------------------------------
 
   /**
@@ -73,7 +67,7 @@ export function createReviewersService(deps: {
     if (status === 'ended' || status === 'cancelled') {
       throw new AppError('event_locked', `The event is ${status}; it takes no more reviewers.`);
     }
-    const email = normaliseEmail(rawEmail);
+    const email = requireEmailAddress(rawEmail);
     const { token, hash } = newInvitationToken();
     const invitation: InvitationRow = {
       id: newId('inv'),
@@ -173,7 +167,7 @@ export function createReviewersService(deps: {
    */
   async function accept(token: string, input: AcceptInput): Promise<AcceptResult> {
     const inv = await openInvitation(token);
-    if (input.email !== undefined && normaliseEmail(input.email) !== inv.email) {
+    if (input.email !== undefined && requireEmailAddress(input.email) !== inv.email) {
       throw validationError([{ field: 'email', message: `this invitation is for ${inv.email}` }]);
     }
 
