@@ -17,6 +17,11 @@ export async function updateUserRole(db: Executor, id: string, role: Role, now: 
   await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', id).execute();
 }
 
+/** Swaps a password hash only if it is still `current` (compare-and-set). */
+export async function replacePasswordHash(db: Executor, id: string, current: string, next: string, now: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: next, updated_at: now }).where('id', '=', id).where('password_hash', '=', current).execute();
+}
+
 export async function countUsers(db: Executor): Promise<number> {
   const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
 import type { ApiKeyRow, Role, UserRow } from '../core/db/schema.js';
@@ -8,7 +9,7 @@ import type { Notifier } from '../core/notifier.js';
 import { iso } from '../core/time.js';
 import * as repo from './accounts-repo.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
-import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, OWASP_SCRYPT, PASSWORD_MIN_LENGTH, verifyPassword, type ScryptParams } from './passwords.js';
 
 export const ROLES: readonly Role[] = ['user', 'organizer', 'admin'];
 
@@ -35,8 +36,11 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 
 export const KEYS_REVOKED = 'keys:revoked';
 
-export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: Notifier; authCacheTtlMs?: number }) {
+export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: Notifier; authCacheTtlMs?: number; scrypt?: ScryptParams }) {
   const { db, clock, notifier } = deps;
+  const scrypt = deps.scrypt ?? OWASP_SCRYPT;
+  // Unknown e-mails are checked against a hash of the same cost, so timing does not reveal which exist.
+  let dummyHash: Promise<string> | undefined;
   const authCacheTtlMs = deps.authCacheTtlMs ?? 0;
   /**
    * Valid keys recently seen, by hash, so a busy agent does not cost a key lookup per request.
@@ -61,7 +65,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     const user: UserRow = {
       id: newId('usr'),
       email,
-      password_hash: input.password === undefined ? null : await hashPassword(input.password),
+      password_hash: input.password === undefined ? null : await hashPassword(input.password, scrypt),
       role,
       created_at: now,
       updated_at: now,
@@ -88,11 +92,23 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return { id: user.id, email: user.email, role, created_at: user.created_at };
   }
 
+  /**
+   * The one place a password is verified (invitation acceptance now, sign-in later). A hash made
+   * with weaker parameters than configured is replaced after a successful check, so raising the
+   * work factor upgrades every active account without a reset.
+   */
   async function checkPassword(email: string, password: string): Promise<UserRow | null> {
     const user = await repo.findUserByEmail(db, email);
-    // Verify against a dummy hash when the user is unknown so timing does not reveal which e-mails exist.
-    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-    return user && ok ? user : null;
+    const stored = user?.password_hash ?? (await (dummyHash ??= hashPassword(randomUUID(), scrypt)));
+    const ok = await verifyPassword(password, stored);
+    if (!user || !ok) return null;
+    if (needsRehash(stored, scrypt)) {
+      const upgraded = await hashPassword(password, scrypt);
+      // Only if the hash is still the one just verified: a concurrent password change wins.
+      await repo.replacePasswordHash(db, user.id, stored, upgraded, iso(clock.now()));
+      return { ...user, password_hash: upgraded };
+    }
+    return user;
   }
 
   async function createKey(userId: string, opts: { name?: string; expiresAt?: Date | null } = {}): Promise<CreatedKey> {
@@ -163,5 +179,3 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
-
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
