@@ -1,5 +1,5 @@
 import type { Executor } from '../core/db/index.js';
-import type { ApiKeyRow, Role, UserRow } from '../core/db/schema.js';
+import type { ApiKeyRow, KeyScope, Role, UserRow } from '../core/db/schema.js';
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -32,6 +32,7 @@ export interface KeyWithUser {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
+  scope: KeyScope;
   user_id: string;
   email: string;
   role: Role;
@@ -46,6 +47,7 @@ export async function findKeyByHash(db: Executor, hash: string): Promise<KeyWith
       'api_keys.expires_at',
       'api_keys.revoked_at',
       'api_keys.last_used_at',
+      'api_keys.scope',
       'users.id as user_id',
       'users.email',
       'users.role',
@@ -60,6 +62,19 @@ export async function insertApiKey(db: Executor, key: ApiKeyRow): Promise<void> 
 
 export async function listApiKeys(db: Executor, userId: string): Promise<ApiKeyRow[]> {
   return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();
+}
+
+/** The user's keys of one scope that still work at `now` (not revoked, not expired), newest first. */
+export async function listUsableKeys(db: Executor, userId: string, scope: KeyScope, now: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('scope', '=', scope)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 export async function findApiKey(db: Executor, idOrPrefix: string): Promise<ApiKeyRow[]> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
-import type { ApiKeyRow, Role, UserRow } from '../core/db/schema.js';
+import type { ApiKeyRow, KeyScope, Role, UserRow } from '../core/db/schema.js';
 import { requireEmailAddress } from '../core/email-address.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -19,6 +19,8 @@ export interface Principal {
   email: string;
   role: Role;
   keyId: string;
+  /** 'review' keys may call the reviewer routes only; the auth hook enforces it. */
+  scope: KeyScope;
 }
 
 export type PublicUser = Pick<UserRow, 'id' | 'email' | 'role' | 'created_at'>;
@@ -30,6 +32,7 @@ export interface CreatedKey {
   key: string;
   created_at: string;
   expires_at: string | null;
+  scope: KeyScope;
 }
 
 const LAST_USED_GRANULARITY_MS = 60_000;
@@ -111,7 +114,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return user;
   }
 
-  async function createKey(userId: string, opts: { name?: string; expiresAt?: Date | null } = {}): Promise<CreatedKey> {
+  async function createKey(userId: string, opts: { name?: string; expiresAt?: Date | null; scope?: KeyScope } = {}): Promise<CreatedKey> {
     const now = clock.now();
     if (opts.expiresAt && opts.expiresAt.getTime() <= now.getTime()) {
       throw new AppError('validation_failed', 'expiry must be in the future', { errors: [{ field: 'expires_at', message: 'must be in the future' }] });
@@ -127,14 +130,20 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
       expires_at: opts.expiresAt ? iso(opts.expiresAt) : null,
       revoked_at: null,
       last_used_at: null,
+      scope: opts.scope ?? 'full',
     };
     await repo.insertApiKey(db, row);
-    return { id: row.id, name: row.name, prefix: row.prefix, key: token, created_at: row.created_at, expires_at: row.expires_at };
+    return { id: row.id, name: row.name, prefix: row.prefix, key: token, created_at: row.created_at, expires_at: row.expires_at, scope: row.scope };
   }
 
   async function createKeyForEmail(email: string, opts: { name?: string; expiresAt?: Date | null } = {}) {
     const user = await requireUser(email);
     return createKey(user.id, opts);
+  }
+
+  /** The user's working review-scoped keys (not revoked, not expired), newest first. */
+  async function usableReviewKeys(userId: string): Promise<ApiKeyRow[]> {
+    return repo.listUsableKeys(db, userId, 'review', iso(clock.now()));
   }
 
   /** Revokes by key id or display prefix; refuses an ambiguous prefix. */
@@ -167,7 +176,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
       // Fire and forget: bookkeeping must never slow down or fail the request it describes.
       repo.touchApiKey(db, found.key_id, iso(now), iso(now.getTime() - LAST_USED_GRANULARITY_MS)).catch(() => {});
     }
-    const principal: Principal = { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id };
+    const principal: Principal = { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id, scope: found.scope };
     if (authCacheTtlMs > 0) {
       if (authCache.size >= AUTH_CACHE_MAX) authCache.clear();
       authCache.set(hash, { principal, expiresAt: found.expires_at ? Date.parse(found.expires_at) : null, cachedAt: Date.now() });
@@ -175,7 +184,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return principal;
   }
 
-  return { createUser, setRole, checkPassword, createKey, createKeyForEmail, revokeKey, authenticate, requireUser };
+  return { createUser, setRole, checkPassword, createKey, createKeyForEmail, revokeKey, usableReviewKeys, authenticate, requireUser };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -35,6 +35,6 @@ export function normaliseEmailAddress(raw: string): string | null {
 /** Like normaliseEmailAddress, but refuses with 422 validation_failed naming `field`. */
 export function requireEmailAddress(raw: string, field = 'email'): string {
   const email = normaliseEmailAddress(raw);
-  if (email === null) throw validationError([{ field, message: 'must be one plain e-mail address (local@domain)' }]);
+  if (email === null) throw validationError([{ field, message: 'must be an e-mail address' }]);
   return email;
 }

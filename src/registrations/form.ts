@@ -42,7 +42,7 @@ export function validateRegistration(
   else if (teamName.length > LIMITS.teamName) errors.push({ field: 'team_name', message: `must be at most ${LIMITS.teamName} characters` });
 
   const contact = normaliseEmailAddress(input.contact_email?.trim() || accountEmail) ?? '';
-  if (!contact) errors.push({ field: 'contact_email', message: 'must be one plain e-mail address (local@domain)' });
+  if (!contact) errors.push({ field: 'contact_email', message: 'must be an e-mail address' });
 
   const github = input.github_url?.trim() || null;
   if (github !== null && (!isHttpUrl(github) || github.length > LIMITS.url)) {
@@ -91,7 +91,7 @@ export function validateRegistration(
     } else if (def.type === 'email' && value) {
       const email = normaliseEmailAddress(value);
       if (email) out[key] = email;
-      else errors.push({ field: `fields.${key}`, message: 'must be one plain e-mail address (local@domain)' });
+      else errors.push({ field: `fields.${key}`, message: 'must be an e-mail address' });
     } else if (value) {
       out[key] = value;
     }

@@ -28,6 +28,18 @@ export interface AcceptInput {
   email?: string;
   password: string;
   name?: string;
+  /** Revoke the reviewer's working review keys and issue a new one (a lost key). */
+  replaceKey?: boolean;
+}
+
+/** A key the reviewer already holds, described without its secret (only its hash is stored). */
+export interface HeldKey {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  scope: 'review';
 }
 
 export interface AcceptResult {
@@ -35,7 +47,10 @@ export interface AcceptResult {
   event_name: string;
   user: { id: string; email: string; role: string };
   account_created: boolean;
-  api_key: CreatedKey;
+  /** A new review-scoped key, shown once; null when the reviewer already holds one (see existing_key). */
+  api_key: (CreatedKey & { scope: 'review' }) | null;
+  existing_key: HeldKey | null;
+  revoked_key_ids: string[];
 }
 
 const HOUR_MS = 3_600_000;
@@ -133,11 +148,19 @@ export function createReviewersService(deps: {
 
   // ---- invitees -----------------------------------------------------------------------------
 
-  /** The invitation behind a token, if it can still be accepted: 404 unknown, 410 used or expired. */
+  /** The invitation behind a token, if it can still be accepted: 404 unknown, 410 closed, used or expired. */
   async function openInvitation(token: string) {
     const found = looksLikeInvitationToken(token) ? await repo.findInvitationByHash(db, hashInvitationToken(token)) : undefined;
     if (!found) {
       throw new AppError('invitation_not_found', 'This invitation link is unknown, or was replaced by a newer invitation or withdrawn.');
+    }
+    // A finished event takes no reviewers: its invitations must not make accounts or keys any more.
+    const eventStatus = effectiveStatus({ status: found.event_status, registration_deadline: found.registration_deadline, submission_deadline: found.submission_deadline }, clock.now());
+    if (eventStatus === 'ended' || eventStatus === 'cancelled') {
+      throw new AppError(
+        'invitation_closed',
+        `The event "${found.event_name}" has ${eventStatus === 'ended' ? 'ended (its results are published)' : 'been cancelled'}, so this invitation can no longer be used.`,
+      );
     }
     const status = invitationStatus(found, clock.now());
     if (status === 'accepted') throw new AppError('invitation_used', 'This invitation has already been accepted; each link works once.');
@@ -163,7 +186,9 @@ export function createReviewersService(deps: {
   /**
    * Signs the invited address in (existing account: its password) or creates its account, then
    * claims the invitation atomically and makes the user a reviewer. A wrong password leaves the
-   * invitation usable. The API key is created last and shown once.
+   * invitation usable. Keys: a reviewer holds one review-scoped key for all their events. If they
+   * already hold a working one, none is minted (keys are shown once and stored hashed, so the held
+   * one is only described); `replaceKey` revokes the held ones and issues a new one.
    */
   async function accept(token: string, input: AcceptInput): Promise<AcceptResult> {
     const inv = await openInvitation(token);
@@ -204,13 +229,33 @@ export function createReviewersService(deps: {
       await openInvitation(token);
       throw new AppError('invitation_used', 'This invitation has already been accepted; each link works once.');
     }
-    const key = await accounts.createKey(userId, { name: input.name?.trim() || `reviewer: ${inv.event_name}` });
+    const held = await accounts.usableReviewKeys(userId);
+    const revoked: string[] = [];
+    if (held.length > 0 && !input.replaceKey) {
+      const k = held[0]!;
+      return {
+        event_id: inv.event_id,
+        event_name: inv.event_name,
+        user: { id: user.id, email: user.email, role: user.role },
+        account_created: accountCreated,
+        api_key: null,
+        existing_key: { id: k.id, name: k.name, prefix: k.prefix, created_at: k.created_at, expires_at: k.expires_at, scope: 'review' },
+        revoked_key_ids: [],
+      };
+    }
+    for (const k of held) {
+      await accounts.revokeKey(k.id, userId);
+      revoked.push(k.id);
+    }
+    const key = await accounts.createKey(userId, { name: input.name?.trim() || `reviewer: ${inv.event_name}`, scope: 'review' });
     return {
       event_id: inv.event_id,
       event_name: inv.event_name,
       user: { id: user.id, email: user.email, role: user.role },
       account_created: accountCreated,
-      api_key: key,
+      api_key: { ...key, scope: 'review' },
+      existing_key: null,
+      revoked_key_ids: revoked,
     };
   }
 

@@ -60,6 +60,6 @@ describe('normaliseEmailAddress', () => {
     }
     expect(caught).toBeInstanceOf(AppError);
     expect((caught as AppError).code).toBe('validation_failed');
-    expect((caught as AppError).errors).toEqual([{ field: 'contact_email', message: 'must be one plain e-mail address (local@domain)' }]);
+    expect((caught as AppError).errors).toEqual([{ field: 'contact_email', message: 'must be an e-mail address' }]);
   });
 });
