@@ -22,6 +22,14 @@ export async function replacePasswordHash(db: Executor, id: string, current: str
   await db.updateTable('users').set({ password_hash: next, updated_at: now }).where('id', '=', id).where('password_hash', '=', current).execute();
 }
 
+/**
+ * Takes the user's row lock for the rest of the transaction (PostgreSQL: the row; SQLite: the
+ * database write lock) with an update that changes nothing, portable where FOR UPDATE is not.
+ */
+export async function lockUser(db: Executor, id: string): Promise<void> {
+  await db.updateTable('users').set((eb) => ({ role: eb.ref('role') })).where('id', '=', id).execute();
+}
+
 export async function countUsers(db: Executor): Promise<number> {
   const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
-import { uniqueViolation, type Db } from '../core/db/index.js';
+import { uniqueViolation, type Db, type Executor } from '../core/db/index.js';
 import type { ApiKeyRow, KeyScope, Role, UserRow } from '../core/db/schema.js';
 import { requireEmailAddress } from '../core/email-address.js';
 import { AppError } from '../core/errors.js';
@@ -114,7 +114,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return user;
   }
 
-  async function createKey(userId: string, opts: { name?: string; expiresAt?: Date | null; scope?: KeyScope } = {}): Promise<CreatedKey> {
+  async function createKey(userId: string, opts: { name?: string; expiresAt?: Date | null; scope?: KeyScope } = {}, tx: Executor = db): Promise<CreatedKey> {
     const now = clock.now();
     if (opts.expiresAt && opts.expiresAt.getTime() <= now.getTime()) {
       throw new AppError('validation_failed', 'expiry must be in the future', { errors: [{ field: 'expires_at', message: 'must be in the future' }] });
@@ -132,7 +132,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
       last_used_at: null,
       scope: opts.scope ?? 'full',
     };
-    await repo.insertApiKey(db, row);
+    await repo.insertApiKey(tx, row);
     return { id: row.id, name: row.name, prefix: row.prefix, key: token, created_at: row.created_at, expires_at: row.expires_at, scope: row.scope };
   }
 
@@ -141,9 +141,30 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return createKey(user.id, opts);
   }
 
-  /** The user's working review-scoped keys (not revoked, not expired), newest first. */
-  async function usableReviewKeys(userId: string): Promise<ApiKeyRow[]> {
-    return repo.listUsableKeys(db, userId, 'review', iso(clock.now()));
+  /**
+   * The review key of a user, at most one working at a time: if one works and `replace` is false it
+   * is returned as `held` (its secret is not stored, so only described); otherwise the working ones
+   * are revoked and a new one is `issued`. One transaction holding the user's row lock, so two
+   * concurrent calls for one user cannot both issue a key.
+   */
+  async function issueReviewKey(
+    userId: string,
+    opts: { name: string; replace: boolean },
+  ): Promise<{ issued: CreatedKey | null; held: ApiKeyRow | null; revokedIds: string[] }> {
+    const result = await db.transaction().execute(async (tx) => {
+      await repo.lockUser(tx, userId);
+      const now = iso(clock.now());
+      const working = await repo.listUsableKeys(tx, userId, 'review', now);
+      if (working.length > 0 && !opts.replace) return { issued: null, held: working[0]!, revokedIds: [] };
+      for (const k of working) await repo.revokeApiKey(tx, k.id, now);
+      const issued = await createKey(userId, { name: opts.name, scope: 'review' }, tx);
+      return { issued, held: null, revokedIds: working.map((k) => k.id) };
+    });
+    if (result.revokedIds.length > 0) {
+      authCache.clear();
+      notifier?.publish(KEYS_REVOKED);
+    }
+    return result;
   }
 
   /** Revokes by key id or display prefix; refuses an ambiguous prefix. */
@@ -184,7 +205,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return principal;
   }
 
-  return { createUser, setRole, checkPassword, createKey, createKeyForEmail, revokeKey, usableReviewKeys, authenticate, requireUser };
+  return { createUser, setRole, checkPassword, createKey, createKeyForEmail, revokeKey, issueReviewKey, authenticate, requireUser };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

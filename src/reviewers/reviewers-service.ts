@@ -229,33 +229,20 @@ export function createReviewersService(deps: {
       await openInvitation(token);
       throw new AppError('invitation_used', 'This invitation has already been accepted; each link works once.');
     }
-    const held = await accounts.usableReviewKeys(userId);
-    const revoked: string[] = [];
-    if (held.length > 0 && !input.replaceKey) {
-      const k = held[0]!;
-      return {
-        event_id: inv.event_id,
-        event_name: inv.event_name,
-        user: { id: user.id, email: user.email, role: user.role },
-        account_created: accountCreated,
-        api_key: null,
-        existing_key: { id: k.id, name: k.name, prefix: k.prefix, created_at: k.created_at, expires_at: k.expires_at, scope: 'review' },
-        revoked_key_ids: [],
-      };
-    }
-    for (const k of held) {
-      await accounts.revokeKey(k.id, userId);
-      revoked.push(k.id);
-    }
-    const key = await accounts.createKey(userId, { name: input.name?.trim() || `reviewer: ${inv.event_name}`, scope: 'review' });
+    const { issued, held, revokedIds } = await accounts.issueReviewKey(userId, {
+      name: input.name?.trim() || `reviewer: ${inv.event_name}`,
+      replace: input.replaceKey === true,
+    });
     return {
       event_id: inv.event_id,
       event_name: inv.event_name,
       user: { id: user.id, email: user.email, role: user.role },
       account_created: accountCreated,
-      api_key: { ...key, scope: 'review' },
-      existing_key: null,
-      revoked_key_ids: revoked,
+      api_key: issued ? { ...issued, scope: 'review' } : null,
+      existing_key: held
+        ? { id: held.id, name: held.name, prefix: held.prefix, created_at: held.created_at, expires_at: held.expires_at, scope: 'review' }
+        : null,
+      revoked_key_ids: revokedIds,
     };
   }
 

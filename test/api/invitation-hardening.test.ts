@@ -191,6 +191,26 @@ describe.each(DIALECTS)('invitation hardening (%s)', (dialect) => {
       expect(working).toEqual([{ id: res.body.api_key.id, scope: 'review', revoked_at: null }]);
     });
 
+    it('two invitations accepted at once by one person still make one review key', async () => {
+      const events = [await createEvent(t, org.key, { name: 'Race 1' }), await createEvent(t, org.key, { name: 'Race 2' })];
+      const tokens = [await inviteToken(events[0]!, 'racer@scope.test'), await inviteToken(events[1]!, 'racer@scope.test')];
+      const results = await Promise.all(tokens.map((tk) => accept(tk, { password: 'a good password' })));
+      expect(results.map((r) => r.status)).toEqual([200, 200]);
+      const issued = results.filter((r) => r.body.api_key !== null);
+      const reused = results.filter((r) => r.body.api_key === null);
+      expect([issued.length, reused.length]).toEqual([1, 1]);
+      expect(reused[0]!.body.existing_key.id).toBe(issued[0]!.body.api_key.id);
+      const userId = issued[0]!.body.user.id as string;
+      expect(await keysOf(userId)).toEqual([{ id: issued[0]!.body.api_key.id, scope: 'review', revoked_at: null }]);
+    });
+
+    it('issueReviewKey serialises per user: eight concurrent calls issue one key', async () => {
+      const u = await t.ctx.accounts.createUser({ email: 'burst@scope.test' });
+      const results = await Promise.all(Array.from({ length: 8 }, () => t.ctx.accounts.issueReviewKey(u.id, { name: 'burst', replace: false })));
+      expect(results.filter((r) => r.issued !== null)).toHaveLength(1);
+      expect((await keysOf(u.id)).filter((k) => k.revoked_at === null)).toHaveLength(1);
+    });
+
     it('keys made before scopes existed (no scope written) and by createKey (the CLI) are full', async () => {
       const row = await t.ctx.db.selectFrom('api_keys').select('scope').where('user_id', '=', org.id).executeTakeFirstOrThrow();
       expect(row.scope).toBe('full');
