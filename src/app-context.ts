@@ -51,6 +51,8 @@ declare module 'fastify' {
     envelope?: boolean;
     /** Not counted against rate limits (health checks). */
     skipRateLimit?: boolean;
+    /** A review-scoped key (made by accepting an invitation) may call this route; it is refused everywhere else. */
+    reviewKeyAllowed?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

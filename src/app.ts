@@ -72,7 +72,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const rateLimitStore = opts.rateLimitStore ?? memoryRateLimitStore();
   const db = database.db;
 
-  const accounts = createAccountsService({ db, clock, notifier, authCacheTtlMs: config.authCacheTtlMs });
+  const accounts = createAccountsService({ db, clock, notifier, authCacheTtlMs: config.authCacheTtlMs, scrypt: config.passwordScrypt });
   const catalog = createEventCatalog({ db, notifier, ttlMs: config.eventCacheTtlMs });
   const events = createEventsService({ db, dialect: database.dialect, clock, catalog });
   const registrations = createRegistrationsService({ db, clock, events, notifier });

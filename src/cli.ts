@@ -19,7 +19,8 @@ Commands:
   keys create --email E [--name N] [--expires 2027-01-01T00:00:00Z | --expires-in-days 90]
                                           prints the new key alone on stdout (shown once)
   keys list --email E                     one line per key (tab-separated): id, name, prefix, created,
-                                          last used, expires, revoked ("-" when not set); never the key
+                                          last used, expires, revoked ("-" when not set), scope (full or
+                                          review); never the key
   keys revoke <key id or prefix>          also takes a line of keys list (its first column is the id)
 
 Configuration comes from the environment; see the README.`;
@@ -35,7 +36,7 @@ async function withAccounts<T>(config: Config, fn: (svc: ReturnType<typeof creat
   const database = openDatabase(config.database, { poolSize: 2 });
   try {
     await migrateToLatest(database.db);
-    return await fn(createAccountsService({ db: database.db, clock: { now: () => new Date() } }));
+    return await fn(createAccountsService({ db: database.db, clock: { now: () => new Date() }, scrypt: config.passwordScrypt }));
   } finally {
     await database.close();
   }
@@ -148,9 +149,9 @@ export async function main(argv: string[]): Promise<void> {
         // Tabs separate the columns, so a name with spaces stays one column; control characters in a
         // name could forge lines and are shown as spaces.
         const cell = (v: string | null) => (v === null || v === '' ? '-' : v.replace(/[\u0000-\u001f\u007f]/g, ' '));
-        process.stderr.write(`${keys.length} key${keys.length === 1 ? '' : 's'}; columns: id, name, prefix, created, last used, expires, revoked\n`);
+        process.stderr.write(`${keys.length} key${keys.length === 1 ? '' : 's'}; columns: id, name, prefix, created, last used, expires, revoked, scope\n`);
         for (const k of keys) {
-          process.stdout.write([k.id, k.name, k.prefix, k.created_at, k.last_used_at, k.expires_at, k.revoked_at].map(cell).join('\t') + '\n');
+          process.stdout.write([k.id, k.name, k.prefix, k.created_at, k.last_used_at, k.expires_at, k.revoked_at, k.scope].map(cell).join('\t') + '\n');
         }
         return;
       }

@@ -1,14 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
-import { uniqueViolation, type Db } from '../core/db/index.js';
-import type { ApiKeyRow, Role, UserRow } from '../core/db/schema.js';
+import { uniqueViolation, type Db, type Executor } from '../core/db/index.js';
+import type { ApiKeyRow, KeyScope, Role, UserRow } from '../core/db/schema.js';
+import { requireEmailAddress } from '../core/email-address.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Notifier } from '../core/notifier.js';
 import { iso } from '../core/time.js';
-import { isEmail } from '../core/urls.js';
 import * as repo from './accounts-repo.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
-import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, OWASP_SCRYPT, PASSWORD_MIN_LENGTH, verifyPassword, type ScryptParams } from './passwords.js';
 
 export const ROLES: readonly Role[] = ['user', 'organizer', 'admin'];
 
@@ -18,6 +19,8 @@ export interface Principal {
   email: string;
   role: Role;
   keyId: string;
+  /** 'review' keys may call the reviewer routes only; the auth hook enforces it. */
+  scope: KeyScope;
 }
 
 export type PublicUser = Pick<UserRow, 'id' | 'email' | 'role' | 'created_at'>;
@@ -29,6 +32,7 @@ export interface CreatedKey {
   key: string;
   created_at: string;
   expires_at: string | null;
+  scope: KeyScope;
 }
 
 /** What may be shown about a key: everything but its hash. */
@@ -38,8 +42,11 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 
 export const KEYS_REVOKED = 'keys:revoked';
 
-export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: Notifier; authCacheTtlMs?: number }) {
+export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: Notifier; authCacheTtlMs?: number; scrypt?: ScryptParams }) {
   const { db, clock, notifier } = deps;
+  const scrypt = deps.scrypt ?? OWASP_SCRYPT;
+  // Unknown e-mails are checked against a hash of the same cost, so timing does not reveal which exist.
+  let dummyHash: Promise<string> | undefined;
   const authCacheTtlMs = deps.authCacheTtlMs ?? 0;
   /**
    * Valid keys recently seen, by hash, so a busy agent does not cost a key lookup per request.
@@ -52,8 +59,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
   notifier?.subscribe(KEYS_REVOKED, () => authCache.clear());
 
   async function createUser(input: { email: string; password?: string; role?: Role }): Promise<PublicUser> {
-    const email = input.email.trim().toLowerCase();
-    if (!isEmail(email)) throw new AppError('validation_failed', 'email must be an e-mail address', { errors: [{ field: 'email', message: 'must be an e-mail address' }] });
+    const email = requireEmailAddress(input.email);
     if (input.password !== undefined && input.password.length < PASSWORD_MIN_LENGTH) {
       throw new AppError('validation_failed', `password must be at least ${PASSWORD_MIN_LENGTH} characters`, {
         errors: [{ field: 'password', message: `must be at least ${PASSWORD_MIN_LENGTH} characters` }],
@@ -65,7 +71,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     const user: UserRow = {
       id: newId('usr'),
       email,
-      password_hash: input.password === undefined ? null : await hashPassword(input.password),
+      password_hash: input.password === undefined ? null : await hashPassword(input.password, scrypt),
       role,
       created_at: now,
       updated_at: now,
@@ -92,14 +98,26 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return { id: user.id, email: user.email, role, created_at: user.created_at };
   }
 
+  /**
+   * The one place a password is verified (invitation acceptance now, sign-in later). A hash made
+   * with weaker parameters than configured is replaced after a successful check, so raising the
+   * work factor upgrades every active account without a reset.
+   */
   async function checkPassword(email: string, password: string): Promise<UserRow | null> {
     const user = await repo.findUserByEmail(db, email);
-    // Verify against a dummy hash when the user is unknown so timing does not reveal which e-mails exist.
-    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-    return user && ok ? user : null;
+    const stored = user?.password_hash ?? (await (dummyHash ??= hashPassword(randomUUID(), scrypt)));
+    const ok = await verifyPassword(password, stored);
+    if (!user || !ok) return null;
+    if (needsRehash(stored, scrypt)) {
+      const upgraded = await hashPassword(password, scrypt);
+      // Only if the hash is still the one just verified: a concurrent password change wins.
+      await repo.replacePasswordHash(db, user.id, stored, upgraded, iso(clock.now()));
+      return { ...user, password_hash: upgraded };
+    }
+    return user;
   }
 
-  async function createKey(userId: string, opts: { name?: string; expiresAt?: Date | null } = {}): Promise<CreatedKey> {
+  async function createKey(userId: string, opts: { name?: string; expiresAt?: Date | null; scope?: KeyScope } = {}, tx: Executor = db): Promise<CreatedKey> {
     const now = clock.now();
     if (opts.expiresAt && opts.expiresAt.getTime() <= now.getTime()) {
       throw new AppError('validation_failed', 'expiry must be in the future', { errors: [{ field: 'expires_at', message: 'must be in the future' }] });
@@ -115,9 +133,10 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
       expires_at: opts.expiresAt ? iso(opts.expiresAt) : null,
       revoked_at: null,
       last_used_at: null,
+      scope: opts.scope ?? 'full',
     };
-    await repo.insertApiKey(db, row);
-    return { id: row.id, name: row.name, prefix: row.prefix, key: token, created_at: row.created_at, expires_at: row.expires_at };
+    await repo.insertApiKey(tx, row);
+    return { id: row.id, name: row.name, prefix: row.prefix, key: token, created_at: row.created_at, expires_at: row.expires_at, scope: row.scope };
   }
 
   async function createKeyForEmail(email: string, opts: { name?: string; expiresAt?: Date | null } = {}) {
@@ -129,6 +148,32 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
   async function listKeysForEmail(email: string): Promise<ListedKey[]> {
     const user = await requireUser(email);
     return (await repo.listApiKeys(db, user.id)).map(({ key_hash: _hash, user_id: _user, ...key }) => key);
+  }
+
+  /**
+   * The review key of a user, at most one working at a time: if one works and `replace` is false it
+   * is returned as `held` (its secret is not stored, so only described); otherwise the working ones
+   * are revoked and a new one is `issued`. One transaction holding the user's row lock, so two
+   * concurrent calls for one user cannot both issue a key.
+   */
+  async function issueReviewKey(
+    userId: string,
+    opts: { name: string; replace: boolean },
+  ): Promise<{ issued: CreatedKey | null; held: ApiKeyRow | null; revokedIds: string[] }> {
+    const result = await db.transaction().execute(async (tx) => {
+      await repo.lockUser(tx, userId);
+      const now = iso(clock.now());
+      const working = await repo.listUsableKeys(tx, userId, 'review', now);
+      if (working.length > 0 && !opts.replace) return { issued: null, held: working[0]!, revokedIds: [] };
+      for (const k of working) await repo.revokeApiKey(tx, k.id, now);
+      const issued = await createKey(userId, { name: opts.name, scope: 'review' }, tx);
+      return { issued, held: null, revokedIds: working.map((k) => k.id) };
+    });
+    if (result.revokedIds.length > 0) {
+      authCache.clear();
+      notifier?.publish(KEYS_REVOKED);
+    }
+    return result;
   }
 
   /**
@@ -165,7 +210,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
       // Fire and forget: bookkeeping must never slow down or fail the request it describes.
       repo.touchApiKey(db, found.key_id, iso(now), iso(now.getTime() - LAST_USED_GRANULARITY_MS)).catch(() => {});
     }
-    const principal: Principal = { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id };
+    const principal: Principal = { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id, scope: found.scope };
     if (authCacheTtlMs > 0) {
       if (authCache.size >= AUTH_CACHE_MAX) authCache.clear();
       authCache.set(hash, { principal, expiresAt: found.expires_at ? Date.parse(found.expires_at) : null, cachedAt: Date.now() });
@@ -173,9 +218,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return principal;
   }
 
-  return { createUser, setRole, checkPassword, createKey, createKeyForEmail, listKeysForEmail, revokeKey, authenticate, requireUser };
+  return { createUser, setRole, checkPassword, createKey, createKeyForEmail, listKeysForEmail, revokeKey, issueReviewKey, authenticate, requireUser };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
-
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

@@ -29,6 +29,8 @@ export interface Config {
   ai: AiConfig;
   github: { apiUrl: string; token: string | undefined; timeoutMs: number; maxBytes: number };
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string; invitationTtlHours: number };
+  /** scrypt work factor for new password hashes (PASSWORD_SCRYPT_N); r and p stay at OWASP's 8 and 1. */
+  passwordScrypt: { N: number; r: number; p: number };
 }
 
 /** One configured model provider. `kind` says which wire protocol it speaks. */
@@ -175,6 +177,14 @@ export function loadConfig(env: Env = process.env): Config {
     return fallback;
   };
 
+  /** A power of two from 2^14 (the floor) to 2^20; default 2^17, OWASP's recommendation. */
+  const scryptN = (): number => {
+    const n = int('PASSWORD_SCRYPT_N', 2 ** 17, 2 ** 14, 2 ** 20);
+    if ((n & (n - 1)) === 0) return n;
+    problems.push(`PASSWORD_SCRYPT_N=${JSON.stringify(env.PASSWORD_SCRYPT_N)} must be a power of two (16384, 32768, 65536, 131072, ...)`);
+    return 2 ** 17;
+  };
+
   const port = int('PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
 
@@ -237,6 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
       outboxDir,
       invitationTtlHours: int('INVITATION_TTL_HOURS', 168, 1, 24 * 365),
     },
+    passwordScrypt: { N: scryptN(), r: 8, p: 1 },
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

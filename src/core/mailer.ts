@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { Config } from './config.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
 /** One outgoing e-mail: a plain-text body and a simple HTML alternative. */
 export interface MailMessage {
@@ -104,10 +105,12 @@ export function createMailer(mail: Config['mail']): Mailer {
     mode: 'outbox',
     async send(message) {
       const info = await composer.sendMail({ ...common, ...message });
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      // Time first so a directory listing is in sending order; the mail may hold a secret link.
+      ensurePrivateDir(dir);
+      // Time first so a directory listing is in sending order; the mail may hold a secret link, so
+      // the file is the owner's alone whatever the umask ('wx': never through someone's symlink).
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
-      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      await writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+      await chmod(file, PRIVATE_FILE_MODE);
       return { mode: 'outbox', messageId: info.messageId, file };
     },
   };

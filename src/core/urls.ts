@@ -7,8 +7,3 @@ export function isHttpUrl(raw: string): boolean {
     return false;
   }
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export function isEmail(raw: string): boolean {
-  return raw.length <= 254 && EMAIL.test(raw);
-}

@@ -1,5 +1,6 @@
 import type { FieldError } from '../core/errors.js';
-import { isEmail, isHttpUrl } from '../core/urls.js';
+import { normaliseEmailAddress } from '../core/email-address.js';
+import { isHttpUrl } from '../core/urls.js';
 import type { FormField, Track } from '../events/event-config.js';
 
 export const LIMITS = { teamName: 80, answers: 50, answerLength: 2000, url: 2048 } as const;
@@ -40,8 +41,8 @@ export function validateRegistration(
   if (!teamName) errors.push({ field: 'team_name', message: 'must not be blank' });
   else if (teamName.length > LIMITS.teamName) errors.push({ field: 'team_name', message: `must be at most ${LIMITS.teamName} characters` });
 
-  const contact = input.contact_email?.trim() || accountEmail;
-  if (!isEmail(contact)) errors.push({ field: 'contact_email', message: 'must be an e-mail address' });
+  const contact = normaliseEmailAddress(input.contact_email?.trim() || accountEmail) ?? '';
+  if (!contact) errors.push({ field: 'contact_email', message: 'must be an e-mail address' });
 
   const github = input.github_url?.trim() || null;
   if (github !== null && (!isHttpUrl(github) || github.length > LIMITS.url)) {
@@ -89,8 +90,10 @@ export function validateRegistration(
       errors.push({ field: `fields.${key}`, message: `must be at most ${LIMITS.answerLength} characters` });
     } else if (def.type === 'url' && !isHttpUrl(value)) {
       errors.push({ field: `fields.${key}`, message: 'must be an absolute http(s) URL' });
-    } else if (def.type === 'email' && !isEmail(value)) {
-      errors.push({ field: `fields.${key}`, message: 'must be an e-mail address' });
+    } else if (def.type === 'email' && value) {
+      const email = normaliseEmailAddress(value);
+      if (email) out[key] = email;
+      else errors.push({ field: `fields.${key}`, message: 'must be an e-mail address' });
     } else if (value) {
       out[key] = value;
     }

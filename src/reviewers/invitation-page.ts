@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { App, AppContext } from '../app-context.js';
-import { AppError } from '../core/errors.js';
+import { AppError, titleOf } from '../core/errors.js';
 import { escapeHtml } from './html.js';
 import { TokenParams } from './reviewers-schemas.js';
 
@@ -49,7 +49,8 @@ export function renderInvitationPage(input: InvitationPageInput): string {
     `<p id="out" role="alert"></p></form>` +
     `<noscript><p>This page needs JavaScript, or accept with: POST ${e(acceptUrl)} {"password": "…"}</p></noscript>` +
     `<div id="done" hidden><h2>You are a reviewer now</h2>` +
-    `<p>Your API key, shown only this once; store it now:</p><pre id="key"></pre>` +
+    `<div id="new-key"><p>Your review API key, shown only this once; store it now:</p><pre id="key"></pre></div>` +
+    `<p id="held-key" hidden></p>` +
     `<p>Your projects to review:</p><pre id="usage"></pre></div>` +
     `<script nonce="${e(nonce)}">
 const f = document.getElementById('accept');
@@ -66,9 +67,19 @@ f.addEventListener('submit', async (ev) => {
     const data = await res.json().catch(() => ({}));
     if (!res.ok) { out.textContent = data.detail || data.title || ('Error ' + res.status); return; }
     f.hidden = true;
-    document.getElementById('key').textContent = data.api_key.key;
+    let key = '<your review key>';
+    if (data.api_key) {
+      key = data.api_key.key;
+      document.getElementById('key').textContent = key;
+    } else {
+      document.getElementById('new-key').hidden = true;
+      const held = document.getElementById('held-key');
+      held.textContent = 'You already hold a review API key (' + data.existing_key.prefix + '…); it now works for this event too. ' +
+        'Lost it? Ask the organizer for a new invitation and accept it with "replace_key": true.';
+      held.hidden = false;
+    }
     document.getElementById('usage').textContent =
-      'curl -H "Authorization: Bearer ' + data.api_key.key + '" ' + f.dataset.api + '/events/' + data.event_id + '/review-assignments';
+      'curl -H "Authorization: Bearer ' + key + '" ' + f.dataset.api + '/events/' + data.event_id + '/review-assignments';
     document.getElementById('done').hidden = false;
   } catch (err) {
     out.textContent = 'Network error: ' + err.message;
@@ -84,7 +95,7 @@ export function invitationPageRoutes(ctx: AppContext) {
   return async function plugin(app: App) {
     app.get(
       '/invitations/:token',
-      { schema: { hide: true, params: TokenParams } as never },
+      { config: { reviewKeyAllowed: true }, schema: { hide: true, params: TokenParams } as never },
       async (request, reply) => {
         const { token } = request.params as { token: string };
         const nonce = randomBytes(16).toString('base64');
@@ -103,7 +114,8 @@ export function invitationPageRoutes(ctx: AppContext) {
         } catch (err) {
           if (!(err instanceof AppError) || (err.status !== 404 && err.status !== 410)) throw err;
           status = err.status;
-          state = { kind: 'unavailable', title: err.code === 'invitation_not_found' ? 'Invitation not found' : 'Invitation no longer valid', detail: err.message };
+          // The error's own title and detail: "Invitation closed — the event … has ended …" etc.
+          state = { kind: 'unavailable', title: titleOf(err.code), detail: err.message };
         }
         const html = renderInvitationPage({
           state,

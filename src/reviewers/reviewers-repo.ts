@@ -40,7 +40,7 @@ export async function findInvitationByHash(db: Executor, hash: string) {
     .selectFrom('reviewer_invitations')
     .innerJoin('events', 'events.id', 'reviewer_invitations.event_id')
     .selectAll('reviewer_invitations')
-    .select(['events.name as event_name'])
+    .select(['events.name as event_name', 'events.status as event_status', 'events.registration_deadline', 'events.submission_deadline'])
     .where('reviewer_invitations.token_hash', '=', hash)
     .executeTakeFirst();
 }
@@ -50,8 +50,9 @@ export async function findInvitation(db: Executor, id: string): Promise<Invitati
 }
 
 /**
- * Marks the invitation used, only if nobody has and it has not expired: of two concurrent accepts
- * exactly one changes the row. True when this call won.
+ * Marks the invitation used, only if nobody has, it has not expired and its event is neither ended
+ * nor cancelled: of two concurrent accepts exactly one changes the row, and an event closed between
+ * the check and the claim still closes the invitation. True when this call won.
  */
 export async function claimInvitation(db: Executor, id: string, userId: string, now: string): Promise<boolean> {
   const res = await db
@@ -60,6 +61,7 @@ export async function claimInvitation(db: Executor, id: string, userId: string, 
     .where('id', '=', id)
     .where('accepted_at', 'is', null)
     .where('expires_at', '>', now)
+    .where('event_id', 'in', (eb) => eb.selectFrom('events').select('id').where('status', 'not in', ['ended', 'cancelled']))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }

@@ -103,42 +103,52 @@ export function reviewersRoutes(ctx: AppContext) {
     app.get(
       '/invitations/:token',
       {
+        config: { reviewKeyAllowed: true },
         schema: {
           tags: ['reviewer'],
-          summary: 'What an invitation is for (404 unknown, 410 used or expired)',
+          summary: 'What an invitation is for (404 unknown, 410 used, expired or its event ended/cancelled)',
           params: TokenParams,
-          response: { 200: PublicInvitationSchema, ...problems(404, 410, 429) },
+          response: { 200: PublicInvitationSchema, ...problems(403, 404, 410, 429) },
         },
       },
-      async (request) => reviewers.describeInvitation(request.params.token),
+      async (request, reply) => {
+        // Says who is invited to what: not for shared caches.
+        reply.header('cache-control', 'no-store');
+        return reviewers.describeInvitation(request.params.token);
+      },
     );
 
     app.post(
       '/invitations/:token/accept',
       {
+        config: { reviewKeyAllowed: true },
         schema: {
           tags: ['reviewer'],
-          summary: "Accept: sign in the invited address's account (or create it), become a reviewer, get an API key (shown once)",
+          summary:
+            "Accept: sign in the invited address's account (or create it), become a reviewer, get a review-scoped API key (shown once) unless you already hold one",
           params: TokenParams,
           body: AcceptBody,
-          response: { 200: AcceptResponse, ...problems(400, 401, 404, 410, 413, 422, 429) },
+          response: { 200: AcceptResponse, ...problems(400, 401, 403, 404, 410, 413, 422, 429) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        // The answer carries an API key: no cache may keep it. Set before the work so errors carry it too.
+        reply.header('cache-control', 'no-store');
         const body = request.body;
         return reviewers.accept(request.params.token, {
           password: body.password,
           ...(body.email !== undefined ? { email: body.email } : {}),
           ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.replace_key !== undefined ? { replaceKey: body.replace_key } : {}),
         });
       },
     );
 
-    // ---- reviewers ----
+    // ---- reviewers (review-scoped keys allowed) ----
     app.get(
       '/events/:id/review-assignments',
       {
-        config: { auth: true },
+        config: { auth: true, reviewKeyAllowed: true },
         schema: {
           tags: ['reviewer'],
           summary: "The projects to review, each with the caller's own review, and the event's dimensions",
@@ -188,7 +198,7 @@ export function reviewersRoutes(ctx: AppContext) {
     app.put(
       '/events/:id/projects/:pid/review',
       {
-        config: { auth: true },
+        config: { auth: true, reviewKeyAllowed: true },
         schema: {
           tags: ['reviewer'],
           summary: `Create (201) or replace (200) your review: every dimension scored ${SCORE_MIN}..${SCORE_MAX}, comment up to ${COMMENT_MAX} characters; while the event is judging`,
@@ -207,7 +217,7 @@ export function reviewersRoutes(ctx: AppContext) {
     app.get(
       '/events/:id/projects/:pid/review',
       {
-        config: { auth: true },
+        config: { auth: true, reviewKeyAllowed: true },
         schema: {
           tags: ['reviewer'],
           summary: 'Your own review of a project',

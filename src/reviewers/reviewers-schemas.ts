@@ -63,26 +63,45 @@ export const AcceptBody = Type.Object(
       description: "The existing account's password, or the new account's (at least 8 characters)",
     }),
     name: Type.Optional(Type.String({ maxLength: 100, description: 'A label for the API key issued (default "reviewer: <event name>")' })),
+    replace_key: Type.Optional(
+      Type.Boolean({ description: 'Lost your review key? true revokes the review keys you hold and issues a new one (default false)' }),
+    ),
   },
   { additionalProperties: false },
 );
+
+const KeyScopeSchema = Type.Literal('review', { description: 'Review-scoped: works only for the reviewer routes and invitations' });
 
 export const AcceptResponse = Type.Object({
   event_id: Type.String(),
   event_name: Type.String(),
   user: Type.Object({ id: Type.String(), email: Type.String(), role: Type.String() }),
   account_created: Type.Boolean(),
-  api_key: Type.Object(
-    {
+  api_key: Nullable(
+    Type.Object({
       id: Type.String(),
       name: Type.String(),
       prefix: Type.String(),
       key: Type.String({ description: 'The API key itself: shown once, store it now' }),
       created_at: Type.String(),
       expires_at: Nullable(Type.String()),
-    },
-    { description: 'A new API key of the reviewer, for the review endpoints' },
+      scope: KeyScopeSchema,
+    }, {
+      description:
+        'A new review-scoped API key, for the review endpoints of every event you review; null when you already hold one (see existing_key)',
+    }),
   ),
+  existing_key: Nullable(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      prefix: Type.String({ description: 'The start of the key you hold (the key itself is never shown again)' }),
+      created_at: Type.String(),
+      expires_at: Nullable(Type.String()),
+      scope: KeyScopeSchema,
+    }, { description: 'The review key you already hold, which now also works for this event; null when api_key is set' }),
+  ),
+  revoked_key_ids: Type.Array(Type.String(), { description: 'Review keys revoked because replace_key was true' }),
 });
 
 const Scores = Type.Record(Type.String(), Type.Number(), {

@@ -4,11 +4,11 @@ import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/index.js';
 import type { InvitationRow, ReviewRow } from '../core/db/schema.js';
+import { requireEmailAddress } from '../core/email-address.js';
 import { AppError, validationError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Delivery, Mailer } from '../core/mailer.js';
 import { iso } from '../core/time.js';
-import { isEmail } from '../core/urls.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
@@ -28,6 +28,18 @@ export interface AcceptInput {
   email?: string;
   password: string;
   name?: string;
+  /** Revoke the reviewer's working review keys and issue a new one (a lost key). */
+  replaceKey?: boolean;
+}
+
+/** A key the reviewer already holds, described without its secret (only its hash is stored). */
+export interface HeldKey {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  scope: 'review';
 }
 
 export interface AcceptResult {
@@ -35,7 +47,10 @@ export interface AcceptResult {
   event_name: string;
   user: { id: string; email: string; role: string };
   account_created: boolean;
-  api_key: CreatedKey;
+  /** A new review-scoped key, shown once; null when the reviewer already holds one (see existing_key). */
+  api_key: (CreatedKey & { scope: 'review' }) | null;
+  existing_key: HeldKey | null;
+  revoked_key_ids: string[];
 }
 
 const HOUR_MS = 3_600_000;
@@ -53,12 +68,6 @@ export function createReviewersService(deps: {
 }) {
   const { db, clock, config, accounts, events, mailer } = deps;
 
-  function normaliseEmail(raw: string, field = 'email'): string {
-    const email = raw.trim().toLowerCase();
-    if (!isEmail(email)) throw validationError([{ field, message: 'must be an e-mail address' }]);
-    return email;
-  }
-
   // ---- organizers -------------------------------------------------------------------------
 
   /**
@@ -73,7 +82,7 @@ export function createReviewersService(deps: {
     if (status === 'ended' || status === 'cancelled') {
       throw new AppError('event_locked', `The event is ${status}; it takes no more reviewers.`);
     }
-    const email = normaliseEmail(rawEmail);
+    const email = requireEmailAddress(rawEmail);
     const { token, hash } = newInvitationToken();
     const invitation: InvitationRow = {
       id: newId('inv'),
@@ -139,11 +148,19 @@ export function createReviewersService(deps: {
 
   // ---- invitees -----------------------------------------------------------------------------
 
-  /** The invitation behind a token, if it can still be accepted: 404 unknown, 410 used or expired. */
+  /** The invitation behind a token, if it can still be accepted: 404 unknown, 410 closed, used or expired. */
   async function openInvitation(token: string) {
     const found = looksLikeInvitationToken(token) ? await repo.findInvitationByHash(db, hashInvitationToken(token)) : undefined;
     if (!found) {
       throw new AppError('invitation_not_found', 'This invitation link is unknown, or was replaced by a newer invitation or withdrawn.');
+    }
+    // A finished event takes no reviewers: its invitations must not make accounts or keys any more.
+    const eventStatus = effectiveStatus({ status: found.event_status, registration_deadline: found.registration_deadline, submission_deadline: found.submission_deadline }, clock.now());
+    if (eventStatus === 'ended' || eventStatus === 'cancelled') {
+      throw new AppError(
+        'invitation_closed',
+        `The event "${found.event_name}" has ${eventStatus === 'ended' ? 'ended (its results are published)' : 'been cancelled'}, so this invitation can no longer be used.`,
+      );
     }
     const status = invitationStatus(found, clock.now());
     if (status === 'accepted') throw new AppError('invitation_used', 'This invitation has already been accepted; each link works once.');
@@ -169,11 +186,13 @@ export function createReviewersService(deps: {
   /**
    * Signs the invited address in (existing account: its password) or creates its account, then
    * claims the invitation atomically and makes the user a reviewer. A wrong password leaves the
-   * invitation usable. The API key is created last and shown once.
+   * invitation usable. Keys: a reviewer holds one review-scoped key for all their events. If they
+   * already hold a working one, none is minted (keys are shown once and stored hashed, so the held
+   * one is only described); `replaceKey` revokes the held ones and issues a new one.
    */
   async function accept(token: string, input: AcceptInput): Promise<AcceptResult> {
     const inv = await openInvitation(token);
-    if (input.email !== undefined && normaliseEmail(input.email) !== inv.email) {
+    if (input.email !== undefined && requireEmailAddress(input.email) !== inv.email) {
       throw validationError([{ field: 'email', message: `this invitation is for ${inv.email}` }]);
     }
 
@@ -210,13 +229,20 @@ export function createReviewersService(deps: {
       await openInvitation(token);
       throw new AppError('invitation_used', 'This invitation has already been accepted; each link works once.');
     }
-    const key = await accounts.createKey(userId, { name: input.name?.trim() || `reviewer: ${inv.event_name}` });
+    const { issued, held, revokedIds } = await accounts.issueReviewKey(userId, {
+      name: input.name?.trim() || `reviewer: ${inv.event_name}`,
+      replace: input.replaceKey === true,
+    });
     return {
       event_id: inv.event_id,
       event_name: inv.event_name,
       user: { id: user.id, email: user.email, role: user.role },
       account_created: accountCreated,
-      api_key: key,
+      api_key: issued ? { ...issued, scope: 'review' } : null,
+      existing_key: held
+        ? { id: held.id, name: held.name, prefix: held.prefix, created_at: held.created_at, expires_at: held.expires_at, scope: 'review' }
+        : null,
+      revoked_key_ids: revokedIds,
     };
   }
 

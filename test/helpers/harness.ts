@@ -62,6 +62,8 @@ export async function startTestApp(
     RATE_LIMIT_PER_IP: '100000',
     RATE_LIMIT_PER_KEY: '100000',
     PUBLIC_URL: 'http://hackathon.test',
+    // The floor, not OWASP's 2^17: suites hash hundreds of passwords (test/unit/passwords.test.ts covers the default).
+    PASSWORD_SCRYPT_N: '16384',
     ...opts.env,
   });
   const database = openDatabase(testDb.config);

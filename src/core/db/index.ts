@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import { ConfigError, type DatabaseConfig } from '../config.js';
+import { ensurePrivateDir, ensurePrivateFile, restrictFile } from '../private-files.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -19,7 +19,10 @@ export interface DatabaseHandle {
 
 export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number } = {}): DatabaseHandle {
   if (config.dialect === 'sqlite') {
-    if (config.path !== ':memory:') ensureDir(dirname(config.path));
+    const onDisk = config.path !== ':memory:' && !config.path.startsWith('file:');
+    // Owner-only before SQLite writes a byte: the file holds accounts and key hashes. SQLite gives
+    // the -wal and -shm files the database file's mode; the chmod below covers older companions.
+    if (onDisk) preparePrivateFile(config.path);
     const sqlite = new SQLite(config.path);
     // WAL lets readers run beside the writer; NORMAL sync keeps every committed write across a
     // process crash (only a power loss can drop the last commits); the busy timeout makes a second
@@ -28,6 +31,7 @@ export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number }
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    if (onDisk) for (const suffix of ['-wal', '-shm', '-journal']) restrictFile(config.path + suffix);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
@@ -41,20 +45,18 @@ export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number }
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
-/**
- * mkdir -p, one level at a time: Node's recursive mkdirSync spins forever on some paths (e.g. under
- * /proc) instead of failing, which would hang the CLI on a bad DATABASE_URL.
- */
-function ensureDir(dir: string): void {
-  if (existsSync(dir)) return;
-  const parent = dirname(dir);
-  if (parent !== dir) ensureDir(parent);
+/** The database's folder (0700 when created here) and the file itself (0600), or a ConfigError saying why not. */
+function preparePrivateFile(path: string): void {
+  const dir = dirname(path);
   try {
-    mkdirSync(dir);
+    ensurePrivateDir(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw new ConfigError([`DATABASE_URL: cannot create the folder ${dir} (${(err as NodeJS.ErrnoException).code})`]);
-    }
+    throw new ConfigError([`DATABASE_URL: cannot create the folder ${dir} (${(err as NodeJS.ErrnoException).code})`]);
+  }
+  try {
+    ensurePrivateFile(path);
+  } catch (err) {
+    throw new ConfigError([`DATABASE_URL: cannot create or open ${path} (${(err as NodeJS.ErrnoException).code})`]);
   }
 }
 

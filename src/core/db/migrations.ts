@@ -194,6 +194,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0102_api_key_scope': {
+    async up(db: Kysely<any>) {
+      // What a key may do: 'full' (everything its user may) or 'review' (the reviewer routes only,
+      // for keys issued by accepting an invitation). Every key made before is a full one.
+      await db.schema.alterTable('api_keys').addColumn('scope', 'text', (c) => c.notNull().defaultTo('full')).execute();
+    },
+  },
   '0103_event_status_changed_at': {
     async up(db: Kysely<any>) {
       // When an organizer last moved the stored status (PATCH), so a closed window can say

@@ -8,6 +8,8 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 export type Role = 'user' | 'organizer' | 'admin';
 export type StoredEventStatus = 'draft' | 'open' | 'active' | 'judging' | 'ended' | 'cancelled';
 export type RegistrationStatus = 'pending' | 'approved' | 'rejected';
+/** What an API key may do: everything its user may, or only the reviewer routes (invitation-made keys). */
+export type KeyScope = 'full' | 'review';
 
 export interface UsersTable {
   id: string;
@@ -28,6 +30,7 @@ export interface ApiKeysTable {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
+  scope: Generated<KeyScope>;
 }
 
 export interface EventsTable {

@@ -35,6 +35,19 @@ export function createAuthHook(deps: { accounts: AccountsService; config: Config
     }
   }
 
+  /**
+   * The one place key scopes are enforced: a review-scoped key works only on routes that declare
+   * `reviewKeyAllowed`. Unknown paths (no route) keep their 404.
+   */
+  function requireScope(request: FastifyRequest): void {
+    if (request.principal?.scope !== 'review' || request.routeOptions.url === undefined) return;
+    if (request.routeOptions.config.reviewKeyAllowed) return;
+    throw new AppError(
+      'forbidden',
+      'This API key is limited to reviewing: it works only for review assignments, reading and putting your project reviews, and invitations. Use a full API key for anything else.',
+    );
+  }
+
   async function authenticateAndLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization!;
     let authError: AppError | null = null;
@@ -50,6 +63,7 @@ export function createAuthHook(deps: { accounts: AccountsService; config: Config
     }
     if (authError) throw authError;
     requireKey(request);
+    requireScope(request);
   }
 
   return function authHook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
