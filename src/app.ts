@@ -6,7 +6,7 @@ import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import type { DatabaseHandle } from './core/db/index.js';
 import { createAuthHook } from './core/http/auth-hook.js';
-import { applyTimeouts, createClientErrorHandler, fastifyTrustProxy, installConnectionCap } from './core/http/connection-guard.js';
+import { applyTimeouts, createClientErrorHandler, fastifyTrustProxy, installConnectionCap, requireHostHeader } from './core/http/connection-guard.js';
 import { createFrameworkErrorHandler, installErrorHandling } from './core/http/error-handler.js';
 import { validatorCompiler } from './core/http/validation.js';
 import { createMailer } from './core/mailer.js';
@@ -130,6 +130,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // Review workers stop with the app: calls in flight are aborted and their reviews re-queued.
   app.addHook('onClose', async () => reviews.stop());
   app.decorateRequest('principal', null);
+  app.addHook('onRequest', requireHostHeader);
   app.addHook('onRequest', createAuthHook({ accounts, config, store: rateLimitStore, clock }));
 
   app.get('/healthz', { config: { skipRateLimit: true }, schema: { hide: true } as never }, async () => {

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError } from 'fastify';
+import type { ConnectionError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import type { HttpLimits, TrustProxy } from '../config.js';
 import { AppError, toProblem } from '../errors.js';
@@ -31,9 +31,9 @@ export function clientErrorToAppError(err: Error & { code?: string; rawPacket?: 
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new AppError('request_timeout', `The request was not received completely within ${limits.requestTimeoutMs} ms (headers within ${limits.headersTimeoutMs} ms).`);
     case 'HPE_HEADER_OVERFLOW':
-      // The parser counts the request line with the headers; a packet that is still the request
-      // line ("GET /aaaa…" with no line end) means the URL itself is what is too long.
-      if (raw && /^[A-Z]+ [^\r\n]{1024,}/.test(raw.toString('latin1', 0, 2048)) && !raw.includes('\r\n')) {
+      // The parser counts the request line with the headers; a packet that starts a request whose
+      // first line runs past 8 KB means the URL itself is what is too long.
+      if (raw && /^[A-Z]+ \//.test(raw.toString('latin1', 0, 16)) && !/\r\n/.test(raw.toString('latin1', 0, 8192))) {
         return new AppError('uri_too_long', 'The URL is longer than the server accepts.');
       }
       return new AppError('headers_too_large', 'The request headers are larger than the server accepts.');
@@ -136,11 +136,26 @@ export function fastifyTrustProxy(trust: TrustProxy): false | string[] | ((addre
   return trust;
 }
 
+/**
+ * RFC 9112 wants a 400 for an HTTP/1.1 request without Host. Node answers that itself with an empty
+ * body; with its check off (applyTimeouts), this onRequest hook answers it as problem+json instead.
+ */
+export function requireHostHeader(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+    done(new AppError('bad_request', 'An HTTP/1.1 request needs a Host header.'));
+    return;
+  }
+  done();
+}
+
 /** Time limits on receiving a request; answering it (a long-poll) is not limited. */
 export function applyTimeouts(server: Server, limits: HttpLimits): void {
   server.requestTimeout = limits.requestTimeoutMs;
   server.headersTimeout = limits.headersTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   // Node looks for expired requests on this interval (30 s by default), read when it starts listening.
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = limits.timeoutCheckIntervalMs;
+  const options = server as Server & { connectionsCheckingInterval: number; requireHostHeader: boolean };
+  options.connectionsCheckingInterval = limits.timeoutCheckIntervalMs;
+  // See requireHostHeader.
+  options.requireHostHeader = false;
 }

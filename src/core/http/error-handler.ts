@@ -48,6 +48,8 @@ export function createFrameworkErrorHandler(siteUrl: string) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const appErr = toAppError(err);
     if (appErr.status >= 500) request.log.error({ err }, 'request failed');
+    // These replies skip the app's onSend hooks, which set nosniff on every other answer.
+    reply.header('x-content-type-options', 'nosniff');
     sendProblem(reply, request, appErr, siteUrl);
   };
 }
