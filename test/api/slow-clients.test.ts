@@ -71,6 +71,19 @@ describe.each(DIALECTS)('clients that hold sockets open (%s)', (dialect) => {
     expect((await t.api('GET', '/events')).status).toBe(200);
   });
 
+  it('closes the connection at once when a request is refused before its body has arrived', async () => {
+    const conn = await openRaw(t.url);
+    conn.socket.write(slowBodyRequest('not-a-valid-key'));
+    // Closed by the server right after its one answer, long before the request time limit.
+    const text = await conn.closed;
+    const res = parseRawResponse(text);
+    expect(res).not.toBeNull();
+    expect(res!.status).toBe(401);
+    expect(res!.headers['connection']).toBe('close');
+    expect(res!.body.code).toBe('unauthorized');
+    expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+  });
+
   it('limits receiving a request, not answering it: a long-poll outlives the request time limit', async () => {
     const eventId = await createEvent(t, org.key);
     const team = await t.user();

@@ -40,6 +40,9 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, appErr
   const body: Record<string, unknown> = { ...toProblem(appErr, siteUrl) };
   // Router errors come before any route is matched: there are no route options then.
   if (request.routeOptions?.config?.envelope) body.success = false;
+  // Refused before its body arrived (no key, unknown route): close rather than keep reading a body
+  // nobody wants, which would hold the socket until the request time limit.
+  if (!request.raw.complete) reply.header('connection', 'close');
   return reply.status(appErr.status).type('application/problem+json').send(body);
 }
 
