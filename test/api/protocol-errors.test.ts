@@ -69,8 +69,14 @@ describe.each(DIALECTS)('router and parser errors (%s)', (dialect) => {
     expectProblem(res, (h) => res.headers[h], 400, 'bad_request');
   });
 
-  it('an unrouted method on a known path is a problem document too', async () => {
+  it('a method the parser knows but no route answers is 404 not_found, as problem+json', async () => {
+    // As for unknown paths (see errors.test.ts): the API does not say which methods a path has.
     const res = await t.request('PROPFIND', '/api/v1/events');
+    expectProblem(res, (h) => res.headers.get(h), 404, 'not_found');
+  });
+
+  it('a path no route has is still 404 not_found', async () => {
+    const res = await t.request('DELETE', '/api/v1/nothing-here');
     expectProblem(res, (h) => res.headers.get(h), 404, 'not_found');
   });
 });
