@@ -6,7 +6,8 @@ import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import type { DatabaseHandle } from './core/db/index.js';
 import { createAuthHook } from './core/http/auth-hook.js';
-import { installErrorHandling } from './core/http/error-handler.js';
+import { applyTimeouts, createClientErrorHandler, fastifyTrustProxy, installConnectionCap, requireHostHeader } from './core/http/connection-guard.js';
+import { createFrameworkErrorHandler, installErrorHandling } from './core/http/error-handler.js';
 import { validatorCompiler } from './core/http/validation.js';
 import { createMailer } from './core/mailer.js';
 import { memoryNotifier, type Notifier } from './core/notifier.js';
@@ -35,6 +36,9 @@ export interface BuildOptions {
   /** Overrides the pino options (tests pass false to stay quiet). */
   logger?: FastifyServerOptions['logger'];
 }
+
+/** Longest path segment the router matches (ids and invitation tokens are far shorter); longer is 414. */
+const MAX_PARAM_LENGTH = 200;
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -89,9 +93,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const app = Fastify({
     logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Set again on the server below with the rest; here so Fastify does not reset it to "off".
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: createFrameworkErrorHandler(config.publicUrl),
+    clientErrorHandler: createClientErrorHandler(config.publicUrl, config.http),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  applyTimeouts(app.server, config.http);
+  installConnectionCap(app.server, { limits: config.http, trustProxy: config.trustProxy, siteUrl: config.publicUrl });
 
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app, config.publicUrl);
@@ -108,8 +119,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
 
   app.addHook('preClose', async () => shutdown.abort());
   // While draining, answer in-flight requests with Connection: close so keep-alive sockets do not
-  // hold the shutdown open until their idle timeout.
+  // hold the shutdown open until their idle timeout. nosniff rides along in the same (one) hook so
+  // every answer, errors included, carries it.
   app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.header('x-content-type-options', 'nosniff');
     if (shutdown.signal.aborted) reply.header('connection', 'close');
     done(null, payload);
   });
@@ -117,7 +130,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // Review workers stop with the app: calls in flight are aborted and their reviews re-queued.
   app.addHook('onClose', async () => reviews.stop());
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', createAuthHook({ accounts, config, store: rateLimitStore }));
+  app.addHook('onRequest', requireHostHeader);
+  app.addHook('onRequest', createAuthHook({ accounts, config, store: rateLimitStore, clock }));
 
   app.get('/healthz', { config: { skipRateLimit: true }, schema: { hide: true } as never }, async () => {
     await db.selectFrom('users').select('id').limit(1).execute();

@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 /**
  * One config object, parsed and validated once at start from the environment, then passed down.
@@ -17,8 +18,11 @@ export interface Config {
   database: DatabaseConfig;
   redisUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  trustProxy: boolean;
+  /** Whom to believe about the client address: nobody (false), N proxy hops, or these proxies. */
+  trustProxy: TrustProxy;
   bodyLimitBytes: number;
+  /** Time limits of the HTTP layer, against clients that hold sockets open. */
+  http: HttpLimits;
   rateLimit: { perKey: number; perIp: number; windowMs: number; enabled: boolean };
   /** Longest `?wait=` a client may ask of my-registration, in seconds. */
   maxWaitSeconds: number;
@@ -31,6 +35,58 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string; invitationTtlHours: number };
   /** scrypt work factor for new password hashes (PASSWORD_SCRYPT_N); r and p stay at OWASP's 8 and 1. */
   passwordScrypt: { N: number; r: number; p: number };
+}
+
+/**
+ * `false`: X-Forwarded-For is ignored; a number: that many proxies in front, the client is the entry
+ * that many from the right; a list: addresses/CIDRs (or proxy-addr's `loopback`, `linklocal`,
+ * `uniquelocal`) of the proxies whose X-Forwarded-For is believed.
+ */
+export type TrustProxy = false | number | string[];
+
+export interface HttpLimits {
+  /** Longest time to receive a whole request (headers and body); answering it is not limited. */
+  requestTimeoutMs: number;
+  /** Longest time to receive the request headers. */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** How often the server looks for requests past their time limit. */
+  timeoutCheckIntervalMs: number;
+  /** Open connections one socket address may hold (0 = no cap). */
+  maxConnectionsPerIp: number;
+}
+
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: off, a hop count, or a comma list of proxy addresses/CIDRs. */
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const value = (raw ?? '').trim();
+  if (value === '' || /^(0|false|no|off)$/i.test(value)) return false;
+  // "true" used to mean "believe the left-most X-Forwarded-For", which lets any client pick its IP.
+  if (/^(true|yes|on)$/i.test(value)) {
+    throw new Error('no longer accepts true: set the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.1,192.168.0.0/16)');
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) throw new Error('must be a hop count from 0 to 10, or a comma list of proxy addresses/CIDRs');
+    return hops;
+  }
+  const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const bad = entries.filter((e) => !PROXY_RANGE_NAMES.includes(e) && !isAddressOrCidr(e));
+  if (bad.length || !entries.length) {
+    throw new Error(`must be off, a hop count (e.g. 1) or a comma list of proxy addresses/CIDRs; not an address or CIDR: ${bad.join(', ')}`);
+  }
+  return entries;
+}
+
+/** Strict forms only: ipaddr.isValid would also take "10.1" or "1". */
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  const v4 = ipaddr.IPv4.isValidFourPartDecimal(address!);
+  if (!v4 && !ipaddr.IPv6.isValid(address!)) return false;
+  if (bits === undefined) return true;
+  return rest.length === 0 && /^\d{1,3}$/.test(bits) && Number(bits) <= (v4 ? 32 : 128);
 }
 
 /** One configured model provider. `kind` says which wire protocol it speaks. */
@@ -205,6 +261,25 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  let trustProxy: TrustProxy = false;
+  try {
+    trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  } catch (e) {
+    problems.push(`TRUST_PROXY=${JSON.stringify(env.TRUST_PROXY)} ${(e as Error).message}`);
+  }
+
+  const http: HttpLimits = {
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
+    timeoutCheckIntervalMs: int('TIMEOUT_CHECK_INTERVAL_MS', 1000, 10, 60_000),
+    maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 100, 0, 1_000_000),
+  };
+  // Node refuses a headers limit above the whole-request limit.
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    problems.push(`HEADERS_TIMEOUT_MS=${http.headersTimeoutMs} must not exceed REQUEST_TIMEOUT_MS=${http.requestTimeoutMs}`);
+  }
+
   const config: Config = {
     dataDir,
     port,
@@ -213,8 +288,9 @@ export function loadConfig(env: Env = process.env): Config {
     database,
     redisUrl,
     logLevel,
-    trustProxy: bool('TRUST_PROXY', false),
+    trustProxy,
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),
+    http,
     rateLimit: {
       enabled: bool('RATE_LIMIT_ENABLED', true),
       perKey: int('RATE_LIMIT_PER_KEY', 120, 1, 1_000_000),

@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  // Request headers past Node's header size limit (the parser refuses them before routing).
+  headers_too_large: 431,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -84,6 +86,8 @@ const TITLES: Record<ErrorCode, string> = {
   rate_limited: 'Too many requests',
   internal_error: 'Internal server error',
   service_unavailable: 'Service unavailable',
+  // Request headers past Node's header size limit.
+  headers_too_large: 'Request headers too large',
 };
 
 export interface FieldError {

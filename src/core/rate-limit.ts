@@ -6,23 +6,25 @@ export interface RateLimitHit {
   resetMs: number;
 }
 
-/** Fixed-window counters. In memory for one process; in Redis when several processes share limits. */
+/**
+ * Fixed-window counters. In memory for one process; in Redis when several processes share limits.
+ * `now` (epoch ms) comes from the app's clock, so windows follow the same time as everything else.
+ */
 export interface RateLimitStore {
-  hit(bucket: string, windowMs: number): Promise<RateLimitHit>;
+  hit(bucket: string, windowMs: number, now: number): Promise<RateLimitHit>;
   /** The same without a promise, for stores that need no I/O (keeps the anonymous hot path synchronous). */
-  hitSync?(bucket: string, windowMs: number): RateLimitHit;
+  hitSync?(bucket: string, windowMs: number, now: number): RateLimitHit;
   close(): Promise<void>;
 }
 
-export function memoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
+export function memoryRateLimitStore(): RateLimitStore {
   const windows = new Map<string, { count: number; resetAt: number }>();
-  let lastSweep = now();
+  let lastSweep = -Infinity;
   const store: RateLimitStore = {
-    async hit(bucket, windowMs) {
-      return store.hitSync!(bucket, windowMs);
+    async hit(bucket, windowMs, now) {
+      return store.hitSync!(bucket, windowMs, now);
     },
-    hitSync(bucket, windowMs) {
-      const t = now();
+    hitSync(bucket, windowMs, t) {
       if (t - lastSweep > windowMs) {
         for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
         lastSweep = t;
@@ -45,15 +47,20 @@ export function memoryRateLimitStore(now: () => number = Date.now): RateLimitSto
 const HIT_SCRIPT = `
 local c = redis.call('INCR', KEYS[1])
 if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {c, ttl}`;
+return c`;
 
+/**
+ * Windows aligned on multiples of windowMs, one key per window: every process computes the same key
+ * from its own clock, and the count resets when the clock passes the window's end (Redis' expiry
+ * only cleans up, a little after).
+ */
 export function redisRateLimitStore(redis: Redis, prefix = 'hk:rl:'): RateLimitStore {
   return {
-    async hit(bucket, windowMs) {
-      const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, prefix + bucket, String(windowMs))) as [number, number];
-      return { count, resetMs: ttl };
+    async hit(bucket, windowMs, now) {
+      const window = Math.floor(now / windowMs);
+      const resetMs = (window + 1) * windowMs - now;
+      const count = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${bucket}:${window}`, String(resetMs + 1000))) as number;
+      return { count, resetMs };
     },
     async close() {},
   };

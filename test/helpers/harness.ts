@@ -61,6 +61,8 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_IP: '100000',
     RATE_LIMIT_PER_KEY: '100000',
+    // Every test client is 127.0.0.1: load and race tests must not meet the connection cap.
+    MAX_CONNECTIONS_PER_IP: '0',
     PUBLIC_URL: 'http://hackathon.test',
     // The floor, not OWASP's 2^17: suites hash hundreds of passwords (test/unit/passwords.test.ts covers the default).
     PASSWORD_SCRYPT_N: '16384',

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
     expect(c.maxWaitSeconds).toBe(60);
     expect(c.logLevel).toBe('info');
     expect(c.trustProxy).toBe(false);
+    expect(c.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000, timeoutCheckIntervalMs: 1000, maxConnectionsPerIp: 100 });
     expect(c.dataDir).toBe('./data');
     expect(c.mail.outboxDir).toBe('./data/outbox');
   });
@@ -62,7 +63,6 @@ describe('loadConfig', () => {
   });
 
   it('parses booleans in the usual spellings', () => {
-    expect(loadConfig({ TRUST_PROXY: 'yes' }).trustProxy).toBe(true);
     expect(loadConfig({ RATE_LIMIT_ENABLED: 'off' }).rateLimit.enabled).toBe(false);
   });
 
@@ -83,6 +83,20 @@ describe('loadConfig', () => {
     ['REDIS_URL', 'http://127.0.0.1:6379'],
     ['LOG_LEVEL', 'loud'],
     ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', '11'],
+    ['TRUST_PROXY', '-1'],
+    ['TRUST_PROXY', '10.0.0.1,proxy.example.org'],
+    ['TRUST_PROXY', '10.1'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '::1/129'],
+    ['TRUST_PROXY', ','],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['HEADERS_TIMEOUT_MS', 'soon'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '-1'],
+    ['TIMEOUT_CHECK_INTERVAL_MS', '5'],
+    ['MAX_CONNECTIONS_PER_IP', '-1'],
     ['RATE_LIMIT_PER_KEY', '0'],
     ['RATE_LIMIT_PER_IP', 'many'],
     ['BODY_LIMIT_BYTES', '10'],
@@ -92,6 +106,34 @@ describe('loadConfig', () => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(name);
+  });
+
+  it('reads TRUST_PROXY as off, a hop count or a list of proxy addresses/CIDRs', () => {
+    for (const off of ['', '0', 'false', 'off', 'no']) expect(loadConfig({ TRUST_PROXY: off }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it('refuses TRUST_PROXY=true with a message saying what to set instead', () => {
+    const [problem] = problemsOf({ TRUST_PROXY: 'true' });
+    expect(problem).toMatch(/TRUST_PROXY="true" no longer accepts true: set the number of proxies .*\(e\.g\. 1\) or their addresses/);
+  });
+
+  it('reads the HTTP time limits and the connection cap', () => {
+    const c = loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '6000', TIMEOUT_CHECK_INTERVAL_MS: '250', MAX_CONNECTIONS_PER_IP: '0' });
+    expect(c.http).toEqual({ requestTimeoutMs: 5000, headersTimeoutMs: 2000, keepAliveTimeoutMs: 6000, timeoutCheckIntervalMs: 250, maxConnectionsPerIp: 0 });
+  });
+
+  it('refuses a headers time limit above the whole-request one', () => {
+    const problems = problemsOf({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' });
+    expect(problems).toEqual(['HEADERS_TIMEOUT_MS=2000 must not exceed REQUEST_TIMEOUT_MS=1000']);
   });
 
   it('reports every bad value at once, in the message too', () => {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { AccountsService } from '../../accounts/accounts-service.js';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { RateLimitHit, RateLimitStore } from '../rate-limit.js';
@@ -11,8 +12,8 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  * public routes, so a client with a wrong key learns it at once. Requests with a valid key are
  * counted per key; all others (including bad keys) per client IP, so guessing keys is throttled too.
  */
-export function createAuthHook(deps: { accounts: AccountsService; config: Config; store: RateLimitStore }) {
-  const { accounts, config, store } = deps;
+export function createAuthHook(deps: { accounts: AccountsService; config: Config; store: RateLimitStore; clock: Clock }) {
+  const { accounts, config, store, clock } = deps;
   const rl = config.rateLimit;
 
   /** Sets the RateLimit headers; throws rate_limited past the limit. */
@@ -59,7 +60,7 @@ export function createAuthHook(deps: { accounts: AccountsService; config: Config
     }
     if (rl.enabled && !request.routeOptions.config.skipRateLimit) {
       const [bucket, max] = request.principal ? [`k:${request.principal.keyId}`, rl.perKey] : [`ip:${request.ip}`, rl.perIp];
-      applyLimit(reply, await store.hit(bucket, rl.windowMs), max);
+      applyLimit(reply, await store.hit(bucket, rl.windowMs, clock.now().getTime()), max);
     }
     if (authError) throw authError;
     requireKey(request);
@@ -74,14 +75,14 @@ export function createAuthHook(deps: { accounts: AccountsService; config: Config
     // No key: counted per IP. With the in-memory store this needs no promise at all.
     const limited = rl.enabled && !request.routeOptions.config.skipRateLimit;
     if (limited && !store.hitSync) {
-      store.hit(`ip:${request.ip}`, rl.windowMs).then((hit) => {
+      store.hit(`ip:${request.ip}`, rl.windowMs, clock.now().getTime()).then((hit) => {
         applyLimit(reply, hit, rl.perIp);
         requireKey(request);
       }).then(() => done(), done);
       return;
     }
     try {
-      if (limited) applyLimit(reply, store.hitSync!(`ip:${request.ip}`, rl.windowMs), rl.perIp);
+      if (limited) applyLimit(reply, store.hitSync!(`ip:${request.ip}`, rl.windowMs, clock.now().getTime()), rl.perIp);
       requireKey(request);
     } catch (err) {
       done(err as Error);

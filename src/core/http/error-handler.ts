@@ -12,6 +12,11 @@ export function toAppError(err: FastifyError | AppError | Error): AppError {
       return new AppError('payload_too_large', 'The request body is larger than the limit.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('unsupported_media_type', 'Send the body as application/json.');
+    // Router errors, reported through Fastify's frameworkErrors before any route runs.
+    case 'FST_ERR_BAD_URL':
+      return new AppError('bad_request', 'The URL is not validly percent-encoded.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('uri_too_long', 'A path segment of the URL is longer than the server accepts.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -24,6 +29,8 @@ export function toAppError(err: FastifyError | AppError | Error): AppError {
     if (e.statusCode === 413) return new AppError('payload_too_large', e.message);
     if (e.statusCode === 415) return new AppError('unsupported_media_type', e.message);
     if (e.statusCode === 404) return new AppError('not_found', e.message);
+    if (e.statusCode === 408) return new AppError('request_timeout', e.message);
+    if (e.statusCode === 414) return new AppError('uri_too_long', e.message);
     return new AppError('bad_request', e.message);
   }
   return new AppError('internal_error', 'Something went wrong on our side; it has been logged.');
@@ -31,8 +38,23 @@ export function toAppError(err: FastifyError | AppError | Error): AppError {
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, appErr: AppError, siteUrl: string): FastifyReply {
   const body: Record<string, unknown> = { ...toProblem(appErr, siteUrl) };
-  if (request.routeOptions.config?.envelope) body.success = false;
+  // Router errors come before any route is matched: there are no route options then.
+  if (request.routeOptions?.config?.envelope) body.success = false;
+  // Refused before its body arrived (no key, unknown route): close rather than keep reading a body
+  // nobody wants, which would hold the socket until the request time limit.
+  if (!request.raw.complete) reply.header('connection', 'close');
   return reply.status(appErr.status).type('application/problem+json').send(body);
+}
+
+/** Fastify's frameworkErrors option: router errors answer problem+json like every other error. */
+export function createFrameworkErrorHandler(siteUrl: string) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const appErr = toAppError(err);
+    if (appErr.status >= 500) request.log.error({ err }, 'request failed');
+    // These replies skip the app's onSend hooks, which set nosniff on every other answer.
+    reply.header('x-content-type-options', 'nosniff');
+    sendProblem(reply, request, appErr, siteUrl);
+  };
 }
 
 export function installErrorHandling(app: FastifyInstance, siteUrl: string): void {
