@@ -16,6 +16,8 @@ function makeAjv(coerce: boolean): Ajv {
     coerceTypes: coerce ? 'array' : false,
     removeAdditional: false,
     useDefaults: true,
+    // URL parts keep the failing schema on each error, so a bound can be reported as its full range.
+    verbose: coerce,
     strict: false,
   });
   addFormats(ajv);
@@ -82,6 +84,11 @@ function pathToField(instancePath: string): string {
   return instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
 }
 
+function hasRange(schema: unknown): schema is { minimum: number; maximum: number } {
+  const s = schema as { minimum?: unknown; maximum?: unknown } | undefined;
+  return typeof s?.minimum === 'number' && typeof s.maximum === 'number';
+}
+
 /** Turns ajv's errors into the contract's `errors: [{field, message}]`. */
 export function ajvToFieldErrors(errors: ErrorObject[], context: string | undefined): FieldError[] {
   const out: FieldError[] = [];
@@ -97,6 +104,9 @@ export function ajvToFieldErrors(errors: ErrorObject[], context: string | undefi
       const extra = (e.params as { additionalProperty: string }).additionalProperty;
       field = field ? `${field}.${extra}` : extra;
       message = 'is not a known property';
+    } else if ((e.keyword === 'minimum' || e.keyword === 'maximum') && hasRange(e.parentSchema)) {
+      // "must be <= 1000" alone hides the other end; a client fixing `limit=0` wants both.
+      message = `must be between ${e.parentSchema.minimum} and ${e.parentSchema.maximum}`;
     } else if (e.keyword === 'anyOf' || e.keyword === 'oneOf') {
       // The branch errors already say what is wrong; the summary adds nothing.
       if (errors.length > 1) continue;
