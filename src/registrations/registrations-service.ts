@@ -3,13 +3,13 @@ import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
 import type { ProjectRow, RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
 import { AppError, validationError } from '../core/errors.js';
+import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
 import type { Notifier } from '../core/notifier.js';
 import { iso } from '../core/time.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
-import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { teamNameKey, validateRegistration, type RegistrationInput } from './form.js';
 import { listRegistrationsPage } from './registrations-repo.js';
 
