@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { principalOf, type App, type AppContext } from '../app-context.js';
+import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import {
@@ -79,15 +80,23 @@ export function registrationsRoutes(ctx: AppContext) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: 'Every registration of the event, with contact details',
+          summary: 'Registrations of the event, with contact details: one page (cursor pagination, Link rel="next")',
           params: EventIdParams,
           querystring: ListRegistrationsQuery,
           response: { 200: Type.Array(RegistrationSchema), ...problems(401, 403, 404, 422, 429) },
         },
       },
-      async (request) => {
-        const rows = await registrations.list(principalOf(request), request.params.id, request.query.status);
-        return rows.map(registrationForApi);
+      async (request, reply) => {
+        const q = request.query;
+        const page = await registrations.list(principalOf(request), request.params.id, {
+          limit: q.limit,
+          ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+          ...(q.status ? { status: q.status } : {}),
+          ...(q.track_id !== undefined ? { trackId: q.track_id } : {}),
+          ...(q.q !== undefined ? { q: q.q } : {}),
+        });
+        setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(request.params.id)}/registrations`, q, page.nextCursor);
+        return page.rows.map(registrationForApi);
       },
     );
 

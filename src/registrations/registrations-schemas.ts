@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { ProjectRow, RegistrationRow } from '../core/db/schema.js';
+import { organizerPageQuery } from '../core/http/pagination.js';
 import { Nullable } from '../core/http/schemas.js';
 import { ProjectSchema, projectForApi } from '../submissions/submissions-schemas.js';
 
@@ -55,7 +56,14 @@ export const MyRegistrationQuery = Type.Object(
 );
 
 export const ListRegistrationsQuery = Type.Object(
-  { status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')])) },
+  {
+    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')])),
+    track_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    q: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 80, description: 'case-insensitive team-name prefix; results are then ordered by team name' }),
+    ),
+    ...organizerPageQuery,
+  },
   { additionalProperties: false },
 );
 

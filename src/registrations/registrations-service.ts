@@ -3,15 +3,25 @@ import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
 import type { ProjectRow, RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
 import { AppError, validationError } from '../core/errors.js';
+import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
 import type { Notifier } from '../core/notifier.js';
 import { iso } from '../core/time.js';
 import { registrationClosedDetail } from '../events/closed-reasons.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
-import { validateRegistration, type RegistrationInput } from './form.js';
+import { teamNameKey, validateRegistration, type RegistrationInput } from './form.js';
+import { listRegistrationsPage } from './registrations-repo.js';
 
 export const registrationChannel = (id: string) => `registration:${id}`;
+
+export interface RegistrationListQuery {
+  limit: number;
+  cursor?: string;
+  status?: RegistrationStatus;
+  trackId?: string;
+  q?: string;
+}
 
 export function createRegistrationsService(deps: { db: Db; clock: Clock; events: EventsService; notifier: Notifier }) {
   const { db, clock, events, notifier } = deps;
@@ -86,11 +96,27 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
     return current;
   }
 
-  async function list(who: Principal, eventId: string, status?: RegistrationStatus) {
+  /**
+   * One page of the organizer's list, read as `limit + 1` rows through an index. Without `q` the
+   * order is by id (creation order); with `q` (a case-insensitive team-name prefix) it is by the
+   * normalised team name, so the unique (event_id, team_name_key) index serves both the match
+   * and the order.
+   */
+  async function list(who: Principal, eventId: string, q: RegistrationListQuery) {
     const event = await events.getOwned(eventId, who);
-    let q = db.selectFrom('registrations').selectAll().where('event_id', '=', event.id);
-    if (status) q = q.where('status', '=', status);
-    return q.orderBy('id', 'asc').execute();
+    const byName = q.q !== undefined;
+    const kind = byName ? 'registrations:name' : 'registrations';
+    const after = q.cursor ? decodeCursor(q.cursor, kind, event.id, 1)[0] : undefined;
+    const rows = await listRegistrationsPage(db, {
+      eventId: event.id,
+      limit: q.limit + 1,
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.trackId !== undefined ? { trackId: q.trackId } : {}),
+      ...(byName ? { namePrefix: teamNameKey(q.q!) } : {}),
+      ...(after !== undefined ? { after } : {}),
+    });
+    const page = takePage(rows, q.limit, (r) => [byName ? r.team_name_key : r.id]);
+    return { rows: page.items, nextCursor: page.nextKey ? encodeCursor(kind, event.id, page.nextKey) : null };
   }
 
   async function decide(who: Principal, eventId: string, registrationId: string, decision: 'approved' | 'rejected', reason?: string) {

@@ -66,14 +66,11 @@ export async function claimInvitation(db: Executor, id: string, userId: string, 
   return Number(res.numUpdatedRows) === 1;
 }
 
-export async function listUnusedInvitations(db: Executor, eventId: string): Promise<InvitationRow[]> {
-  return db
-    .selectFrom('reviewer_invitations')
-    .selectAll()
-    .where('event_id', '=', eventId)
-    .where('accepted_at', 'is', null)
-    .orderBy('id', 'asc')
-    .execute();
+/** Invitations not yet accepted, by id (creation order), after `after`, at most `limit`. */
+export async function listUnusedInvitations(db: Executor, eventId: string, page: { limit: number; after?: string }): Promise<InvitationRow[]> {
+  let q = db.selectFrom('reviewer_invitations').selectAll().where('event_id', '=', eventId).where('accepted_at', 'is', null);
+  if (page.after !== undefined) q = q.where('id', '>', page.after);
+  return q.orderBy('id', 'asc').limit(page.limit).execute();
 }
 
 export async function addReviewer(db: Executor, eventId: string, userId: string, now: string): Promise<void> {
@@ -94,8 +91,12 @@ export async function isReviewer(db: Executor, eventId: string, userId: string):
   return row !== undefined;
 }
 
-export async function listReviewers(db: Executor, eventId: string) {
-  return db
+/**
+ * The event's reviewers in the order they joined (user id breaks ties), after `after`
+ * (created_at, user_id), at most `limit`; served by the (event_id, created_at, user_id) index.
+ */
+export async function listReviewers(db: Executor, eventId: string, page: { limit: number; after?: readonly [string, string] }) {
+  let q = db
     .selectFrom('event_reviewers')
     .innerJoin('users', 'users.id', 'event_reviewers.user_id')
     .select((eb) => [
@@ -110,10 +111,10 @@ export async function listReviewers(db: Executor, eventId: string) {
         .whereRef('reviews.reviewer', '=', 'users.id')
         .as('reviews_count'),
     ])
-    .where('event_reviewers.event_id', '=', eventId)
-    .orderBy('event_reviewers.created_at', 'asc')
-    .orderBy('users.email', 'asc')
-    .execute();
+    .where('event_reviewers.event_id', '=', eventId);
+  const after = page.after;
+  if (after) q = q.where((eb) => eb(eb.refTuple('event_reviewers.created_at', 'event_reviewers.user_id'), '>', eb.tuple(after[0], after[1])));
+  return q.orderBy('event_reviewers.created_at', 'asc').orderBy('event_reviewers.user_id', 'asc').limit(page.limit).execute();
 }
 
 /** Removes a reviewer and their (unpublished) reviews of the event; false when they were not one. */
@@ -129,9 +130,18 @@ export async function removeReviewer(db: Executor, eventId: string, userId: stri
   return true;
 }
 
-/** The event's reviewable projects: submitted by an approved registration, first submitted first. */
-export async function listReviewableProjects(db: Executor, eventId: string, reviewerId: string) {
-  return judgedProjects(db, eventId)
+/**
+ * A page of the event's reviewable projects for one reviewer, first submitted first: submitted by
+ * an approved registration that is not the reviewer's own team (conflict of interest), after
+ * `after` (first_submitted_at, id), at most `limit`.
+ */
+export async function listReviewableProjects(
+  db: Executor,
+  eventId: string,
+  reviewerId: string,
+  page: { limit: number; after?: readonly [string, string] },
+) {
+  let q = judgedProjects(db, eventId)
     .leftJoin('reviews', (join) =>
       join
         .onRef('reviews.project_id', '=', 'projects.id')
@@ -141,16 +151,25 @@ export async function listReviewableProjects(db: Executor, eventId: string, revi
     .selectAll('projects')
     .select([
       'registrations.team_name',
-      'registrations.user_id as team_user_id',
       'reviews.id as review_id',
       'reviews.scores as review_scores',
       'reviews.summary as review_summary',
       'reviews.created_at as review_created_at',
       'reviews.updated_at as review_updated_at',
     ])
-    .orderBy('projects.first_submitted_at', 'asc')
-    .orderBy('projects.id', 'asc')
-    .execute();
+    .where('registrations.user_id', '!=', reviewerId);
+  const after = page.after;
+  if (after) q = q.where((eb) => eb(eb.refTuple('projects.first_submitted_at', 'projects.id'), '>', eb.tuple(after[0], after[1])));
+  return q.orderBy('projects.first_submitted_at', 'asc').orderBy('projects.id', 'asc').limit(page.limit).execute();
+}
+
+/** How many judged projects of the event belong to the reviewer's own team (0 or 1: one registration per user). */
+export async function countOwnJudgedProjects(db: Executor, eventId: string, reviewerId: string): Promise<number> {
+  const row = await judgedProjects(db, eventId)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('registrations.user_id', '=', reviewerId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 export async function findReviewableProject(db: Executor, eventId: string, projectId: string) {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { principalOf, type App, type AppContext } from '../app-context.js';
+import { organizerPageQuery, setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import { COMMENT_MAX, SCORE_MAX, SCORE_MIN } from './review-input.js';
@@ -20,12 +21,14 @@ import {
   TokenParams,
 } from './reviewers-schemas.js';
 
+const PageQuery = Type.Object({ ...organizerPageQuery }, { additionalProperties: false });
+
 /**
  * Human reviewers: organizers invite by e-mail and manage reviewers; invitees accept with the
  * token from the link; reviewers list their assignments and put one review per project.
  */
 export function reviewersRoutes(ctx: AppContext) {
-  const { reviewers, clock } = ctx;
+  const { reviewers, clock, config } = ctx;
   return async function plugin(app: App) {
     // ---- organizers ----
     app.post(
@@ -53,13 +56,19 @@ export function reviewersRoutes(ctx: AppContext) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: "The event's human reviewers and its invitations not yet accepted",
+          summary: "The event's human reviewers, then its invitations not yet accepted: one page of both (cursor pagination, Link rel=\"next\")",
           params: EventIdParams,
-          response: { 200: ReviewersResponse, ...problems(401, 403, 404, 429) },
+          querystring: PageQuery,
+          response: { 200: ReviewersResponse, ...problems(401, 403, 404, 422, 429) },
         },
       },
-      async (request) => {
-        const { event, reviewers: list, invitations } = await reviewers.listReviewers(principalOf(request), request.params.id);
+      async (request, reply) => {
+        const q = request.query;
+        const { event, reviewers: list, invitations, nextCursor } = await reviewers.listReviewers(principalOf(request), request.params.id, {
+          limit: q.limit,
+          ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+        });
+        setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(event.id)}/reviewers`, q, nextCursor);
         const now = clock.now();
         return { event_id: event.id, reviewers: list, invitations: invitations.map((i) => invitationForApi(i, now)) };
       },
@@ -151,13 +160,19 @@ export function reviewersRoutes(ctx: AppContext) {
         config: { auth: true, reviewKeyAllowed: true },
         schema: {
           tags: ['reviewer'],
-          summary: "The projects to review, each with the caller's own review, and the event's dimensions",
+          summary: "The projects to review, each with the caller's own review, and the event's dimensions; `projects` is one page (cursor pagination, Link rel=\"next\")",
           params: EventIdParams,
-          response: { 200: AssignmentsResponse, ...problems(401, 403, 404, 429) },
+          querystring: PageQuery,
+          response: { 200: AssignmentsResponse, ...problems(401, 403, 404, 422, 429) },
         },
       },
-      async (request) => {
-        const a = await reviewers.assignments(principalOf(request), request.params.id);
+      async (request, reply) => {
+        const q = request.query;
+        const a = await reviewers.assignments(principalOf(request), request.params.id, {
+          limit: q.limit,
+          ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+        });
+        setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(a.event.id)}/review-assignments`, q, a.nextCursor);
         return {
           event: { id: a.event.id, name: a.event.name, status: a.status },
           reviewing_open: a.reviewingOpen,

@@ -6,6 +6,7 @@ import type { Db } from '../core/db/index.js';
 import type { InvitationRow, ReviewRow } from '../core/db/schema.js';
 import { requireEmailAddress } from '../core/email-address.js';
 import { AppError, validationError } from '../core/errors.js';
+import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
 import type { Delivery, Mailer } from '../core/mailer.js';
 import { iso } from '../core/time.js';
@@ -119,14 +120,33 @@ export function createReviewersService(deps: {
     return { invitation, delivery: delivery.mode };
   }
 
-  async function listReviewers(who: Principal, eventId: string) {
+  /**
+   * One page of the organizer's view. The body holds two lists, so they page as one stream:
+   * reviewers first (by joining time), then invitations not yet accepted (by id); a page holds at
+   * most `limit` entries of both together. The cursor names the section and the last key seen.
+   */
+  async function listReviewers(who: Principal, eventId: string, page: { limit: number; cursor?: string }) {
     const event = await events.getOwned(eventId, who);
-    const [reviewers, invitations] = await Promise.all([repo.listReviewers(db, event.id), repo.listUnusedInvitations(db, event.id)]);
-    return {
-      event,
-      reviewers: reviewers.map((r) => ({ ...r, reviews_count: Number(r.reviews_count ?? 0) })),
-      invitations,
-    };
+    const at = page.cursor ? decodeCursor(page.cursor, 'reviewers', event.id, 3) : undefined;
+    if (at && at[0] !== 'r' && at[0] !== 'i') throw validationError([{ field: 'cursor', message: 'is not a cursor from this list' }]);
+    const inInvitations = at?.[0] === 'i';
+    const reviewerRows = inInvitations
+      ? []
+      : await repo.listReviewers(db, event.id, { limit: page.limit + 1, ...(at ? { after: [at[1]!, at[2]!] as const } : {}) });
+    const reviewers = reviewerRows.slice(0, page.limit).map((r) => ({ ...r, reviews_count: Number(r.reviews_count ?? 0) }));
+    const lastReviewer = reviewers.length ? reviewers[reviewers.length - 1]! : null;
+    const reviewerKey = (r: { added_at: string; user_id: string }) => ['r', r.added_at, r.user_id];
+    let invitations: Awaited<ReturnType<typeof repo.listUnusedInvitations>> = [];
+    let nextKey: string[] | null = null;
+    if (reviewerRows.length > page.limit) {
+      nextKey = reviewerKey(lastReviewer!);
+    } else {
+      const room = page.limit - reviewers.length;
+      const rows = await repo.listUnusedInvitations(db, event.id, { limit: room + 1, ...(inInvitations ? { after: at![1]! } : {}) });
+      invitations = rows.slice(0, room);
+      if (rows.length > room) nextKey = invitations.length ? ['i', invitations[invitations.length - 1]!.id, ''] : reviewerKey(lastReviewer!);
+    }
+    return { event, reviewers, invitations, nextCursor: nextKey ? encodeCursor('reviewers', event.id, nextKey) : null };
   }
 
   /** Removes a reviewer and the reviews they gave, until results are published. */
@@ -274,17 +294,24 @@ export function createReviewersService(deps: {
    * The projects a reviewer should review, with their own review of each. Projects of a team the
    * reviewer registered are left out (conflict of interest) and only counted.
    */
-  async function assignments(who: Principal, eventId: string) {
+  async function assignments(who: Principal, eventId: string, page: { limit: number; cursor?: string }) {
     const event = await requireReviewer(who, eventId);
-    const rows = await repo.listReviewableProjects(db, event.id, who.userId);
-    const own = rows.filter((r) => r.team_user_id === who.userId).length;
+    // Scoped to the reviewer too: each reviewer's list leaves out a different project.
+    const scope = `${event.id}/${who.userId}`;
+    const after = page.cursor ? decodeCursor(page.cursor, 'review-assignments', scope, 2) : undefined;
+    const [rows, own] = await Promise.all([
+      repo.listReviewableProjects(db, event.id, who.userId, { limit: page.limit + 1, ...(after ? { after: [after[0]!, after[1]!] as const } : {}) }),
+      repo.countOwnJudgedProjects(db, event.id, who.userId),
+    ]);
+    const { items, nextKey } = takePage(rows, page.limit, (r) => [r.first_submitted_at, r.id]);
     const now = clock.now();
     return {
       event,
       status: effectiveStatus(event, now),
       reviewingOpen: reviewWindow(event, now).open,
       hiddenForConflict: own,
-      projects: rows.filter((r) => r.team_user_id !== who.userId),
+      projects: items,
+      nextCursor: nextKey ? encodeCursor('review-assignments', scope, nextKey) : null,
     };
   }
 

@@ -365,8 +365,17 @@ export async function failQueuedForModel(db: Executor, q: { model: string; reaso
 export interface ReviewListFilter {
   status?: ReviewStatus;
   projectId?: string;
+  /** Rows to read: the page size plus one. */
+  limit: number;
+  /** (project_id, reviewer) of the last review already seen. */
+  after?: readonly [string, string];
 }
 
+/**
+ * One page of an event's reviews, grouped by project (project ids sort by creation) and within a
+ * project by reviewer. (project_id, reviewer) is unique, so the order is total, and the
+ * (event_id[, status], project_id, reviewer) indexes serve each page as a range.
+ */
 export async function listReviews(db: Executor, eventId: string, f: ReviewListFilter) {
   let q = db
     .selectFrom('reviews')
@@ -377,12 +386,9 @@ export async function listReviews(db: Executor, eventId: string, f: ReviewListFi
     .where('reviews.event_id', '=', eventId);
   if (f.status) q = q.where('reviews.status', '=', f.status);
   if (f.projectId) q = q.where('reviews.project_id', '=', f.projectId);
-  return q
-    .orderBy('projects.first_submitted_at')
-    .orderBy('projects.id')
-    .orderBy('reviews.reviewer_kind', 'desc')
-    .orderBy('reviews.reviewer')
-    .execute();
+  const after = f.after;
+  if (after) q = q.where((eb) => eb(eb.refTuple('reviews.project_id', 'reviews.reviewer'), '>', eb.tuple(after[0], after[1])));
+  return q.orderBy('reviews.project_id').orderBy('reviews.reviewer').limit(f.limit).execute();
 }
 
 /**

@@ -1,12 +1,13 @@
 import { Type } from 'typebox';
 import { principalOf, type App, type AppContext } from '../app-context.js';
+import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import { ListReviewsQuery, RerunBodyOrNone, RerunResponse, ReviewSchema, reviewForApi } from './reviews-schemas.js';
 
 /** Organizer endpoints over the event's reviews (AI and human). */
 export function reviewsRoutes(ctx: AppContext) {
-  const { reviews } = ctx;
+  const { reviews, config } = ctx;
   return async function plugin(app: App) {
     app.get(
       '/events/:id/reviews',
@@ -14,19 +15,22 @@ export function reviewsRoutes(ctx: AppContext) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: 'Every review of the event (per project × model or human reviewer): status, scores, summary, failure reason',
+          summary: 'Reviews of the event (per project × model or human reviewer): status, scores, summary, failure reason; one page (cursor pagination, Link rel="next")',
           params: EventIdParams,
           querystring: ListReviewsQuery,
           response: { 200: Type.Array(ReviewSchema), ...problems(401, 403, 404, 422, 429) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const q = request.query;
-        const rows = await reviews.list(principalOf(request), request.params.id, {
+        const page = await reviews.list(principalOf(request), request.params.id, {
+          limit: q.limit,
+          ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
           ...(q.status ? { status: q.status } : {}),
           ...(q.project_id ? { projectId: q.project_id } : {}),
         });
-        return rows.map((r) => reviewForApi(r, q.include_raw === true));
+        setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(request.params.id)}/reviews`, q, page.nextCursor);
+        return page.rows.map((r) => reviewForApi(r, q.include_raw === true));
       },
     );
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { ReviewRow } from '../core/db/schema.js';
+import { organizerPageQuery } from '../core/http/pagination.js';
 import { Nullable } from '../core/http/schemas.js';
 
 export const ReviewStatusSchema = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]);
@@ -9,6 +10,7 @@ export const ListReviewsQuery = Type.Object({
   project_id: Type.Optional(Type.String({ maxLength: 64 })),
   /** Include each review's raw model reply (for audit); off by default because replies are large. */
   include_raw: Type.Optional(Type.Boolean({ default: false })),
+  ...organizerPageQuery,
 });
 
 /** A re-run request; no body at all (or null) means the default: every failed review. */

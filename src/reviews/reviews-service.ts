@@ -4,6 +4,7 @@ import type { Config } from '../core/config.js';
 import type { DatabaseHandle, Db } from '../core/db/index.js';
 import type { ReviewStatus } from '../core/db/schema.js';
 import { AppError, validationError } from '../core/errors.js';
+import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { iso } from '../core/time.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
@@ -168,9 +169,18 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     }
   }
 
-  async function list(who: Principal, eventId: string, filter: repo.ReviewListFilter) {
+  /** One page of the event's reviews (see repo.listReviews for the order). */
+  async function list(who: Principal, eventId: string, q: { limit: number; cursor?: string; status?: ReviewStatus; projectId?: string }) {
     const event = await events.getOwned(eventId, who);
-    return repo.listReviews(db, event.id, filter);
+    const after = q.cursor ? decodeCursor(q.cursor, 'reviews', event.id, 2) : undefined;
+    const rows = await repo.listReviews(db, event.id, {
+      limit: q.limit + 1,
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.projectId ? { projectId: q.projectId } : {}),
+      ...(after ? { after: [after[0]!, after[1]!] as const } : {}),
+    });
+    const page = takePage(rows, q.limit, (r) => [r.project_id, r.reviewer]);
+    return { rows: page.items, nextCursor: page.nextKey ? encodeCursor('reviews', event.id, page.nextKey) : null };
   }
 
   /**

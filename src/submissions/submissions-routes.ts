@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
 import { principalOf, type App, type AppContext } from '../app-context.js';
+import { organizerPageQuery, setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import { ProjectSchema, SubmitBody, SubmitResponse, projectForApi } from './submissions-schemas.js';
 
 export function submissionsRoutes(ctx: AppContext) {
-  const { submissions } = ctx;
+  const { submissions, config } = ctx;
   return async function plugin(app: App) {
     app.post(
       '/events/:id/submit',
@@ -32,17 +33,23 @@ export function submissionsRoutes(ctx: AppContext) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: 'Every submitted project of the event',
+          summary: 'Submitted projects of the event, first submitted first: one page (cursor pagination, Link rel="next")',
           params: EventIdParams,
+          querystring: Type.Object({ ...organizerPageQuery }, { additionalProperties: false }),
           response: {
             200: Type.Array(Type.Object({ ...ProjectSchema.properties, registration_status: Type.String() })),
-            ...problems(401, 403, 404, 429),
+            ...problems(401, 403, 404, 422, 429),
           },
         },
       },
-      async (request) => {
-        const rows = await submissions.listForEvent(principalOf(request), request.params.id);
-        return rows.map((r) => ({ ...projectForApi(r, r.team_name), registration_status: r.registration_status }));
+      async (request, reply) => {
+        const q = request.query;
+        const page = await submissions.listForEvent(principalOf(request), request.params.id, {
+          limit: q.limit,
+          ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+        });
+        setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(request.params.id)}/projects`, q, page.nextCursor);
+        return page.rows.map((r) => ({ ...projectForApi(r, r.team_name), registration_status: r.registration_status }));
       },
     );
   };

@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/db/index.js';
 import type { ProjectRow } from '../core/db/schema.js';
 import { AppError, validationError } from '../core/errors.js';
+import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
 import { iso } from '../core/time.js';
 import type { EventsService } from '../events/events-service.js';
@@ -61,17 +62,24 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
     return { project: updated, created: false, teamName: registration.team_name };
   }
 
-  async function listForEvent(who: Principal, eventId: string) {
+  /**
+   * One page of the event's projects, first submitted first: `limit + 1` rows read in
+   * (first_submitted_at, id) order through the (event_id, first_submitted_at, id) index. That key
+   * never changes once a project exists, so paging is stable while teams keep submitting.
+   */
+  async function listForEvent(who: Principal, eventId: string, q: { limit: number; cursor?: string }) {
     const event = await events.getOwned(eventId, who);
-    return db
+    const after = q.cursor ? decodeCursor(q.cursor, 'projects', event.id, 2) : undefined;
+    let query = db
       .selectFrom('projects')
       .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
       .selectAll('projects')
       .select(['registrations.team_name', 'registrations.status as registration_status'])
-      .where('projects.event_id', '=', event.id)
-      .orderBy('projects.first_submitted_at', 'asc')
-      .orderBy('projects.id', 'asc')
-      .execute();
+      .where('projects.event_id', '=', event.id);
+    if (after) query = query.where((eb) => eb(eb.refTuple('projects.first_submitted_at', 'projects.id'), '>', eb.tuple(after[0]!, after[1]!)));
+    const rows = await query.orderBy('projects.first_submitted_at', 'asc').orderBy('projects.id', 'asc').limit(q.limit + 1).execute();
+    const page = takePage(rows, q.limit, (r) => [r.first_submitted_at, r.id]);
+    return { rows: page.items, nextCursor: page.nextKey ? encodeCursor('projects', event.id, page.nextKey) : null };
   }
 
   return { submit, listForEvent };

@@ -17,7 +17,8 @@ function makeAjv(coerce: boolean): Ajv {
     removeAdditional: false,
     useDefaults: true,
     strict: false,
-    // Errors carry the failing schema, so an enum or a union of constants can list what it accepts.
+    // Errors carry the failing schema, so an enum or a union of constants can list what it accepts,
+    // and a bound can be reported as its full range.
     verbose: true,
   });
   addFormats(ajv);
@@ -66,7 +67,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     if (!validate(data, dataCxt as never)) {
       // verbose mode also copies the rejected value into each error: drop it, so a refused password
       // can never travel further (logs, error reports) than this check.
-      checked.errors = validate.errors?.map(({ data: _data, parentSchema: _parent, ...e }) => e) ?? null;
+      checked.errors = validate.errors?.map(({ data: _data, ...e }) => e) ?? null;
       return false;
     }
     const at = nulPath(data);
@@ -114,6 +115,11 @@ function oneOfMessage(values: unknown[]): string {
   return shown.length === 1 ? `must be ${shown[0]}` : `must be one of: ${shown.join(', ')}`;
 }
 
+function hasRange(schema: unknown): schema is { minimum: number; maximum: number } {
+  const s = schema as { minimum?: unknown; maximum?: unknown } | undefined;
+  return typeof s?.minimum === 'number' && typeof s.maximum === 'number';
+}
+
 /** Turns ajv's errors into the contract's `errors: [{field, message}]`. */
 export function ajvToFieldErrors(errors: ErrorObject[], context: string | undefined): FieldError[] {
   const out: FieldError[] = [];
@@ -146,6 +152,9 @@ export function ajvToFieldErrors(errors: ErrorObject[], context: string | undefi
       const extra = (e.params as { additionalProperty: string }).additionalProperty;
       field = field ? `${field}.${extra}` : extra;
       message = 'is not a known property';
+    } else if ((e.keyword === 'minimum' || e.keyword === 'maximum') && hasRange(e.parentSchema)) {
+      // "must be <= 1000" alone hides the other end; a client fixing `limit=0` wants both.
+      message = `must be between ${e.parentSchema.minimum} and ${e.parentSchema.maximum}`;
     } else if (e.keyword === 'anyOf' || e.keyword === 'oneOf') {
       // The branch errors already say what is wrong; the summary adds nothing.
       if (errors.length > 1) continue;

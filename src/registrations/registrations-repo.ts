@@ -1,0 +1,59 @@
+import { SqliteAdapter, sql } from 'kysely';
+import type { Executor } from '../core/db/index.js';
+import type { RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
+
+export interface RegistrationPageQuery {
+  eventId: string;
+  /** Rows to read: the page size plus one, which tells whether there is a next page. */
+  limit: number;
+  status?: RegistrationStatus;
+  trackId?: string;
+  /** A normalised team-name prefix (see teamNameKey); switches the order to the team name. */
+  namePrefix?: string;
+  /** The sort key (id, or team_name_key with namePrefix) of the last row already seen. */
+  after?: string;
+}
+
+/** The smallest string above every string starting with `prefix` (code point order), or null if none. */
+export function prefixUpperBound(prefix: string): string | null {
+  const cps = [...prefix].map((c) => c.codePointAt(0)!);
+  while (cps.length) {
+    const last = cps.pop()!;
+    if (last < 0x10ffff) {
+      // Skip the surrogate range: no valid string holds those code points.
+      const next = last + 1 === 0xd800 ? 0xe000 : last + 1;
+      return String.fromCodePoint(...cps, next);
+    }
+  }
+  return null;
+}
+
+/**
+ * One page of an event's registrations. Ordered by id (time-sortable) through
+ * (event_id[, status | track_id], id) indexes, or, for a team-name search, by team_name_key through
+ * the unique (event_id, team_name_key) index: a prefix is a range of that index, so the search
+ * reads only matching entries. PostgreSQL compares that column with the "C" collation (code point
+ * order, like SQLite's BINARY), so the range is right whatever the database's default collation.
+ */
+export function registrationsPageQuery(db: Executor, q: RegistrationPageQuery) {
+  let query = db.selectFrom('registrations').selectAll().where('event_id', '=', q.eventId);
+  if (q.status) query = query.where('status', '=', q.status);
+  if (q.trackId !== undefined) query = query.where('track_id', '=', q.trackId);
+  if (q.namePrefix === undefined) {
+    if (q.after !== undefined) query = query.where('id', '>', q.after);
+    return query.orderBy('id', 'asc').limit(q.limit);
+  }
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const key = sqlite ? sql<string>`team_name_key` : sql<string>`team_name_key collate "C"`;
+  const upper = prefixUpperBound(q.namePrefix);
+  query = query.where(key, '>=', q.namePrefix);
+  if (upper !== null) query = query.where(key, '<', upper);
+  if (q.after !== undefined) query = query.where(key, '>', q.after);
+  // event_id leads the ORDER BY although it is fixed: when SQLite's statistics make it skip-scan
+  // the index (few events), the index order still matches and no sort of the matches is needed.
+  return query.orderBy('event_id').orderBy(key).limit(q.limit);
+}
+
+export async function listRegistrationsPage(db: Executor, q: RegistrationPageQuery): Promise<RegistrationRow[]> {
+  return registrationsPageQuery(db, q).execute();
+}

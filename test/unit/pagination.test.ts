@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../src/core/errors.js';
+import { decodeCursor, encodeCursor, takePage } from '../../src/core/http/pagination.js';
+import { prefixUpperBound } from '../../src/registrations/registrations-repo.js';
+
+function cursorError(fn: () => unknown): { code: string; errors: unknown } {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(AppError);
+    return { code: (err as AppError).code, errors: (err as AppError).errors };
+  }
+  throw new Error('expected a cursor error');
+}
+
+describe('keyset cursors', () => {
+  it('round-trips a key, bound to its list and scope', () => {
+    const c = encodeCursor('projects', 'evt_1', ['2030-01-01T00:00:00.000Z', 'prj_1']);
+    expect(c).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeCursor(c, 'projects', 'evt_1', 2)).toEqual(['2030-01-01T00:00:00.000Z', 'prj_1']);
+    expect(cursorError(() => decodeCursor(c, 'projects', 'evt_2', 2))).toEqual({
+      code: 'validation_failed',
+      errors: [{ field: 'cursor', message: 'belongs to another event' }],
+    });
+    expect(cursorError(() => decodeCursor(c, 'reviews', 'evt_1', 2)).errors).toEqual([{ field: 'cursor', message: 'belongs to another list or ordering' }]);
+    expect(cursorError(() => decodeCursor(c, 'projects', 'evt_1', 1)).code).toBe('validation_failed');
+  });
+
+  it.each(['', '!!', 'a b', Buffer.from('nope').toString('base64url'), Buffer.from('[1,2,3]').toString('base64url'), Buffer.from('{}').toString('base64url')])(
+    'refuses the malformed cursor %j on field cursor',
+    (raw) => {
+      expect(cursorError(() => decodeCursor(raw, 'projects', 'evt_1', 1)).errors).toEqual([{ field: 'cursor', message: 'is not a cursor from this list' }]);
+    },
+  );
+
+  it('takePage cuts limit + 1 rows to the page and keys the next one on its last row', () => {
+    expect(takePage([1, 2, 3], 3, (n) => [String(n)])).toEqual({ items: [1, 2, 3], nextKey: null });
+    expect(takePage([1, 2, 3, 4], 3, (n) => [String(n)])).toEqual({ items: [1, 2, 3], nextKey: ['3'] });
+  });
+});
+
+describe('prefixUpperBound', () => {
+  it.each([
+    ['abc', 'abd'],
+    ['a', 'b'],
+    ['team 1', 'team 2'],
+    ['\u{D7FF}', '\u{E000}'],
+    ['a\u{10FFFF}', 'b'],
+    ['\u{10FFFF}', null],
+    ['é', 'ê'],
+  ])('%j -> %j', (prefix, upper) => {
+    expect(prefixUpperBound(prefix)).toBe(upper);
+  });
+
+  it('bounds exactly the strings that start with the prefix (code point order)', () => {
+    const upper = prefixUpperBound('al')!;
+    const inRange = (s: string) => s >= 'al' && s < upper;
+    expect(['al', 'alpha', 'al\u{10FFFF}x', 'al😀'].every(inRange)).toBe(true);
+    expect(['ak', 'am', 'a', 'b'].some(inRange)).toBe(false);
+  });
+});
