@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle, Executor } from '../core/db/index.js';
-import type { ResultRow } from '../core/db/schema.js';
+import type { ResultEntriesTable, ResultRow } from '../core/db/schema.js';
+
+type ResultEntryRow = ResultEntriesTable;
 import { judgedProjects } from '../submissions/judged-projects.js';
 import { HUMAN_GROUP, type RankingProject, type RankingReview } from './ranking.js';
 
@@ -100,4 +102,48 @@ export async function resultExists(db: Executor, eventId: string): Promise<boole
 
 export async function insertResult(db: Executor, row: ResultRow): Promise<void> {
   await db.insertInto('results').values(row).execute();
+}
+
+/** The published snapshot's small columns (tag and date), without its entries. */
+export async function findResultTag(db: Executor, eventId: string): Promise<{ published_at: string; etag: string } | undefined> {
+  return db.selectFrom('results').select(['published_at', 'etag']).where('event_id', '=', eventId).executeTakeFirst();
+}
+
+const ENTRY_INSERT_CHUNK = 500;
+
+export async function insertResultEntries(db: Executor, eventId: string, rows: Array<Omit<ResultEntryRow, 'event_id'>>): Promise<void> {
+  for (let i = 0; i < rows.length; i += ENTRY_INSERT_CHUNK) {
+    await db
+      .insertInto('result_entries')
+      .values(rows.slice(i, i + ENTRY_INSERT_CHUNK).map((r) => ({ ...r, event_id: eventId })))
+      .execute();
+  }
+}
+
+/** A page of the frozen entries: from 0-based `start`, overall or within a track, with the rank that applies. */
+export async function resultEntries(
+  db: Executor,
+  q: { eventId: string; trackId?: string | undefined; start: number; limit: number },
+): Promise<Array<{ rank: number; entry_tail: string }>> {
+  if (q.trackId === undefined) {
+    const rows = await db
+      .selectFrom('result_entries')
+      .select(['rank', 'entry_tail'])
+      .where('event_id', '=', q.eventId)
+      .where('position', '>=', q.start)
+      .orderBy('position')
+      .limit(q.limit)
+      .execute();
+    return rows.map((r) => ({ rank: Number(r.rank), entry_tail: r.entry_tail }));
+  }
+  const rows = await db
+    .selectFrom('result_entries')
+    .select(['track_rank', 'entry_tail'])
+    .where('event_id', '=', q.eventId)
+    .where('track_id', '=', q.trackId)
+    .where('track_position', '>=', q.start)
+    .orderBy('track_position')
+    .limit(q.limit)
+    .execute();
+  return rows.map((r) => ({ rank: Number(r.track_rank), entry_tail: r.entry_tail }));
 }

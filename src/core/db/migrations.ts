@@ -1,4 +1,4 @@
-import { Kysely, Migrator, SqliteAdapter, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, SqliteAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
 
 /**
  * Versioned migrations, written once with Kysely's schema builder so they run on SQLite and
@@ -192,6 +192,86 @@ const migrations: Record<string, Migration> = {
         .on('reviews')
         .columns(['event_id', 'status', 'project_id', 'group_key', 'reviewer_kind', 'scores'])
         .execute();
+    },
+  },
+  '0106_standings': {
+    async up(db: Kysely<any>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      // One row per project: its numbers as the ranking computes them (score_key is the score in
+      // 10^-4 units, -1 when unscored), so a leaderboard page is an index range, not a recomputation
+      // of every project. Triggers below mark a row stale (and bump its version) in the same
+      // transaction as any write that changes what the row is computed from; readers recompute the
+      // stale rows only. A row is written back only if its version did not move meanwhile.
+      await db.schema
+        .createTable('standings')
+        .addColumn('project_id', 'text', (c) => c.primaryKey().references('projects.id').onDelete('cascade'))
+        .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('stale', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('judged', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('track_id', 'text')
+        .addColumn('first_submitted_at', 'text', (c) => c.notNull())
+        .addColumn('score_key', 'integer', (c) => c.notNull().defaultTo(-1))
+        .addColumn('by_model', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('by_dimension', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('model_groups', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('reviews_expected', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('reviews_succeeded', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('reviews_failed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('reviews_pending', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('reviews_human', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await sql`create index standings_rank_idx on standings (event_id, judged, score_key desc, first_submitted_at, project_id)`.execute(db);
+      await sql`create index standings_track_idx on standings (event_id, track_id, judged, score_key desc, first_submitted_at, project_id)`.execute(db);
+      await sql`create index standings_stale_idx on standings (event_id, stale)`.execute(db);
+      await sql`insert into standings (project_id, event_id, first_submitted_at) select id, event_id, first_submitted_at from projects`.execute(db);
+
+      // The frozen result, one row per entry (its JSON after the rank), so a page is read without
+      // parsing the whole result. Track pages use the per-track position and rank fixed at publication.
+      await db.schema
+        .createTable('result_entries')
+        .addColumn('event_id', 'text', (c) => c.notNull().references('events.id').onDelete('cascade'))
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('rank', 'integer', (c) => c.notNull())
+        .addColumn('track_id', 'text')
+        .addColumn('track_position', 'integer')
+        .addColumn('track_rank', 'integer')
+        .addColumn('entry_tail', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('result_entries_pk', ['event_id', 'position'])
+        .execute();
+      await db.schema.createIndex('result_entries_track_idx').on('result_entries').columns(['event_id', 'track_id', 'track_position']).execute();
+
+      const bump = (where: string) => `update standings set stale = 1, version = version + 1 where ${where};`;
+      const triggers: Array<{ name: string; on: string; when: string; body: string }> = [
+        { name: 'standings_project_ins', on: 'after insert on projects', when: '', body: 'insert into standings (project_id, event_id, first_submitted_at) values (NEW.id, NEW.event_id, NEW.first_submitted_at);' },
+        {
+          name: 'standings_project_upd',
+          on: 'after update of track_id, first_submitted_at, registration_id on projects',
+          when: 'OLD.track_id IS DISTINCT FROM NEW.track_id OR OLD.first_submitted_at IS DISTINCT FROM NEW.first_submitted_at OR OLD.registration_id IS DISTINCT FROM NEW.registration_id',
+          body: bump('project_id = NEW.id'),
+        },
+        { name: 'standings_registration_upd', on: 'after update of status on registrations', when: 'OLD.status IS DISTINCT FROM NEW.status', body: bump('project_id in (select id from projects where registration_id = NEW.id)') },
+        { name: 'standings_review_ins', on: 'after insert on reviews', when: '', body: bump('project_id = NEW.project_id') },
+        {
+          name: 'standings_review_upd',
+          on: 'after update of status, scores, group_key, reviewer_kind, project_id on reviews',
+          when: 'OLD.status IS DISTINCT FROM NEW.status OR OLD.scores IS DISTINCT FROM NEW.scores OR OLD.group_key IS DISTINCT FROM NEW.group_key OR OLD.reviewer_kind IS DISTINCT FROM NEW.reviewer_kind OR OLD.project_id IS DISTINCT FROM NEW.project_id',
+          body: bump('project_id in (NEW.project_id, OLD.project_id)'),
+        },
+        { name: 'standings_review_del', on: 'after delete on reviews', when: '', body: bump('project_id = OLD.project_id') },
+        { name: 'standings_event_upd', on: 'after update of dimensions, models on events', when: 'OLD.dimensions IS DISTINCT FROM NEW.dimensions OR OLD.models IS DISTINCT FROM NEW.models', body: bump('event_id = NEW.id') },
+      ];
+      for (const t of triggers) {
+        if (sqlite) {
+          // SQLite spells IS DISTINCT FROM as IS NOT.
+          const when = t.when ? ` when ${t.when.replaceAll('IS DISTINCT FROM', 'IS NOT')}` : '';
+          await sql.raw(`create trigger ${t.name} ${t.on} for each row${when} begin ${t.body} end`).execute(db);
+        } else {
+          const ret = t.on.includes('delete') ? 'OLD' : 'NEW';
+          await sql.raw(`create function ${t.name}_fn() returns trigger language plpgsql as $$ begin ${t.body} return ${ret}; end $$`).execute(db);
+          await sql.raw(`create trigger ${t.name} ${t.on} for each row${t.when ? ` when (${t.when})` : ''} execute function ${t.name}_fn()`).execute(db);
+        }
+      }
     },
   },
 };
