@@ -4,7 +4,7 @@ import { newId } from '../../src/core/ids.js';
 import { rankProjects } from '../../src/results/ranking.js';
 import { rankedProjects, succeededReviews } from '../../src/results/results-repo.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { createEvent, startTestApp, type TestApp } from '../helpers/harness.js';
+import { createEvent, startTestApp, type ApiResponse, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
 
 /**
@@ -60,12 +60,13 @@ describe.each(DIALECTS)('incremental leaderboard (%s)', (dialect) => {
     const out: any[] = [];
     let path: string | null = `/api/v1/events/${eventId}/leaderboard?limit=${limit}`;
     while (path) {
-      const res = await t.request('GET', path, { key: org.key });
+      const res: ApiResponse = await t.request('GET', path, { key: org.key });
       expect(res.status).toBe(200);
       expect(res.body.length).toBeLessThanOrEqual(limit);
       out.push(...res.body);
-      const link = res.headers.get('link');
-      path = link ? new URL(/^<([^>]+)>; rel="next"$/.exec(link)![1]!).pathname + new URL(/^<([^>]+)>/.exec(link)![1]!).search : null;
+      const link: string | null = res.headers.get('link');
+      const next = link ? new URL(/^<([^>]+)>; rel="next"$/.exec(link)![1]!) : null;
+      path = next ? next.pathname + next.search : null;
     }
     return out;
   }
