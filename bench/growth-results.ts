@@ -33,7 +33,7 @@ const DIMENSIONS = ['impact', 'craft', 'novelty', 'design', 'pitch'].map((name, 
 const PG_ADMIN = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const NOW = new Date('2030-06-01T12:00:00.000Z');
 const SUMMARY = 'Clear problem, working demo, thin tests; the README explains setup well. '.repeat(3);
-const CHUNK = 400;
+const CHUNK = 2000;
 
 function* lcg(seed: number): Generator<number> {
   let s = seed >>> 0;
@@ -149,7 +149,7 @@ async function seed(db: Db, projects: number): Promise<string> {
           };
         }),
       );
-      for (let k = 0; k < reviews.length; k += CHUNK) await tx.insertInto('reviews').values(reviews.slice(k, k + CHUNK)).execute();
+      for (let k = 0; k < reviews.length; k += 2000) await tx.insertInto('reviews').values(reviews.slice(k, k + 2000)).execute();
     }
   });
   return eventId;
@@ -213,7 +213,7 @@ async function run(dialect: 'sqlite' | 'postgres', projects: number): Promise<Ro
     let t = performance.now();
     const eventId = await seed(database.db, projects);
     const seedMs = performance.now() - t;
-    const config = loadConfig({ DATABASE_URL: target.config.url, LOG_LEVEL: 'silent', REVIEW_WORKERS: 'false', RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_PER_IP: '100000000' });
+    const config = loadConfig({ DATABASE_URL: target.config.url, LOG_LEVEL: 'silent', REVIEW_WORKERS: 'false', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000' });
     const { app, ctx } = await buildApp({ config, database, clock: new ManualClock(NOW), logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
@@ -257,7 +257,8 @@ async function run(dialect: 'sqlite' | 'postgres', projects: number): Promise<Ro
 
 async function main(): Promise<void> {
   console.log(`growth-results: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}, ${DURATION} s per run, ${CONNECTIONS} connections`);
-  for (const dialect of ['sqlite', 'postgres'] as const) {
+  const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+  for (const dialect of dialects) {
     const rows: Array<{ projects: number; row: Row }> = [];
     for (const n of SIZES) {
       const row = await run(dialect, n);

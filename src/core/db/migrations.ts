@@ -242,8 +242,17 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('result_entries_track_idx').on('result_entries').columns(['event_id', 'track_id', 'track_position']).execute();
 
       const bump = (where: string) => `update standings set stale = 1, version = version + 1 where ${where};`;
-      const triggers: Array<{ name: string; on: string; when: string; body: string }> = [
-        { name: 'standings_project_ins', on: 'after insert on projects', when: '', body: 'insert into standings (project_id, event_id, first_submitted_at) values (NEW.id, NEW.event_id, NEW.first_submitted_at);' },
+      // `statement`: on PostgreSQL, inserts and deletes fire once per statement over the transition
+      // table, so a bulk insert (judging start queues a review per project × model) costs one
+      // UPDATE, not one per row. SQLite has row triggers only; they run in-process and are cheap.
+      const triggers: Array<{ name: string; on: string; when: string; body: string; statement?: { table: string; body: string } }> = [
+        {
+          name: 'standings_project_ins',
+          on: 'after insert on projects',
+          when: '',
+          body: 'insert into standings (project_id, event_id, first_submitted_at) values (NEW.id, NEW.event_id, NEW.first_submitted_at);',
+          statement: { table: 'new table as changed', body: 'insert into standings (project_id, event_id, first_submitted_at) select id, event_id, first_submitted_at from changed;' },
+        },
         {
           name: 'standings_project_upd',
           on: 'after update of track_id, first_submitted_at, registration_id on projects',
@@ -251,14 +260,26 @@ const migrations: Record<string, Migration> = {
           body: bump('project_id = NEW.id'),
         },
         { name: 'standings_registration_upd', on: 'after update of status on registrations', when: 'OLD.status IS DISTINCT FROM NEW.status', body: bump('project_id in (select id from projects where registration_id = NEW.id)') },
-        { name: 'standings_review_ins', on: 'after insert on reviews', when: '', body: bump('project_id = NEW.project_id') },
+        {
+          name: 'standings_review_ins',
+          on: 'after insert on reviews',
+          when: '',
+          body: bump('project_id = NEW.project_id'),
+          statement: { table: 'new table as changed', body: bump('project_id in (select project_id from changed)') },
+        },
         {
           name: 'standings_review_upd',
           on: 'after update of status, scores, group_key, reviewer_kind, project_id on reviews',
           when: 'OLD.status IS DISTINCT FROM NEW.status OR OLD.scores IS DISTINCT FROM NEW.scores OR OLD.group_key IS DISTINCT FROM NEW.group_key OR OLD.reviewer_kind IS DISTINCT FROM NEW.reviewer_kind OR OLD.project_id IS DISTINCT FROM NEW.project_id',
           body: bump('project_id in (NEW.project_id, OLD.project_id)'),
         },
-        { name: 'standings_review_del', on: 'after delete on reviews', when: '', body: bump('project_id = OLD.project_id') },
+        {
+          name: 'standings_review_del',
+          on: 'after delete on reviews',
+          when: '',
+          body: bump('project_id = OLD.project_id'),
+          statement: { table: 'old table as changed', body: bump('project_id in (select project_id from changed)') },
+        },
         { name: 'standings_event_upd', on: 'after update of dimensions, models on events', when: 'OLD.dimensions IS DISTINCT FROM NEW.dimensions OR OLD.models IS DISTINCT FROM NEW.models', body: bump('event_id = NEW.id') },
       ];
       for (const t of triggers) {
@@ -266,9 +287,11 @@ const migrations: Record<string, Migration> = {
           // SQLite spells IS DISTINCT FROM as IS NOT.
           const when = t.when ? ` when ${t.when.replaceAll('IS DISTINCT FROM', 'IS NOT')}` : '';
           await sql.raw(`create trigger ${t.name} ${t.on} for each row${when} begin ${t.body} end`).execute(db);
+        } else if (t.statement) {
+          await sql.raw(`create function ${t.name}_fn() returns trigger language plpgsql as $$ begin ${t.statement.body} return null; end $$`).execute(db);
+          await sql.raw(`create trigger ${t.name} ${t.on} referencing ${t.statement.table} for each statement execute function ${t.name}_fn()`).execute(db);
         } else {
-          const ret = t.on.includes('delete') ? 'OLD' : 'NEW';
-          await sql.raw(`create function ${t.name}_fn() returns trigger language plpgsql as $$ begin ${t.body} return ${ret}; end $$`).execute(db);
+          await sql.raw(`create function ${t.name}_fn() returns trigger language plpgsql as $$ begin ${t.body} return null; end $$`).execute(db);
           await sql.raw(`create trigger ${t.name} ${t.on} for each row${t.when ? ` when (${t.when})` : ''} execute function ${t.name}_fn()`).execute(db);
         }
       }
