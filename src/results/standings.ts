@@ -130,10 +130,25 @@ export async function refreshStandings(db: Executor, event: EventRecord, opts: {
 async function refreshOnce(db: Executor, event: EventRecord, yieldBetweenChunks: boolean): Promise<void> {
   // Versions first, data after: a write that lands in between has bumped the version, so the row
   // written back from older data is refused and stays stale.
-  const stale = await db.selectFrom('standings').select(['project_id', 'version']).where('event_id', '=', event.id).where('stale', '=', 1).execute();
+  // In project id order, so that concurrent refreshers lock rows in one order.
+  const stale = await db
+    .selectFrom('standings')
+    .select(['project_id', 'version'])
+    .where('event_id', '=', event.id)
+    .where('stale', '=', 1)
+    .orderBy('project_id')
+    .execute();
   for (let i = 0; i < stale.length; i += CHUNK) {
     if (i > 0 && yieldBetweenChunks) await new Promise<void>((resolve) => setImmediate(resolve));
-    await refreshChunk(db, event, stale.slice(i, i + CHUNK));
+    const chunk = stale.slice(i, i + CHUNK);
+    try {
+      await refreshChunk(db, event, chunk);
+    } catch (err) {
+      // A bulk write elsewhere can lock the same rows in another order (PostgreSQL picks one of
+      // the two as deadlocked): recomputing is idempotent, so try the chunk once more.
+      if ((err as { code?: unknown }).code !== '40P01') throw err;
+      await refreshChunk(db, event, chunk);
+    }
   }
 }
 
