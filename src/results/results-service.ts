@@ -236,7 +236,8 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
         }
         const json = '[' + tails.join(',') + ']';
         const etag = snapshotTag(json);
-        await repo.insertResult(tx, { event_id: event.id, published_at: stamp, published_by: who.userId, entries: json, etag });
+        // The entries live in result_entries; the tag is the hash of their whole array's bytes.
+        await repo.insertResult(tx, { event_id: event.id, published_at: stamp, published_by: who.userId, entries: '', etag });
         await repo.insertResultEntries(tx, event.id, rows);
         await tx
           .updateTable('events')

@@ -240,6 +240,30 @@ const migrations: Record<string, Migration> = {
         .addPrimaryKeyConstraint('result_entries_pk', ['event_id', 'position'])
         .execute();
       await db.schema.createIndex('result_entries_track_idx').on('result_entries').columns(['event_id', 'track_id', 'track_position']).execute();
+      // Results published before: their entries move to rows, and the whole-array column is emptied
+      // (on SQLite reading the small `etag` column after it meant walking its overflow pages).
+      // Each row keeps its entry's exact JSON; the snapshot's tag does not change.
+      const published = await db.selectFrom('results').select(['event_id', 'entries']).execute();
+      for (const r of published as Array<{ event_id: string; entries: string }>) {
+        const entries = JSON.parse(r.entries) as Array<{ rank: number; track_id: string | null } & Record<string, unknown>>;
+        const tracks = new Map<string, { position: number; prevOverall: number; rank: number }>();
+        const rows = entries.map((e, position) => {
+          const { rank, ...rest } = e;
+          let trackPosition: number | null = null;
+          let trackRank: number | null = null;
+          if (e.track_id !== null) {
+            let t = tracks.get(e.track_id);
+            if (!t) tracks.set(e.track_id, (t = { position: 0, prevOverall: -1, rank: 0 }));
+            if (t.position === 0 || rank !== t.prevOverall) t.rank = t.position + 1;
+            t.prevOverall = rank;
+            trackPosition = t.position++;
+            trackRank = t.rank;
+          }
+          return { event_id: r.event_id, position, rank, track_id: e.track_id, track_position: trackPosition, track_rank: trackRank, entry_tail: `,${JSON.stringify(rest).slice(1)}` };
+        });
+        for (let i = 0; i < rows.length; i += 500) await db.insertInto('result_entries').values(rows.slice(i, i + 500)).execute();
+        await db.updateTable('results').set({ entries: '' }).where('event_id', '=', r.event_id).execute();
+      }
 
       const bump = (where: string) => `update standings set stale = 1, version = version + 1 where ${where};`;
       // `statement`: on PostgreSQL, inserts and deletes fire once per statement over the transition
@@ -303,6 +327,14 @@ class InCodeMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     return migrations;
   }
+}
+
+/** Migrates up (or down) to the named migration: for upgrading step by step. */
+export async function migrateTo(db: Kysely<any>, name: string): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
+  const { error, results } = await migrator.migrateTo(name);
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

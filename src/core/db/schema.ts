@@ -142,7 +142,10 @@ export interface ResultsTable {
   event_id: string;
   published_at: string;
   published_by: string;
-  /** JSON array of result entries, frozen at publication. */
+  /**
+   * Empty since migration 0106: the frozen entries are rows of result_entries. (Before, the whole
+   * JSON array; `etag` is still the hash of that array's exact bytes.)
+   */
   entries: string;
   etag: string;
 }
