@@ -26,7 +26,7 @@ import { openDatabase, type Db } from '../src/core/db/index.js';
 import { migrateToLatest } from '../src/core/db/migrations.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,50000').split(',').map(Number);
-const DURATION = Number(process.env.BENCH_DURATION ?? 3);
+const DURATION = Number(process.env.BENCH_DURATION ?? 2);
 const CONNECTIONS = 8;
 const MODELS = ['openai/gpt-4o-mini', 'anthropic/claude-sonnet-4-5', 'ollama/llama3.1'];
 const DIMENSIONS = ['impact', 'craft', 'novelty', 'design', 'pitch'].map((name, i) => ({ name, weight: [3, 2, 2, 1, 1][i]! }));

@@ -18,7 +18,7 @@ import { HUMAN_GROUP, rankProjects, SCORE_DECIMALS, type RankingProject, type Ra
 
 const SCALE = 10 ** SCORE_DECIMALS;
 /** Projects recomputed per statement: bounded IN lists and bind parameters, short event-loop slices. */
-const CHUNK = 1000;
+const CHUNK = 500;
 
 interface ReviewFact {
   project_id: string;
