@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
 import type { EventRecord } from '../events/events-model.js';
+import { judgedProjects } from '../submissions/judged-projects.js';
 import { HUMAN_GROUP, rankProjects, SCORE_DECIMALS, type RankingProject, type RankingReview } from './ranking.js';
 
 /**
@@ -154,18 +155,16 @@ async function refreshOnce(db: Executor, event: EventRecord, yieldBetweenChunks:
 
 async function refreshChunk(db: Executor, event: EventRecord, rows: ReadonlyArray<{ project_id: string; version: number }>): Promise<void> {
   const ids = rows.map((r) => r.project_id);
-  const [projects, reviews] = await Promise.all([
-    db
-      .selectFrom('projects')
-      .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
-      .select(['projects.id', 'projects.track_id', 'projects.first_submitted_at', 'registrations.status'])
-      .where('projects.id', 'in', ids)
-      .execute(),
+  const [projects, judged, reviews] = await Promise.all([
+    db.selectFrom('projects').select(['id', 'track_id', 'first_submitted_at']).where('id', 'in', ids).execute(),
+    // Which of them take part: the one rule, from judgedProjects.
+    judgedProjects(db, event.id).select('projects.id').where('projects.id', 'in', ids).execute(),
     db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'group_key', 'status', 'scores']).where('project_id', 'in', ids).execute(),
   ]);
+  const judgedIds = new Set(judged.map((p) => p.id));
   const standings = computeStandings(
     event,
-    projects.map((p) => ({ id: p.id, track_id: p.track_id, first_submitted_at: p.first_submitted_at, judged: p.status === 'approved' })),
+    projects.map((p) => ({ id: p.id, track_id: p.track_id, first_submitted_at: p.first_submitted_at, judged: judgedIds.has(p.id) })),
     reviews,
   );
   if (standings.length === 0) return;

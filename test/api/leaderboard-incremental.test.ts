@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { rankProjects } from '../../src/results/ranking.js';
-import { rankedProjects, succeededReviews } from '../../src/results/results-repo.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, type ApiResponse, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
@@ -71,9 +70,23 @@ describe.each(DIALECTS)('incremental leaderboard (%s)', (dialect) => {
     return out;
   }
 
+  /** The reference: every judged project and succeeded review read as rows, ranked from scratch. */
   async function fromScratch(eventId: string) {
-    const event = await t.ctx.db.selectFrom('events').select(['dimensions', 'models']).where('id', '=', eventId).executeTakeFirstOrThrow();
-    const [projects, reviews] = await Promise.all([rankedProjects(t.ctx.db, eventId), succeededReviews(t.ctx.db, dialect, eventId)]);
+    const db = t.ctx.db;
+    const event = await db.selectFrom('events').select(['dimensions', 'models']).where('id', '=', eventId).executeTakeFirstOrThrow();
+    const projects = await db
+      .selectFrom('projects')
+      .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+      .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id', 'projects.first_submitted_at'])
+      .where('projects.event_id', '=', eventId)
+      .where('registrations.status', '=', 'approved')
+      .execute();
+    const rows = await db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'group_key', 'scores']).where('event_id', '=', eventId).where('status', '=', 'succeeded').execute();
+    const reviews = rows.flatMap((r) => {
+      const scores: unknown = r.scores === null ? null : JSON.parse(r.scores);
+      if (scores === null || typeof scores !== 'object' || Array.isArray(scores)) return [];
+      return [{ project_id: r.project_id, group_key: r.reviewer_kind === 'human' ? 'human' : r.group_key, scores: scores as Record<string, unknown> }];
+    });
     return rankProjects({ dimensions: JSON.parse(event.dimensions), projects, reviews, groupOrder: JSON.parse(event.models) });
   }
 
