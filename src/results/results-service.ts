@@ -112,8 +112,8 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
   }
 
   /**
-   * Walks the whole live ranking in order (fresh standings assumed), `WALK_CHUNK` rows per read,
-   * calling `each` with every row and its rank.
+   * The whole live ranking in order (fresh standings assumed), `WALK_CHUNK` rows per read, each
+   * row with its rank.
    */
   async function* walk(executor: Executor, eventId: string, trackId: string | undefined): AsyncGenerator<Array<{ row: StandingRow; rank: number }>> {
     const rankOf = ranker(1, 0);
