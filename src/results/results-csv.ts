@@ -10,25 +10,44 @@ import type { ResultEntry } from './ranking.js';
  * Team-supplied text is untrusted: a cell that a spreadsheet would run as a formula (starting with
  * =, +, -, @, tab or carriage return) is prefixed with an apostrophe (OWASP "CSV injection").
  */
-export function leaderboardCsv(entries: readonly ResultEntry[], columns: { groups: readonly string[]; dimensions: readonly string[] }): string {
-  const header = [
-    'rank',
-    'project_id',
-    'project_name',
-    'team_name',
-    'track_id',
-    'score',
-    ...columns.groups.map((g) => `scores_by_model.${g}`),
-    ...columns.dimensions.map((d) => `scores_by_dimension.${d}`),
-  ];
-  const lines = [header.map(csvCell).join(',')];
+export function leaderboardCsv(entries: readonly ResultEntry[], columns: CsvColumns): string {
+  return csvRows([], columns, true) + csvRows(entries, columns, false);
+}
+
+export interface CsvColumns {
+  groups: readonly string[];
+  dimensions: readonly string[];
+}
+
+/**
+ * CSV lines (each ending in CRLF) for some entries, optionally preceded by the header: the unit a
+ * streamed export writes, one chunk of rows at a time.
+ */
+export function csvRows(entries: readonly ResultEntry[], columns: CsvColumns, header: boolean): string {
+  const lines: string[] = [];
+  if (header) {
+    lines.push(
+      [
+        'rank',
+        'project_id',
+        'project_name',
+        'team_name',
+        'track_id',
+        'score',
+        ...columns.groups.map((g) => `scores_by_model.${g}`),
+        ...columns.dimensions.map((d) => `scores_by_dimension.${d}`),
+      ]
+        .map(csvCell)
+        .join(','),
+    );
+  }
   for (const e of entries) {
     const row: Array<string | number | null | undefined> = [e.rank, e.project_id, e.project_name, e.team_name, e.track_id, e.score];
     for (const g of columns.groups) row.push(e.scores_by_model[g]);
     for (const d of columns.dimensions) row.push(e.scores_by_dimension[d]);
     lines.push(row.map(csvCell).join(','));
   }
-  return lines.join('\r\n') + '\r\n';
+  return lines.length ? lines.join('\r\n') + '\r\n' : '';
 }
 
 /** One CSV field: numbers as written, text neutralised against formulas and quoted when needed. */

@@ -1,17 +1,21 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 import { principalOf, type App, type AppContext } from '../app-context.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
-import { leaderboardCsv } from './results-csv.js';
 import {
   CsvText,
+  LeaderboardEntries,
   LeaderboardQuery,
   NotModified,
+  PublishBody,
   PublishResponse,
   ResultEntries,
+  ResultQuery,
   TrackQuery,
 } from './results-schemas.js';
-import type { Ranking } from './results-service.js';
+import type { ResultsService } from './results-service.js';
 
 export { ResultEntrySchema } from './results-schemas.js';
 
@@ -37,18 +41,29 @@ function sendJson(reply: FastifyReply, json: string) {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
-function sendCsv(reply: FastifyReply, ranking: Ranking, trackId: string | undefined) {
+/** Streams the whole ranking as CSV: never one giant string, paced by the client (backpressure). */
+async function sendCsv(reply: FastifyReply, results: ResultsService, who: Parameters<ResultsService['leaderboardCsv']>[0], eventId: string, trackId: string | undefined) {
+  const { event, lines } = await results.leaderboardCsv(who, eventId, { trackId });
   const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
-  const name = `${safe(ranking.event.id)}-leaderboard${trackId ? `-${safe(trackId)}` : ''}.csv`;
+  const name = `${safe(event.id)}-leaderboard${trackId ? `-${safe(trackId)}` : ''}.csv`;
   return reply
     .type('text/csv; charset=utf-8')
     .header('Content-Disposition', `attachment; filename="${name}"`)
-    .send(leaderboardCsv(ranking.entries, ranking.columns));
+    .send(Readable.from(lines));
+}
+
+/** `Link: <…same query with cursor=…>; rel="next"` while there are more entries. */
+function linkNext(reply: FastifyReply, base: string, query: Record<string, string | number | undefined>, next: string | null) {
+  if (!next) return;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && k !== 'cursor') params.set(k, String(v));
+  params.set('cursor', next);
+  reply.header('Link', `<${base}?${params}>; rel="next"`);
 }
 
 /**
- * Ranking and publication: the organizers' live leaderboard (JSON or CSV, whole or per track),
- * publishing (freezes the ranking and ends the event), and the public, cacheable result.
+ * Ranking and publication: the organizers' live leaderboard (JSON pages or a streamed CSV, whole or
+ * per track), publishing (freezes the ranking and ends the event), and the public, cacheable result.
  */
 export function resultsRoutes(ctx: AppContext) {
   const { results, config } = ctx;
@@ -59,24 +74,25 @@ export function resultsRoutes(ctx: AppContext) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: 'The live ranking from the reviews so far (owners, any time); same entries as the result',
+          summary: 'The live ranking from the reviews so far (owners, any time), paginated; entries as the result, plus review coverage',
           params: EventIdParams,
           querystring: LeaderboardQuery,
           response: {
             200: {
-              description: 'Entries ordered by rank (format=csv: the CSV export)',
-              content: { 'application/json': { schema: ResultEntries }, 'text/csv': { schema: CsvText } },
+              description: 'Entries ordered by rank, one page (format=csv: the whole CSV export, not paginated)',
+              content: { 'application/json': { schema: LeaderboardEntries }, 'text/csv': { schema: CsvText } },
             },
             ...problems(401, 403, 404, 422, 429),
           },
         },
       },
       async (request, reply) => {
-        const { track_id: trackId, format } = request.query;
-        const ranking = await results.leaderboard(principalOf(request), request.params.id, trackId ? { trackId } : {});
+        const q = request.query;
         reply.header('Cache-Control', LEADERBOARD_CACHE_CONTROL);
-        if (format === 'csv') return sendCsv(reply, ranking, trackId);
-        return sendJson(reply, JSON.stringify(ranking.entries));
+        if (q.format === 'csv') return sendCsv(reply, results, principalOf(request), request.params.id, q.track_id);
+        const page = await results.leaderboard(principalOf(request), request.params.id, { trackId: q.track_id, limit: q.limit, cursor: q.cursor });
+        linkNext(reply, `${config.publicUrl}/api/v1/events/${encodeURIComponent(page.event.id)}/leaderboard`, q, page.nextCursor);
+        return sendJson(reply, page.json);
       },
     );
 
@@ -86,7 +102,7 @@ export function resultsRoutes(ctx: AppContext) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: 'The live ranking as CSV (owners): one column per model group and per dimension',
+          summary: 'The live ranking as CSV (owners), streamed whole: one column per model group and per dimension',
           params: EventIdParams,
           querystring: TrackQuery,
           response: {
@@ -96,10 +112,8 @@ export function resultsRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const trackId = request.query.track_id;
-        const ranking = await results.leaderboard(principalOf(request), request.params.id, trackId ? { trackId } : {});
         reply.header('Cache-Control', LEADERBOARD_CACHE_CONTROL);
-        return sendCsv(reply, ranking, trackId);
+        return sendCsv(reply, results, principalOf(request), request.params.id, request.query.track_id);
       },
     );
 
@@ -109,14 +123,18 @@ export function resultsRoutes(ctx: AppContext) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: 'Publish the ranking (while judging): freezes it as the result and ends the event',
+          summary: 'Publish the ranking (while judging): freezes it as the result and ends the event; refused while projects are unscored unless force',
           params: EventIdParams,
-          response: { 200: PublishResponse, ...problems(400, 401, 403, 404, 409, 413, 429) },
+          body: Type.Optional(Type.Union([PublishBody, Type.Null()])),
+          response: { 200: PublishResponse, ...problems(400, 401, 403, 404, 409, 413, 422, 429) },
         },
       },
-      async (request) => {
-        const published = await results.publish(principalOf(request), request.params.id);
-        return { ...published, result_url: `${config.publicUrl}/api/v1/events/${published.event_id}/result` };
+      async (request, reply) => {
+        const force = request.body?.force === true;
+        const { entriesJson, ...published } = await results.publish(principalOf(request), request.params.id, { force });
+        const head = JSON.stringify({ ...published, result_url: `${config.publicUrl}/api/v1/events/${published.event_id}/result` });
+        // The entries are already JSON text: spliced in, not parsed and serialised again.
+        return sendJson(reply, `${head.slice(0, -1)},"entries":${entriesJson}}`);
       },
     );
 
@@ -125,20 +143,21 @@ export function resultsRoutes(ctx: AppContext) {
       {
         schema: {
           tags: ['results'],
-          summary: 'The published ranking, best first (cacheable; send If-None-Match)',
+          summary: 'The published ranking, best first, paginated (cacheable; send If-None-Match)',
           params: EventIdParams,
-          querystring: TrackQuery,
+          querystring: ResultQuery,
           response: { 200: ResultEntries, 304: NotModified, ...problems(401, 404, 409, 422, 429) },
         },
       },
       async (request, reply) => {
-        const trackId = request.query.track_id;
-        const result = await results.published(request.principal, request.params.id, trackId ? { trackId } : {});
+        const q = request.query;
+        const result = await results.published(request.principal, request.params.id, { trackId: q.track_id, limit: q.limit, cursor: q.cursor });
         reply.header('ETag', result.etag).header('Cache-Control', RESULT_CACHE_CONTROL);
         if (ifNoneMatch(request.headers['if-none-match'], result.etag)) return reply.code(304).send();
-        // The whole result is the stored snapshot, already JSON text: sent as is, never re-encoded.
-        const body = result.body();
-        return sendJson(reply, typeof body === 'string' ? body : JSON.stringify(body));
+        // Stored entry text, sent as is: nothing is parsed or re-encoded.
+        const page = await result.page();
+        linkNext(reply, `${config.publicUrl}/api/v1/events/${encodeURIComponent(result.event.id)}/result`, q, page.nextCursor);
+        return sendJson(reply, page.json);
       },
     );
   };

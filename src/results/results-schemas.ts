@@ -16,6 +16,26 @@ export const ResultEntrySchema = Type.Object({
 
 export const ResultEntries = Type.Array(ResultEntrySchema);
 
+/** A leaderboard entry: the result's entry plus how far the project's reviews got. */
+export const LeaderboardEntrySchema = Type.Object({
+  ...ResultEntrySchema.properties,
+  reviews: Type.Object(
+    {
+      expected: Type.Integer({ description: 'AI reviews each project gets: the number of the event\'s models' }),
+      succeeded: Type.Integer({ description: 'AI reviews that succeeded' }),
+      failed: Type.Integer({ description: 'AI reviews that failed for good' }),
+      pending: Type.Integer({ description: 'AI reviews queued or running' }),
+      human: Type.Integer({ description: 'human reviews written' }),
+    },
+    { description: 'review coverage: a project with no succeeded review at all is unscored (score 0, ranked last)' },
+  ),
+});
+
+export const LeaderboardEntries = Type.Array(LeaderboardEntrySchema);
+
+const Limit = Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'entries per page' });
+const Cursor = Type.String({ minLength: 1, maxLength: 512, description: 'opaque: from the Link rel="next" of the previous page' });
+
 export const TrackQuery = Type.Object(
   {
     track_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'rank only this track (ranks recomputed within it)' })),
@@ -23,9 +43,20 @@ export const TrackQuery = Type.Object(
   { additionalProperties: false },
 );
 
+export const ResultQuery = Type.Object(
+  {
+    track_id: TrackQuery.properties.track_id,
+    limit: Limit,
+    cursor: Type.Optional(Cursor),
+  },
+  { additionalProperties: false },
+);
+
 export const LeaderboardQuery = Type.Object(
   {
     track_id: TrackQuery.properties.track_id,
+    limit: Limit,
+    cursor: Type.Optional(Cursor),
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the same as leaderboard.csv' })),
   },
   { additionalProperties: false },
@@ -35,6 +66,13 @@ export const CsvText = Type.String({
   description:
     'text/csv: rank, project_id, project_name, team_name, track_id, score, then scores_by_model.<group> and scores_by_dimension.<name> columns',
 });
+
+export const PublishBody = Type.Object(
+  {
+    force: Type.Optional(Type.Boolean({ description: 'publish even though some judged projects have no score at all' })),
+  },
+  { additionalProperties: false },
+);
 
 export const PublishResponse = Type.Object({
   event_id: Type.String(),

@@ -8,26 +8,39 @@ import { fromRow, type EventRecord } from '../events/events-model.js';
 import { findEvent } from '../events/events-repo.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
-import { orderGroups, rankProjects, rerank, type ResultEntry } from './ranking.js';
+import { csvRows } from './results-csv.js';
+import { orderGroups, SCORE_DECIMALS } from './ranking.js';
 import * as repo from './results-repo.js';
+import { placeOf, refreshStandings, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';
 
-/** A ranking and the columns a table of it needs (every model group and dimension, in order). */
-export interface Ranking {
-  event: EventRecord;
-  entries: ResultEntry[];
-  columns: { groups: string[]; dimensions: string[] };
+/** Pages: `limit` entries (default and maximum as GET /events paginates), the next one by `cursor`. */
+export const DEFAULT_PAGE_LIMIT = 100;
+export const MAX_PAGE_LIMIT = 1000;
+/** Rows read per step when a whole ranking is walked (publication, CSV). */
+const WALK_CHUNK = 1000;
+/** How many unscored project ids a refused publication names. */
+const UNSCORED_SAMPLE = 10;
+const SCALE = 10 ** SCORE_DECIMALS;
+
+export interface PageQuery {
+  trackId?: string | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** One page of a ranking as JSON text (an array of entries) and the cursor of the next, if any. */
+export interface RankingPage {
+  json: string;
+  nextCursor: string | null;
 }
 
 export interface PublishedResult {
   event: EventRecord;
   published_at: string;
-  /** Strong entity tag, quoted, for the representation served (the track's, when filtered). */
+  /** Strong entity tag, quoted, of the page served: the snapshot's tag, qualified by track and page. */
   etag: string;
-  /**
-   * The body, built only when it is sent (not for a 304): the stored JSON text as is for the whole
-   * result, or the track's entries.
-   */
-  body(): string | ResultEntry[];
+  /** Reads the page's stored rows, only when it is sent (not for a 304). */
+  page(): Promise<RankingPage>;
 }
 
 /** Strong ETag of a frozen snapshot: a hash of exactly the bytes stored. */
@@ -35,40 +48,130 @@ export function snapshotTag(entriesJson: string): string {
   return createHash('sha256').update(entriesJson).digest('base64url');
 }
 
-export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock; events: EventsService }) {
-  const { db, dialect, clock, events } = deps;
-
-  /** The live ranking of every approved team's project, from the event's succeeded reviews. */
-  async function computeRanking(executor: Executor, event: EventRecord): Promise<ResultEntry[]> {
-    const [projects, reviews] = await Promise.all([repo.rankedProjects(executor, event.id), repo.succeededReviews(executor, dialect, event.id)]);
-    return rankProjects({ dimensions: event.dimensions, projects, reviews, groupOrder: event.models });
+/** Cursors are opaque to clients: base64url of a small JSON array. */
+function encodeCursor(parts: unknown[]): string {
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
+}
+function badCursor(): AppError {
+  return validationError([{ field: 'cursor', message: 'not a cursor this endpoint issued (use the Link header of the previous page)' }]);
+}
+function decodeCursor(cursor: string): unknown[] {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
   }
+  if (!Array.isArray(parts)) throw badCursor();
+  return parts;
+}
+function decodeStandingCursor(cursor: string): StandingKey {
+  const [k, f, p, extra] = decodeCursor(cursor);
+  if (!Number.isSafeInteger(k) || (k as number) < -1 || typeof f !== 'string' || typeof p !== 'string' || extra !== undefined) throw badCursor();
+  return { score_key: k as number, first_submitted_at: f, project_id: p };
+}
+function decodePositionCursor(cursor: string): number {
+  const [n, extra] = decodeCursor(cursor);
+  if (!Number.isSafeInteger(n) || (n as number) < 1 || extra !== undefined) throw badCursor();
+  return n as number;
+}
 
-  /** `?track_id=`: null for "every track"; an unknown track is a validation error. */
-  function trackFilter(event: EventRecord, trackId: string | undefined): ((e: ResultEntry) => boolean) | null {
-    if (trackId === undefined) return null;
+/** An entry's JSON after `{"rank":N` (contract shape); the leaderboard appends review coverage. */
+function entryTail(r: StandingRow, withCoverage: boolean): string {
+  const score = r.score_key < 0 ? 0 : r.score_key / SCALE;
+  const coverage = withCoverage
+    ? `,"reviews":{"expected":${r.reviews_expected},"succeeded":${r.reviews_succeeded},"failed":${r.reviews_failed},"pending":${r.reviews_pending},"human":${r.reviews_human}}`
+    : '';
+  return `,"project_id":${JSON.stringify(r.project_id)},"project_name":${JSON.stringify(r.project_name)},"team_name":${JSON.stringify(r.team_name)},"track_id":${JSON.stringify(r.track_id)},"score":${score},"scores_by_model":${r.by_model},"scores_by_dimension":${r.by_dimension}${coverage}}`;
+}
+
+/** Competition ranks down a run of rows in ranking order, given the first row's rank and position. */
+function ranker(rank: number, position: number) {
+  let prevKey: number | null = null;
+  let i = 0;
+  return (key: number): number => {
+    if (prevKey !== null && key !== prevKey) rank = position + i + 1;
+    prevKey = key;
+    i++;
+    return rank;
+  };
+}
+
+export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock; events: EventsService }) {
+  const { db, clock, events } = deps;
+
+  /** `?track_id=`: validated against the event's tracks; an unknown track is a validation error. */
+  function checkTrack(event: EventRecord, trackId: string | undefined): void {
+    if (trackId === undefined) return;
     if (!event.tracks.some((t) => t.id === trackId)) {
       const known = event.tracks.map((t) => t.id);
       throw validationError([
         { field: 'track_id', message: known.length ? `unknown track; one of: ${known.join(', ')}` : 'this event has no tracks' },
       ]);
     }
-    return (e) => e.track_id === trackId;
   }
 
-  function columnsOf(event: EventRecord, entries: readonly ResultEntry[]): Ranking['columns'] {
-    const seen = new Set<string>(event.models);
-    for (const e of entries) for (const g in e.scores_by_model) seen.add(g);
-    return { groups: orderGroups(seen, event.models), dimensions: event.dimensions.map((d) => d.name) };
+  /**
+   * The whole live ranking in order (fresh standings assumed), `WALK_CHUNK` rows per read, each
+   * row with its rank.
+   */
+  async function* walk(executor: Executor, eventId: string, trackId: string | undefined): AsyncGenerator<Array<{ row: StandingRow; rank: number }>> {
+    const rankOf = ranker(1, 0);
+    let from: StandingKey | undefined;
+    for (;;) {
+      const rows = await standingsPage(executor, { eventId, trackId, limit: WALK_CHUNK, after: from });
+      if (rows.length === 0) return;
+      yield rows.map((row) => ({ row, rank: rankOf(row.score_key) }));
+      if (rows.length < WALK_CHUNK) return;
+      from = rows[rows.length - 1]!;
+    }
   }
 
-  /** Owners only, at any time: the ranking as it stands now (optionally one track, ranked within it). */
-  async function leaderboard(who: Principal, eventId: string, opts: { trackId?: string } = {}): Promise<Ranking> {
+  /** Owners only, at any time: one page of the ranking as it stands now (optionally one track). */
+  async function leaderboard(who: Principal, eventId: string, q: PageQuery = {}): Promise<RankingPage & { event: EventRecord }> {
     const event = await events.getOwned(eventId, who);
-    const keep = trackFilter(event, opts.trackId);
-    const all = await computeRanking(db, event);
-    const entries = keep ? rerank(all, keep) : all;
-    return { event, entries, columns: columnsOf(event, all) };
+    checkTrack(event, q.trackId);
+    const from = q.cursor !== undefined ? decodeStandingCursor(q.cursor) : undefined;
+    const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
+    await refreshStandings(db, event);
+    const rows = await standingsPage(db, { eventId: event.id, trackId: q.trackId, limit: limit + 1, after: from });
+    const more = rows.length > limit;
+    if (more) rows.length = limit;
+    if (rows.length === 0) return { event, json: '[]', nextCursor: null };
+    const place = from ? await placeOf(db, event.id, q.trackId, rows[0]!) : { rank: 1, position: 0 };
+    const rankOf = ranker(place.rank, place.position);
+    const json = '[' + rows.map((r) => `{"rank":${rankOf(r.score_key)}${entryTail(r, true)}`).join(',') + ']';
+    const last = rows[rows.length - 1]!;
+    return { event, json, nextCursor: more ? encodeCursor([last.score_key, last.first_submitted_at, last.project_id]) : null };
+  }
+
+  /**
+   * Owners only: the whole live ranking as CSV, streamed chunk by chunk (the consumer's backpressure
+   * paces the reads). Columns: every model group that scored, in the event's order, and every dimension.
+   */
+  async function leaderboardCsv(who: Principal, eventId: string, q: { trackId?: string | undefined } = {}) {
+    const event = await events.getOwned(eventId, who);
+    checkTrack(event, q.trackId);
+    await refreshStandings(db, event);
+    const groups = orderGroups([...event.models, ...(await scoredGroups(db, event.id))], event.models);
+    const columns = { groups, dimensions: event.dimensions.map((d) => d.name) };
+    async function* lines(): AsyncGenerator<string> {
+      yield csvRows([], columns, true);
+      for await (const chunk of walk(db, event.id, q.trackId)) {
+        const entries = chunk.map(({ row, rank }) => ({
+          rank,
+          project_id: row.project_id,
+          project_name: row.project_name,
+          team_name: row.team_name,
+          track_id: row.track_id,
+          score: row.score_key < 0 ? 0 : row.score_key / SCALE,
+          scores_by_model: JSON.parse(row.by_model) as Record<string, number>,
+          scores_by_dimension: JSON.parse(row.by_dimension) as Record<string, number>,
+        }));
+        yield csvRows(entries, columns, false);
+      }
+    }
+    return { event, lines: lines() };
   }
 
   /**
@@ -77,9 +180,12 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
    * exactly one snapshot: each transaction first takes the event row's write lock, so they run one
    * after the other and the later ones find the result and answer results_already_published. The
    * primary key of `results` (one row per event) backs this up should anything slip past.
+   * Refused with unscored_projects while a judged project has no score at all, unless `force`.
    */
-  async function publish(who: Principal, eventId: string) {
+  async function publish(who: Principal, eventId: string, opts: { force?: boolean } = {}) {
     const owned = await events.getOwned(eventId, who);
+    // Most of the recomputation happens here, outside the transaction and its locks.
+    await refreshStandings(db, owned);
     const now = clock.now();
     const stamp = iso(now);
     try {
@@ -98,16 +204,47 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
             extra: { event_status: status },
           });
         }
-        const entries = await computeRanking(tx, event);
-        const json = JSON.stringify(entries);
+        await refreshStandings(tx, event, { yieldBetweenChunks: false });
+        if (!opts.force) {
+          const missing = await unscored(tx, event.id, UNSCORED_SAMPLE);
+          if (missing.count > 0) {
+            throw new AppError(
+              'unscored_projects',
+              `${missing.count} judged project(s) have no score at all (no succeeded review): publishing now would rank them last with score 0. ` +
+                'Check the reviews (failed ones can be re-run), or publish anyway with {"force": true}.',
+              { extra: { unscored_count: missing.count, project_ids: missing.projectIds } },
+            );
+          }
+        }
+        const tails: string[] = [];
+        const rows: Parameters<typeof repo.insertResultEntries>[2] = [];
+        const tracks = new Map<string, { position: number; rankOf: (key: number) => number }>();
+        for await (const chunk of walk(tx, event.id, undefined)) {
+          for (const { row, rank } of chunk) {
+            const tail = entryTail(row, false);
+            tails.push(`{"rank":${rank}${tail}`);
+            let trackPosition: number | null = null;
+            let trackRank: number | null = null;
+            if (row.track_id !== null) {
+              let t = tracks.get(row.track_id);
+              if (!t) tracks.set(row.track_id, (t = { position: 0, rankOf: ranker(1, 0) }));
+              trackPosition = t.position++;
+              trackRank = t.rankOf(row.score_key);
+            }
+            rows.push({ position: rows.length, rank, track_id: row.track_id, track_position: trackPosition, track_rank: trackRank, entry_tail: tail });
+          }
+        }
+        const json = '[' + tails.join(',') + ']';
         const etag = snapshotTag(json);
-        await repo.insertResult(tx, { event_id: event.id, published_at: stamp, published_by: who.userId, entries: json, etag });
+        // The entries live in result_entries; the tag is the hash of their whole array's bytes.
+        await repo.insertResult(tx, { event_id: event.id, published_at: stamp, published_by: who.userId, entries: '', etag });
+        await repo.insertResultEntries(tx, event.id, rows);
         await tx
           .updateTable('events')
           .set({ status: 'ended', result_announced_at: stamp, updated_at: stamp })
           .where('id', '=', event.id)
           .execute();
-        return { event_id: event.id, status: 'ended' as const, result_announced_at: stamp, published_at: stamp, etag: `"${etag}"`, entries };
+        return { event_id: event.id, status: 'ended' as const, result_announced_at: stamp, published_at: stamp, etag: `"${etag}"`, entriesJson: json };
       });
       // The event row changed (status, result_announced_at): drop cached copies of it.
       events.changed();
@@ -123,26 +260,38 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
   }
 
   /**
-   * The frozen result, for anyone who can see the event. A track's ranking is derived from the
-   * frozen entries (filtered, ranks recomputed within the track, ties kept as in the full result),
-   * so it can never drift from the published snapshot.
+   * One page of the frozen result, for anyone who can see the event. The tag comes from the small
+   * `results` row alone, so a conditional request is answered without reading any entry. A track's
+   * ranks were fixed at publication from the frozen entries (ties kept as in the full result).
    */
-  async function published(who: Principal | null, eventId: string, opts: { trackId?: string } = {}): Promise<PublishedResult> {
-    const event = await events.getVisible(eventId, who);
-    const keep = trackFilter(event, opts.trackId);
-    const row = await repo.findResult(db, event.id);
+  async function published(who: Principal | null, eventId: string, q: PageQuery = {}): Promise<PublishedResult> {
+    const event = await events.getPublic(eventId, who);
+    checkTrack(event, q.trackId);
+    const start = q.cursor !== undefined ? decodePositionCursor(q.cursor) : 0;
+    const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
+    const row = await repo.findResultTag(db, event.id);
     if (!row) throw new AppError('results_not_published', `The results of "${event.name}" have not been published yet.`);
-    if (!keep) return { event, published_at: row.published_at, etag: `"${row.etag}"`, body: () => row.entries };
+    // Each track and page is its own representation, so it has its own tag (':' never occurs in an
+    // encoded track id, so tags cannot collide). The first default page keeps the snapshot's tag.
+    const track = q.trackId !== undefined ? `.${encodeURIComponent(q.trackId)}` : '';
+    const page = start === 0 && limit === DEFAULT_PAGE_LIMIT ? '' : `:${start}:${limit}`;
     return {
       event,
       published_at: row.published_at,
-      // Each track's ranking is its own representation, so it has its own tag.
-      etag: `"${row.etag}.${encodeURIComponent(opts.trackId!)}"`,
-      body: () => rerank(JSON.parse(row.entries) as ResultEntry[], keep),
+      etag: `"${row.etag}${track}${page}"`,
+      async page() {
+        const rows = await repo.resultEntries(db, { eventId: event.id, trackId: q.trackId, start, limit: limit + 1 });
+        const more = rows.length > limit;
+        if (more) rows.length = limit;
+        return {
+          json: '[' + rows.map((r) => `{"rank":${r.rank}${r.entry_tail}`).join(',') + ']',
+          nextCursor: more ? encodeCursor([start + limit]) : null,
+        };
+      },
     };
   }
 
-  return { leaderboard, publish, published, computeRanking };
+  return { leaderboard, leaderboardCsv, publish, published };
 }
 
 export type ResultsService = ReturnType<typeof createResultsService>;

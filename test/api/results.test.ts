@@ -26,6 +26,11 @@ const LLAMA = 'ollama/llama3.1';
  * - Rejected (tools): reviewed 10/10 but its registration was rejected: not ranked.
  * Ignored rows: a failed and a queued review (llama) that carry scores.
  */
+/** Leaderboard entries without their review coverage: the result's entry shape. */
+function withoutCoverage(entries: Array<Record<string, unknown>>) {
+  return entries.map(({ reviews: _coverage, ...entry }) => entry);
+}
+
 describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
   let t: TestApp;
   let org: TestUser;
@@ -193,7 +198,7 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     const res = await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key });
     expect(res.status).toBe(200);
     const e = expected();
-    expect(res.body).toEqual([e.beta, e.alpha, e.gamma, e.epsilon, e.delta]);
+    expect(withoutCoverage(res.body)).toEqual([e.beta, e.alpha, e.gamma, e.epsilon, e.delta]);
   });
 
   it('ignores stored scores that are not a JSON object of scores, never making one up', async () => {
@@ -204,7 +209,7 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     try {
       const res = await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key });
       const e = expected();
-      expect(res.body).toEqual([e.beta, e.alpha, e.gamma, e.epsilon, e.delta]);
+      expect(withoutCoverage(res.body)).toEqual([e.beta, e.alpha, e.gamma, e.epsilon, e.delta]);
     } finally {
       await t.ctx.db.deleteFrom('reviews').where('reviewer', 'like', 'usr_bad%').execute();
     }
@@ -214,9 +219,9 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     const e = expected();
     const tools = await t.api('GET', `/events/${eventId}/leaderboard?track_id=tools`, { key: org.key });
     expect(tools.status).toBe(200);
-    expect(tools.body).toEqual([e.beta, e.alpha]);
+    expect(withoutCoverage(tools.body)).toEqual([e.beta, e.alpha]);
     const fun = await t.api('GET', `/events/${eventId}/leaderboard?track_id=fun`, { key: org.key });
-    expect(fun.body).toEqual([
+    expect(withoutCoverage(fun.body)).toEqual([
       { ...e.gamma, rank: 1 },
       { ...e.epsilon, rank: 2 },
       { ...e.delta, rank: 3 },
@@ -285,8 +290,9 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
   });
 
   it('publishes exactly once under concurrent calls, freezing the ranking and ending the event', async () => {
-    leaderboardAtPublish = (await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key })).body;
-    const calls = await Promise.all([0, 1, 2].map(() => t.api('POST', `/events/${eventId}/results/publish`, { key: org.key })));
+    leaderboardAtPublish = withoutCoverage((await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key })).body);
+    // Delta has no score: publishing it at 0 takes force (unscored_projects otherwise).
+    const calls = await Promise.all([0, 1, 2].map(() => t.api('POST', `/events/${eventId}/results/publish`, { key: org.key, body: { force: true } })));
     const ok = calls.filter((c) => c.status === 200);
     const refused = calls.filter((c) => c.status !== 200);
     expect(ok).toHaveLength(1);
@@ -344,7 +350,7 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     const full = await t.api('GET', `/events/${eventId}/result`);
     const tools = await t.api('GET', `/events/${eventId}/result?track_id=tools`);
     expect(tools.status).toBe(200);
-    expect(tools.body).toEqual([e.beta, e.alpha]);
+    expect(withoutCoverage(tools.body)).toEqual([e.beta, e.alpha]);
     const fun = await t.api('GET', `/events/${eventId}/result?track_id=fun`);
     expect(fun.body).toEqual([
       { ...e.gamma, rank: 1 },
@@ -369,7 +375,7 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
 
     const live = await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key });
     expect(live.body[0]).toMatchObject({ project_id: ids.delta, rank: 1, score: 10 });
-    expect(live.body).not.toEqual(leaderboardAtPublish);
+    expect(withoutCoverage(live.body)).not.toEqual(leaderboardAtPublish);
 
     const after = await t.api('GET', `/events/${eventId}/result`);
     expect(after.body).toEqual(leaderboardAtPublish);
@@ -426,7 +432,7 @@ describe.each(DIALECTS)('publication across two server instances on one database
     expect((await t1.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { name: 'Solo', github_url: 'https://github.com/x/solo' } })).status).toBe(201);
     for (const t of [t1, t2]) t.clock.set(T0.getTime() + 2 * DAY + HOUR);
 
-    const publish = (t: TestApp) => () => t.api('POST', `/events/${eventId}/results/publish`, { key: org.key });
+    const publish = (t: TestApp) => () => t.api('POST', `/events/${eventId}/results/publish`, { key: org.key, body: { force: true } });
     // PostgreSQL: truly concurrent. Two SQLite connections in one process cannot wait for each
     // other's write lock without blocking the thread both need, so there they take turns.
     const calls =

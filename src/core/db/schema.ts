@@ -147,12 +147,55 @@ export interface ResultsTable {
   event_id: string;
   published_at: string;
   published_by: string;
-  /** JSON array of result entries, frozen at publication. */
+  /**
+   * Empty since migration 0106: the frozen entries are rows of result_entries. (Before, the whole
+   * JSON array; `etag` is still the hash of that array's exact bytes.)
+   */
   entries: string;
   etag: string;
 }
 
+/**
+ * Per project, its numbers as the ranking computes them, kept current by triggers (stale/version)
+ * and recomputed by readers for the stale rows only (src/results/standings.ts).
+ */
+export interface StandingsTable {
+  project_id: string;
+  event_id: string;
+  version: Generated<number>;
+  stale: Generated<number>;
+  /** 1 when the project's registration is approved (it takes part in the ranking). */
+  judged: Generated<number>;
+  track_id: string | null;
+  first_submitted_at: string;
+  /** The score in 10^-4 units (the ranking key), -1 when nobody scored the project. */
+  score_key: Generated<number>;
+  /** JSON text of scores_by_model / scores_by_dimension, as published. */
+  by_model: Generated<string>;
+  by_dimension: Generated<string>;
+  /** JSON array of the keys of by_model (for the CSV columns). */
+  model_groups: Generated<string>;
+  reviews_expected: Generated<number>;
+  reviews_succeeded: Generated<number>;
+  reviews_failed: Generated<number>;
+  reviews_pending: Generated<number>;
+  reviews_human: Generated<number>;
+}
+
+/** One entry of a published result: its JSON after `{"rank":N`, and its overall and per-track place. */
+export interface ResultEntriesTable {
+  event_id: string;
+  position: number;
+  rank: number;
+  track_id: string | null;
+  track_position: number | null;
+  track_rank: number | null;
+  entry_tail: string;
+}
+
 export interface Database {
+  standings: StandingsTable;
+  result_entries: ResultEntriesTable;
   reviews: ReviewsTable;
   event_reviewers: EventReviewersTable;
   reviewer_invitations: ReviewerInvitationsTable;

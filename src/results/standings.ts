@@ -1,0 +1,326 @@
+import { sql } from 'kysely';
+import type { Executor } from '../core/db/index.js';
+import type { EventRecord } from '../events/events-model.js';
+import { judgedProjects } from '../submissions/judged-projects.js';
+import { HUMAN_GROUP, rankProjects, SCORE_DECIMALS, type RankingProject, type RankingReview } from './ranking.js';
+
+/**
+ * The live ranking's per-project numbers (table `standings`), kept current incrementally.
+ *
+ * Database triggers (migration 0106) mark a project's row stale and bump its version in the same
+ * transaction as every write that changes what the row is computed from: a review inserted,
+ * finished, failed, re-queued or removed, a human review written, the registration approved or
+ * rejected, the project (re)submitted to another track, the event's dimensions or models edited.
+ * No write path can forget it, including bulk loads. Before reading, the leaderboard recomputes the
+ * stale rows of its event, and only those, with the same arithmetic as `rankProjects` (a project's
+ * numbers depend on its own reviews only), in chunks that yield to the event loop. A row is written
+ * back only if its version did not move while it was being computed; otherwise it stays stale.
+ */
+
+const SCALE = 10 ** SCORE_DECIMALS;
+/** Projects recomputed per statement: bounded IN lists and bind parameters, short event-loop slices. */
+const CHUNK = 500;
+
+interface ReviewFact {
+  project_id: string;
+  reviewer_kind: string;
+  group_key: string;
+  status: string;
+  scores: string | null;
+}
+
+export interface Coverage {
+  expected: number;
+  succeeded: number;
+  failed: number;
+  pending: number;
+  human: number;
+}
+
+/** A project's computed standing (what one `standings` row holds besides its bookkeeping). */
+export interface Standing {
+  project_id: string;
+  judged: number;
+  track_id: string | null;
+  first_submitted_at: string;
+  score_key: number;
+  by_model: string;
+  by_dimension: string;
+  model_groups: string;
+  coverage: Coverage;
+}
+
+/**
+ * Pure: the standings of some projects from their reviews (every status: succeeded ones are scored,
+ * all of them count for coverage). The numbers are rankProjects' own, so they agree exactly with a
+ * full recomputation.
+ */
+export function computeStandings(
+  event: Pick<EventRecord, 'dimensions' | 'models'>,
+  projects: ReadonlyArray<{ id: string; track_id: string | null; first_submitted_at: string; judged: boolean }>,
+  reviews: readonly ReviewFact[],
+): Standing[] {
+  const ranked: RankingProject[] = projects.map((p) => ({
+    project_id: p.id,
+    project_name: '',
+    team_name: '',
+    track_id: p.track_id,
+    first_submitted_at: p.first_submitted_at,
+  }));
+  const succeeded: RankingReview[] = [];
+  const coverage = new Map<string, Coverage>();
+  for (const p of projects) coverage.set(p.id, { expected: event.models.length, succeeded: 0, failed: 0, pending: 0, human: 0 });
+  for (const r of reviews) {
+    const c = coverage.get(r.project_id);
+    if (!c) continue;
+    if (r.reviewer_kind === 'human') {
+      if (r.status === 'succeeded') c.human++;
+    } else if (r.status === 'succeeded') c.succeeded++;
+    else if (r.status === 'failed') c.failed++;
+    else c.pending++;
+    if (r.status !== 'succeeded' || r.scores === null) continue;
+    let scores: unknown;
+    try {
+      scores = JSON.parse(r.scores);
+    } catch {
+      continue; // a broken row never becomes a score
+    }
+    if (scores === null || typeof scores !== 'object' || Array.isArray(scores)) continue;
+    succeeded.push({
+      project_id: r.project_id,
+      group_key: r.reviewer_kind === 'human' ? HUMAN_GROUP : r.group_key,
+      scores: scores as Record<string, unknown>,
+    });
+  }
+  const entries = rankProjects({ dimensions: event.dimensions, projects: ranked, reviews: succeeded, groupOrder: event.models });
+  const byId = new Map(projects.map((p) => [p.id, p]));
+  return entries.map((e) => {
+    const p = byId.get(e.project_id)!;
+    const scored = Object.keys(e.scores_by_dimension).length > 0;
+    return {
+      project_id: e.project_id,
+      judged: p.judged ? 1 : 0,
+      track_id: p.track_id,
+      first_submitted_at: p.first_submitted_at,
+      // rankProjects publishes key / SCALE; rounding recovers the integer key exactly.
+      score_key: scored ? Math.round(e.score * SCALE) : -1,
+      by_model: JSON.stringify(e.scores_by_model),
+      by_dimension: JSON.stringify(e.scores_by_dimension),
+      model_groups: JSON.stringify(Object.keys(e.scores_by_model)),
+      coverage: coverage.get(e.project_id)!,
+    };
+  });
+}
+
+const inflight = new Map<string, Promise<void>>();
+
+/**
+ * Recomputes the event's stale standings. Concurrent callers in one process share one run; another
+ * process may recompute the same rows at the same time, harmlessly (same version, same numbers).
+ * `yieldBetweenChunks: false` inside a transaction that must not give up the connection's turn.
+ */
+export async function refreshStandings(db: Executor, event: EventRecord, opts: { yieldBetweenChunks?: boolean } = {}): Promise<void> {
+  if (opts.yieldBetweenChunks === false) return refreshOnce(db, event, false);
+  const running = inflight.get(event.id);
+  if (running) await running;
+  const run = refreshOnce(db, event, true).finally(() => inflight.delete(event.id));
+  inflight.set(event.id, run);
+  return run;
+}
+
+async function refreshOnce(db: Executor, event: EventRecord, yieldBetweenChunks: boolean): Promise<void> {
+  // Versions first, data after: a write that lands in between has bumped the version, so the row
+  // written back from older data is refused and stays stale.
+  // In project id order, so that concurrent refreshers lock rows in one order.
+  const stale = await db
+    .selectFrom('standings')
+    .select(['project_id', 'version'])
+    .where('event_id', '=', event.id)
+    .where('stale', '=', 1)
+    .orderBy('project_id')
+    .execute();
+  for (let i = 0; i < stale.length; i += CHUNK) {
+    if (i > 0 && yieldBetweenChunks) await new Promise<void>((resolve) => setImmediate(resolve));
+    const chunk = stale.slice(i, i + CHUNK);
+    try {
+      await refreshChunk(db, event, chunk);
+    } catch (err) {
+      // A bulk write elsewhere can lock the same rows in another order (PostgreSQL picks one of
+      // the two as deadlocked): recomputing is idempotent, so try the chunk once more.
+      if ((err as { code?: unknown }).code !== '40P01') throw err;
+      await refreshChunk(db, event, chunk);
+    }
+  }
+}
+
+async function refreshChunk(db: Executor, event: EventRecord, rows: ReadonlyArray<{ project_id: string; version: number }>): Promise<void> {
+  const ids = rows.map((r) => r.project_id);
+  const [projects, judged, reviews] = await Promise.all([
+    db.selectFrom('projects').select(['id', 'track_id', 'first_submitted_at']).where('id', 'in', ids).execute(),
+    // Which of them take part: the one rule, from judgedProjects.
+    judgedProjects(db, event.id).select('projects.id').where('projects.id', 'in', ids).execute(),
+    db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'group_key', 'status', 'scores']).where('project_id', 'in', ids).execute(),
+  ]);
+  const judgedIds = new Set(judged.map((p) => p.id));
+  const standings = computeStandings(
+    event,
+    projects.map((p) => ({ id: p.id, track_id: p.track_id, first_submitted_at: p.first_submitted_at, judged: judgedIds.has(p.id) })),
+    reviews,
+  );
+  if (standings.length === 0) return;
+  const version = new Map(rows.map((r) => [r.project_id, Number(r.version)]));
+  await db
+    .insertInto('standings')
+    .values(
+      standings.map((s) => ({
+        project_id: s.project_id,
+        event_id: event.id,
+        version: version.get(s.project_id)!,
+        stale: 0,
+        judged: s.judged,
+        track_id: s.track_id,
+        first_submitted_at: s.first_submitted_at,
+        score_key: s.score_key,
+        by_model: s.by_model,
+        by_dimension: s.by_dimension,
+        model_groups: s.model_groups,
+        reviews_expected: s.coverage.expected,
+        reviews_succeeded: s.coverage.succeeded,
+        reviews_failed: s.coverage.failed,
+        reviews_pending: s.coverage.pending,
+        reviews_human: s.coverage.human,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .column('project_id')
+        .doUpdateSet({
+          stale: 0,
+          judged: sql`excluded.judged`,
+          track_id: sql`excluded.track_id`,
+          first_submitted_at: sql`excluded.first_submitted_at`,
+          score_key: sql`excluded.score_key`,
+          by_model: sql`excluded.by_model`,
+          by_dimension: sql`excluded.by_dimension`,
+          model_groups: sql`excluded.model_groups`,
+          reviews_expected: sql`excluded.reviews_expected`,
+          reviews_succeeded: sql`excluded.reviews_succeeded`,
+          reviews_failed: sql`excluded.reviews_failed`,
+          reviews_pending: sql`excluded.reviews_pending`,
+          reviews_human: sql`excluded.reviews_human`,
+        })
+        .where(sql<boolean>`standings.version = excluded.version`),
+    )
+    .execute();
+}
+
+/** Where a page starts: after this entry in ranking order (score_key desc, first_submitted_at, project_id). */
+export interface StandingKey {
+  score_key: number;
+  first_submitted_at: string;
+  project_id: string;
+}
+
+export interface StandingRow extends StandingKey {
+  track_id: string | null;
+  by_model: string;
+  by_dimension: string;
+  project_name: string;
+  team_name: string;
+  reviews_expected: number;
+  reviews_succeeded: number;
+  reviews_failed: number;
+  reviews_pending: number;
+  reviews_human: number;
+}
+
+function ranked(db: Executor, eventId: string, trackId: string | undefined) {
+  let q = db.selectFrom('standings').where('standings.event_id', '=', eventId).where('standings.judged', '=', 1);
+  if (trackId !== undefined) q = q.where('standings.track_id', '=', trackId);
+  return q;
+}
+
+function after(k: StandingKey) {
+  return sql<boolean>`(standings.score_key < ${k.score_key} or (standings.score_key = ${k.score_key} and (standings.first_submitted_at > ${k.first_submitted_at} or (standings.first_submitted_at = ${k.first_submitted_at} and standings.project_id > ${k.project_id}))))`;
+}
+
+/** Up to `limit` judged projects in ranking order, after `from` when given, with their names. */
+export async function standingsPage(
+  db: Executor,
+  q: { eventId: string; trackId?: string | undefined; limit: number; after?: StandingKey | undefined },
+): Promise<StandingRow[]> {
+  let query = ranked(db, q.eventId, q.trackId)
+    .innerJoin('projects', 'projects.id', 'standings.project_id')
+    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+    .select([
+      'standings.project_id',
+      'standings.score_key',
+      'standings.first_submitted_at',
+      'standings.track_id',
+      'standings.by_model',
+      'standings.by_dimension',
+      'standings.reviews_expected',
+      'standings.reviews_succeeded',
+      'standings.reviews_failed',
+      'standings.reviews_pending',
+      'standings.reviews_human',
+      'projects.project_name',
+      'registrations.team_name',
+    ]);
+  if (q.after) query = query.where(after(q.after));
+  const rows = await query
+    .orderBy('standings.score_key', 'desc')
+    .orderBy('standings.first_submitted_at', 'asc')
+    .orderBy('standings.project_id', 'asc')
+    .limit(q.limit)
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    score_key: Number(r.score_key),
+    reviews_expected: Number(r.reviews_expected),
+    reviews_succeeded: Number(r.reviews_succeeded),
+    reviews_failed: Number(r.reviews_failed),
+    reviews_pending: Number(r.reviews_pending),
+    reviews_human: Number(r.reviews_human),
+  }));
+}
+
+/**
+ * The competition rank and 0-based position of the entry `first`: how many judged projects score
+ * higher, and how many come before it. Two index range counts.
+ */
+export async function placeOf(db: Executor, eventId: string, trackId: string | undefined, first: StandingKey): Promise<{ rank: number; position: number }> {
+  const row = await ranked(db, eventId, trackId)
+    .select([
+      sql<number | string>`count(*)`.as('before'),
+      sql<number | string | null>`sum(case when standings.score_key > ${first.score_key} then 1 else 0 end)`.as('above'),
+    ])
+    .where(sql<boolean>`not ${after(first)}`)
+    .where('standings.project_id', '!=', first.project_id)
+    .executeTakeFirstOrThrow();
+  return { rank: Number(row.above ?? 0) + 1, position: Number(row.before) };
+}
+
+/** The model groups that scored any judged project of the event (for table columns). */
+export async function scoredGroups(db: Executor, eventId: string): Promise<string[]> {
+  const rows = await ranked(db, eventId, undefined).select('standings.model_groups').distinct().execute();
+  const out = new Set<string>();
+  for (const r of rows) for (const g of JSON.parse(r.model_groups) as string[]) out.add(g);
+  return [...out];
+}
+
+/** Judged projects nobody scored: their count and the first few ids (ranking order). */
+export async function unscored(db: Executor, eventId: string, sample: number): Promise<{ count: number; projectIds: string[] }> {
+  const [count, first] = await Promise.all([
+    ranked(db, eventId, undefined).select(sql<number | string>`count(*)`.as('n')).where('standings.score_key', '<', 0).executeTakeFirstOrThrow(),
+    ranked(db, eventId, undefined)
+      .select('standings.project_id')
+      .where('standings.score_key', '<', 0)
+      .orderBy('standings.score_key', 'desc')
+      .orderBy('standings.first_submitted_at', 'asc')
+      .orderBy('standings.project_id', 'asc')
+      .limit(sample)
+      .execute(),
+  ]);
+  return { count: Number(count.n), projectIds: first.map((r) => r.project_id) };
+}

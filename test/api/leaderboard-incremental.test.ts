@@ -1,0 +1,215 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/core/ids.js';
+import { rankProjects } from '../../src/results/ranking.js';
+import { DIALECTS } from '../helpers/databases.js';
+import { createEvent, startTestApp, type ApiResponse, type TestApp } from '../helpers/harness.js';
+import { quickUser } from '../helpers/quick-users.js';
+
+/**
+ * The live leaderboard keeps per-project standings up to date incrementally (database triggers mark
+ * what changed, readers recompute only that). Property: after any sequence of writes — reviews
+ * added, re-scored, re-run, failed, deleted; registrations approved and rejected; projects moved to
+ * another track; the event's weights edited — the leaderboard, read page by page over HTTP, equals
+ * the ranking computed from scratch by rankProjects over every stored review. Reads happen at random
+ * points in the sequence, so stale and fresh rows mix.
+ */
+
+const MODELS = ['openai/a', 'anthropic/b', 'ollama/c'];
+const REVIEWERS = [...MODELS, 'usr_h1', 'usr_h2'];
+const STAMPS = ['2030-01-01T10:00:00.000Z', '2030-01-01T11:00:00.000Z', '2030-01-01T12:00:00.000Z'];
+const DIMENSION_NAMES = ['impact', 'craft', 'novelty'];
+// Few distinct values, so equal scores (ties at 4 decimals) reached different ways are common;
+// some out of range or not numbers, which must never count.
+const scoreValue = fc.constantFrom<unknown>(0, 3, 5, 6, 6.5, 7, 7.5, 8, 9, 10, 7.25, 11, -1, 'x', null);
+const scoreName = fc.constantFrom('impact', 'craft', 'novelty', ' Impact ', 'CRAFT', 'unknown');
+const scores = fc.dictionary(scoreName, scoreValue, { maxKeys: 4 });
+const status = fc.constantFrom('succeeded', 'succeeded', 'succeeded', 'failed', 'queued', 'running');
+const weight = fc.constantFrom(0.5, 1, 2, 3);
+
+const op = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('review' as const), project: fc.nat(), reviewer: fc.nat(REVIEWERS.length - 1), status, scores }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), project: fc.nat(), reviewer: fc.nat(REVIEWERS.length - 1) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('registration' as const), project: fc.nat(), approved: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('track' as const), project: fc.nat(), track: fc.constantFrom('tools', 'fun', null) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('weights' as const), weights: fc.array(weight, { minLength: 3, maxLength: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), limit: fc.integer({ min: 1, max: 4 }) }) },
+);
+
+const scenario = fc.record({
+  dimensions: fc.integer({ min: 1, max: 3 }),
+  weights: fc.array(weight, { minLength: 3, maxLength: 3 }),
+  models: fc.integer({ min: 0, max: 3 }),
+  projects: fc.array(fc.record({ approved: fc.boolean(), track: fc.constantFrom('tools', 'fun', null), stamp: fc.nat(STAMPS.length - 1) }), { minLength: 1, maxLength: 7 }),
+  ops: fc.array(op, { maxLength: 20 }),
+  finalLimit: fc.integer({ min: 1, max: 5 }),
+});
+
+describe.each(DIALECTS)('incremental leaderboard (%s)', (dialect) => {
+  let t: TestApp;
+  let org: { id: string; key: string };
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    org = await quickUser(t, 'organizer');
+  });
+  afterAll(async () => t?.close());
+
+  /** Every entry, following the Link header page by page. */
+  async function readAll(eventId: string, limit: number): Promise<any[]> {
+    const out: any[] = [];
+    let path: string | null = `/api/v1/events/${eventId}/leaderboard?limit=${limit}`;
+    while (path) {
+      const res: ApiResponse = await t.request('GET', path, { key: org.key });
+      expect(res.status).toBe(200);
+      expect(res.body.length).toBeLessThanOrEqual(limit);
+      out.push(...res.body);
+      const link: string | null = res.headers.get('link');
+      const next = link ? new URL(/^<([^>]+)>; rel="next"$/.exec(link)![1]!) : null;
+      path = next ? next.pathname + next.search : null;
+    }
+    return out;
+  }
+
+  /** The reference: every judged project and succeeded review read as rows, ranked from scratch. */
+  async function fromScratch(eventId: string) {
+    const db = t.ctx.db;
+    const event = await db.selectFrom('events').select(['dimensions', 'models']).where('id', '=', eventId).executeTakeFirstOrThrow();
+    const projects = await db
+      .selectFrom('projects')
+      .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+      .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id', 'projects.first_submitted_at'])
+      .where('projects.event_id', '=', eventId)
+      .where('registrations.status', '=', 'approved')
+      .execute();
+    const rows = await db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'group_key', 'scores']).where('event_id', '=', eventId).where('status', '=', 'succeeded').execute();
+    const reviews = rows.flatMap((r) => {
+      const scores: unknown = r.scores === null ? null : JSON.parse(r.scores);
+      if (scores === null || typeof scores !== 'object' || Array.isArray(scores)) return [];
+      return [{ project_id: r.project_id, group_key: r.reviewer_kind === 'human' ? 'human' : r.group_key, scores: scores as Record<string, unknown> }];
+    });
+    return rankProjects({ dimensions: JSON.parse(event.dimensions), projects, reviews, groupOrder: JSON.parse(event.models) });
+  }
+
+  async function coverageFromScratch(eventId: string, models: number) {
+    const rows = await t.ctx.db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'status']).where('event_id', '=', eventId).execute();
+    const out = new Map<string, { expected: number; succeeded: number; failed: number; pending: number; human: number }>();
+    const of = (id: string) => out.get(id) ?? out.set(id, { expected: models, succeeded: 0, failed: 0, pending: 0, human: 0 }).get(id)!;
+    for (const r of rows) {
+      const c = of(r.project_id);
+      if (r.reviewer_kind === 'human') c.human += r.status === 'succeeded' ? 1 : 0;
+      else if (r.status === 'succeeded') c.succeeded++;
+      else if (r.status === 'failed') c.failed++;
+      else c.pending++;
+    }
+    return (id: string) => of(id);
+  }
+
+  async function check(eventId: string, limit: number, models: number) {
+    const [board, expected, coverage] = await Promise.all([readAll(eventId, limit), fromScratch(eventId), coverageFromScratch(eventId, models)]);
+    expect(board.map(({ reviews: _c, ...entry }) => entry)).toEqual(expected);
+    expect(board.map((e) => e.reviews)).toEqual(board.map((e) => coverage(e.project_id)));
+  }
+
+  it('agrees exactly with a full recomputation after any sequence of writes', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
+        const db = t.ctx.db;
+        const models = MODELS.slice(0, s.models);
+        const dimensions = DIMENSION_NAMES.slice(0, s.dimensions).map((name, i) => ({ name, weight: s.weights[i]! }));
+        const eventId = await createEvent(t, org.key, { models, dimensions });
+        const now = t.clock.now().toISOString();
+        const projectIds: string[] = [];
+        const registrationIds: string[] = [];
+        for (const [i, p] of s.projects.entries()) {
+          const userId = newId('usr');
+          const regId = newId('reg');
+          const projectId = newId('prj');
+          await db.insertInto('users').values({ id: userId, email: `${userId}@example.com`, password_hash: null, role: 'user', created_at: now, updated_at: now }).execute();
+          await db
+            .insertInto('registrations')
+            .values({
+              id: regId,
+              event_id: eventId,
+              user_id: userId,
+              team_name: `Team ${i}`,
+              team_name_key: `team ${i}`,
+              track_id: p.track,
+              contact_email: `${userId}@example.com`,
+              github_url: null,
+              fields: '{}',
+              status: p.approved ? 'approved' : 'rejected',
+              reason: null,
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+          await db
+            .insertInto('projects')
+            .values({
+              id: projectId,
+              event_id: eventId,
+              registration_id: regId,
+              project_name: `Project ${i}`,
+              description: null,
+              github_url: 'https://github.com/example/x',
+              project_website: null,
+              demo_video_url: null,
+              team_size: null,
+              track_id: p.track,
+              status: 'submitted',
+              review_status: 'pending',
+              first_submitted_at: STAMPS[p.stamp]!,
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+          projectIds.push(projectId);
+          registrationIds.push(regId);
+        }
+        const pick = (n: number) => n % projectIds.length;
+        for (const o of s.ops) {
+          if (o.kind === 'review') {
+            const reviewer = REVIEWERS[o.reviewer]!;
+            const human = reviewer.startsWith('usr_');
+            const values = { status: o.status as 'succeeded', scores: JSON.stringify(o.scores), updated_at: now };
+            const updated = await db
+              .updateTable('reviews')
+              .set(values)
+              .where('project_id', '=', projectIds[pick(o.project)]!)
+              .where('reviewer', '=', reviewer)
+              .executeTakeFirst();
+            if (Number(updated.numUpdatedRows) === 0) {
+              await db
+                .insertInto('reviews')
+                .values({
+                  id: newId('rev'),
+                  event_id: eventId,
+                  project_id: projectIds[pick(o.project)]!,
+                  reviewer_kind: human ? 'human' : 'model',
+                  reviewer,
+                  group_key: human ? 'human' : reviewer,
+                  attempts: 1,
+                  created_at: now,
+                  ...values,
+                })
+                .execute();
+            }
+          } else if (o.kind === 'delete') {
+            await db.deleteFrom('reviews').where('project_id', '=', projectIds[pick(o.project)]!).where('reviewer', '=', REVIEWERS[o.reviewer]!).execute();
+          } else if (o.kind === 'registration') {
+            await db.updateTable('registrations').set({ status: o.approved ? 'approved' : 'rejected' }).where('id', '=', registrationIds[pick(o.project)]!).execute();
+          } else if (o.kind === 'track') {
+            await db.updateTable('projects').set({ track_id: o.track }).where('id', '=', projectIds[pick(o.project)]!).execute();
+          } else if (o.kind === 'weights') {
+            const next = dimensions.map((d, i) => ({ name: d.name, weight: o.weights[i]! }));
+            await db.updateTable('events').set({ dimensions: JSON.stringify(next) }).where('id', '=', eventId).execute();
+          } else {
+            await check(eventId, o.limit, models.length);
+          }
+        }
+        await check(eventId, s.finalLimit, models.length);
+      }),
+      { numRuns: 30 },
+    );
+  }, 240_000);
+});
