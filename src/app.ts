@@ -6,7 +6,7 @@ import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import type { DatabaseHandle } from './core/db/index.js';
 import { createAuthHook } from './core/http/auth-hook.js';
-import { installErrorHandling } from './core/http/error-handler.js';
+import { installErrorHandling, sendProblem, toAppError } from './core/http/error-handler.js';
 import { validatorCompiler } from './core/http/validation.js';
 import { createMailer } from './core/mailer.js';
 import { memoryNotifier, type Notifier } from './core/notifier.js';
@@ -91,6 +91,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    // Router errors (bad percent-encoding, an over-long path parameter) skip the error handler:
+    // without this they answer Fastify's own JSON with an FST_* code instead of problem+json.
+    frameworkErrors: (err, request, reply) => sendProblem(reply, request, toAppError(err), config.publicUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

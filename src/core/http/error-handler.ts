@@ -16,6 +16,11 @@ export function toAppError(err: FastifyError | AppError | Error): AppError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError('bad_request', e.message);
+    // Raised by the router before any route runs (see frameworkErrors in app.ts).
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('uri_too_long', 'A path segment of the URL is too long.');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('bad_request', 'The URL is not valid (bad percent-encoding).');
   }
   if (err instanceof SyntaxError || (e.statusCode === 400 && /JSON/i.test(e.message))) {
     return new AppError('bad_request', `The body is not valid JSON: ${e.message}`);
