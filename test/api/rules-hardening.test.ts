@@ -126,12 +126,13 @@ describe.each(DIALECTS)('contract rules (%s)', (dialect) => {
     it('cannot write its result once another worker took the review over', async () => {
       // A second app on the same database is the other process; each has its own clock.
       const other = await startTestApp(dialect, { database: db, env: { ...env, AI_PROVIDER_LOCAL_BASE_URL: `${oa.url}/b/v1` } });
+      let releaseFirst!: () => void;
+      let releaseSecond!: () => void;
+      const first = new Promise<void>((r) => (releaseFirst = r));
+      const second = new Promise<void>((r) => (releaseSecond = r));
+      const running: Promise<unknown>[] = [];
       try {
         const m = model('lease');
-        let releaseFirst!: () => void;
-        let releaseSecond!: () => void;
-        const first = new Promise<void>((r) => (releaseFirst = r));
-        const second = new Promise<void>((r) => (releaseSecond = r));
         oa.script(m, [
           { kind: 'ok', scores: 9, summary: 'stale', after: first },
           { kind: 'ok', scores: 3, summary: 'fresh', after: second },
@@ -141,10 +142,12 @@ describe.each(DIALECTS)('contract rules (%s)', (dialect) => {
 
         // Worker A leases the review; its model call is held.
         const runA = t.ctx.reviews.runOnce();
+        running.push(runA);
         await until('worker A to call the model', () => oa.callsFor(m).length === 1);
         // For worker B the lease has expired (its clock is past it): B takes the review over.
         other.clock.advance(60_001);
         const runB = other.ctx.reviews.drain();
+        running.push(runB);
         await until('worker B to call the model', () => oa.callsFor(m).length === 2);
         expect(oa.callsFor(m).map((c) => c.prefix)).toEqual(['/a', '/b']);
         const [taken] = await reviewRows(eventId);
@@ -162,6 +165,10 @@ describe.each(DIALECTS)('contract rules (%s)', (dialect) => {
         expect(final).toMatchObject({ status: 'succeeded', summary: 'fresh', attempts: 2, lease_owner: null });
         expect(JSON.parse(final!.scores!)).toEqual({ impact: 3, craft: 3 });
       } finally {
+        // Even after a failed assertion: let both calls finish before the second app closes.
+        releaseFirst();
+        releaseSecond();
+        await Promise.allSettled(running);
         await other.close();
       }
     });
