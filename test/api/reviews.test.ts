@@ -325,11 +325,10 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
 
     // Published results are final.
     const pub = await t.api('POST', `/events/${eventId}/results/publish`, { key: org.key });
-    expect(pub.status, pub.text).toBeLessThan(300);
+    expect(pub.status, pub.text).toBe(200);
     const late = await t.api('POST', `/events/${eventId}/reviews/rerun`, { key: org.key });
     expect(late.status).toBe(409);
     expect(late.body.code).toBe('results_already_published');
-    // And reviews of a published event still queued are not run any more.
   });
 
   it('refuses to re-run before judging', async () => {
@@ -383,7 +382,10 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     try {
       await oa.waitForHeld(1);
       const deadline = Date.now() + 10_000;
-      while ((await reviews(eventId, '?status=succeeded')).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while ((await reviews(eventId, '?status=succeeded')).length < 3) {
+        if (Date.now() > deadline) throw new Error(`background workers finished ${(await reviews(eventId, '?status=succeeded')).length} of 3 reviews in 10 s`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
       const rows = await reviews(eventId);
       expect(rows.filter((r) => r.status === 'succeeded')).toHaveLength(3);
       expect(rows.find((r) => r.status === 'running')?.reviewer).toBe(`openai/${held}`);
