@@ -236,16 +236,17 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
     const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
     const parked = notifier.waits.length;
     const waiting = mine(team.key, '?wait=20');
-    const [wait] = (await notifier.waitStarted(parked + 1)).slice(parked); // the request is parked
+    await notifier.waitStarted(parked + 1); // the request is parked
     const ok = await t.api('POST', `/events/${eventId}/registrations/${reg.body.id}/approve`, { key: org.key });
     expect(ok.status).toBe(200);
     const res = await waiting;
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('approved');
-    // The server also re-reads every 2 s; the approval's own notification must be what woke it.
-    expect(wait!.channel).toContain(reg.body.id);
-    expect(await wait!.outcome).toBe(true);
-    expect(notifier.waits).toHaveLength(parked + 1);
+    // The server also re-reads every 2 s; the approval's own notification must be what woke it (the
+    // last wait ended by a message, not by its timer; on a slow machine earlier waits may have timed out).
+    const waits = notifier.waits.slice(parked);
+    expect(waits.every((w) => w.channel.includes(reg.body.id))).toBe(true);
+    expect(await waits[waits.length - 1]!.outcome).toBe(true);
   });
 
   it('?wait= returns at once when the registration is already decided', async () => {
