@@ -44,6 +44,46 @@ describe.each(DIALECTS)('review leases are per claim (%s)', (dialect) => {
     await Promise.all([oa?.close(), gh?.close()]);
   });
 
+  it('keeps renewing the lease of a call in flight under its claim token', async () => {
+    // A short lease: the heartbeat runs every 333 ms (a third of it) in real time.
+    const app = await startTestApp(dialect, {
+      env: { AI_PROVIDER_LOCAL_BASE_URL: `${oa.url}/v1`, GITHUB_API_URL: gh.url, REVIEW_WORKERS: 'false', REVIEW_LEASE_MS: '1000' },
+    });
+    const m = `renew-${dialect}`;
+    let release!: () => void;
+    oa.script(m, [{ kind: 'ok', scores: 5, after: new Promise<void>((r) => (release = r)) }]);
+    let run: Promise<unknown> = Promise.resolve();
+    try {
+      const owner = await quickUser(app, 'organizer');
+      const eventId = await createEvent(app, owner.key, { models: [`local/${m}`], registration_config: { open: true, auto_approve: true, fields: [] } });
+      const { team } = await quickApprovedTeam(app, eventId, owner.key, { fields: {} });
+      expect((await app.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'R', github_url: 'https://github.com/a/r' } })).status).toBe(201);
+      expect((await app.api('PATCH', `/events/${eventId}`, { key: owner.key, body: { status: 'judging' } })).status).toBe(200);
+      const row = () => app.ctx.db.selectFrom('reviews').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
+      run = app.ctx.reviews.runOnce();
+      await until('the call to start', () => oa.callsFor(m).length === 1);
+      const claimed = await row();
+      // The lease is computed on the injected clock: move it, and the next renewal must show it.
+      app.clock.advance(10_000);
+      const renewedTo = new Date(app.clock.now().getTime() + 1000).toISOString();
+      let current = claimed;
+      const deadline = Date.now() + 10_000;
+      while (current.lease_expires_at !== renewedTo) {
+        if (Date.now() > deadline) throw new Error(`the lease was never renewed: ${current.lease_expires_at}, expected ${renewedTo}`);
+        await new Promise((r) => setTimeout(r, 25));
+        current = await row();
+      }
+      expect(current).toMatchObject({ status: 'running', lease_owner: claimed.lease_owner });
+      release();
+      await run;
+      expect(await row()).toMatchObject({ status: 'succeeded', lease_owner: null });
+    } finally {
+      release();
+      await Promise.allSettled([run]);
+      await app.close();
+    }
+  });
+
   it('refuses the stale attempt’s result after its own process took the review over', async () => {
     const m = `relapse-${dialect}`;
     let releaseFirst!: () => void;
