@@ -54,10 +54,17 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
   const { db, dialect, clock, ai, providers, github } = deps;
   const random = deps.random ?? Math.random;
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  /**
+   * Every claim statement leases under a token of its own (this worker's id plus a counter), not
+   * under the bare worker id: if a lease expires while its call is still in flight and this same
+   * process claims the review again, the stale attempt's writes no longer match the row's owner.
+   */
+  let claims = 0;
+  const claimToken = () => `${owner}#${(++claims).toString(36)}`;
   const lanes = new Map<string, Lane>();
   const inflight = new Set<Promise<void>>();
-  /** Reviews this process is working on: only their leases are renewed. */
-  const working = new Set<string>();
+  /** Reviews this process is working on, with the lease token of the attempt that holds each: only those leases are renewed. */
+  const working = new Map<string, string>();
   const controllers = new Set<AbortController>();
   let closed = false;
   let pumping: Promise<void> | null = null;
@@ -78,7 +85,7 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
     if (heartbeat) return;
     // Renew well before expiry; one statement renews the leases of every review in progress here.
     heartbeat = setInterval(() => {
-      repo.renewLeases(db, owner, [...working], leaseUntil()).catch((err) => deps.log().warn({ err }, 'review lease renewal failed'));
+      repo.renewLeases(db, [...new Set(working.values())], [...working.keys()], leaseUntil()).catch((err) => deps.log().warn({ err }, 'review lease renewal failed'));
     }, Math.max(250, Math.floor(ai.leaseMs / 3)));
     heartbeat.unref();
   }
@@ -112,7 +119,7 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
           const free = ai.concurrencyPerProvider - l.active;
           if (free <= 0) continue;
           const now = iso(clock.now());
-          const jobs = await repo.claimReviews(db, dialect, { provider: name, owner, now, leaseUntil: leaseUntil(), limit: free, takeOver });
+          const jobs = await repo.claimReviews(db, dialect, { provider: name, owner: claimToken(), now, leaseUntil: leaseUntil(), limit: free, takeOver });
           for (const job of jobs) launch(l, job);
         }
       } while (pumpAgain && !closed);
@@ -144,27 +151,32 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
   }
 
   function launch(l: Lane, job: ReviewRow) {
+    const lease = job.lease_owner!;
     l.active++;
     claimed++;
-    working.add(job.id);
+    working.set(job.id, lease);
+    // Only this attempt's own entry is dropped: a newer claim of the same review keeps its lease renewed.
+    const forget = () => {
+      if (working.get(job.id) === lease) working.delete(job.id);
+    };
     startHeartbeat();
     const p: Promise<void> = runJob(job)
       .catch(async (err) => {
         // Unexpected (a database error, a bug). Count it as a failed attempt if the database lets us;
         // otherwise the lease, no longer renewed, expires and another worker retries the review.
         deps.log().error({ err, review: job.id }, 'review job crashed');
-        working.delete(job.id);
+        forget();
         const now = clock.now();
         const error = `internal error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
         const facts = { latency_ms: null, input_tokens: null, output_tokens: null, raw_reply: null };
         await (job.attempts < ai.maxAttempts
-          ? repo.scheduleRetry(db, { id: job.id, owner, now: iso(now), nextAttemptAt: iso(now.getTime() + ai.backoffBaseMs), error, ...facts })
-          : repo.finishFailed(db, { id: job.id, owner, now: iso(now), error: `gave up after ${job.attempts} attempts: ${error}`, ...facts })
+          ? repo.scheduleRetry(db, { id: job.id, owner: lease, now: iso(now), nextAttemptAt: iso(now.getTime() + ai.backoffBaseMs), error, ...facts })
+          : repo.finishFailed(db, { id: job.id, owner: lease, now: iso(now), error: `gave up after ${job.attempts} attempts: ${error}`, ...facts })
         ).catch(() => undefined);
         await repo.markReviewedIfDone(db, { projectId: job.project_id }).catch(() => undefined);
       })
       .finally(() => {
-        working.delete(job.id);
+        forget();
         l.active--;
         inflight.delete(p);
         stopHeartbeatIfIdle();
@@ -174,7 +186,8 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
   }
 
   async function runJob(job: ReviewRow): Promise<void> {
-    const base = { id: job.id, owner };
+    // Every write of this attempt is conditional on the lease it was claimed under.
+    const base = { id: job.id, owner: job.lease_owner! };
     const noFacts: repo.AttemptFacts = { latency_ms: null, input_tokens: null, output_tokens: null, raw_reply: null };
     const fail = async (error: string, facts = noFacts) => {
       if (await repo.finishFailed(db, { ...base, now: iso(clock.now()), error, ...facts })) {

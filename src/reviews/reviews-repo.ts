@@ -169,14 +169,18 @@ export async function loadJob(db: Executor, reviewId: string) {
 
 export type JobContext = NonNullable<Awaited<ReturnType<typeof loadJob>>>;
 
-/** Extends the leases `owner` holds on the reviews it is working on (the heartbeat of a live worker). */
-export async function renewLeases(db: Executor, owner: string, ids: string[], leaseUntil: string): Promise<number> {
-  if (ids.length === 0) return 0;
+/**
+ * Extends the leases a worker holds on the reviews it is working on (the heartbeat of a live worker).
+ * `owners` are the lease tokens of its claims in flight (one per claim statement).
+ */
+export async function renewLeases(db: Executor, owners: string | string[], ids: string[], leaseUntil: string): Promise<number> {
+  const tokens = typeof owners === 'string' ? [owners] : owners;
+  if (ids.length === 0 || tokens.length === 0) return 0;
   const res = await db
     .updateTable('reviews')
     .set({ lease_expires_at: leaseUntil })
     .where('id', 'in', ids)
-    .where('lease_owner', '=', owner)
+    .where('lease_owner', 'in', tokens)
     .where('status', '=', 'running')
     .executeTakeFirst();
   return Number(res.numUpdatedRows);

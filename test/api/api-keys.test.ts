@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as accountsRepo from '../../src/accounts/accounts-repo.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { startTestApp, T0, type TestApp } from '../helpers/harness.js';
+
+// The real repository, with touchApiKey watched: its writes run in the background, and the tests
+// await them instead of sleeping.
+vi.mock('../../src/accounts/accounts-repo.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/accounts/accounts-repo.js')>();
+  return { ...real, touchApiKey: vi.fn(real.touchApiKey) };
+});
 
 /** Issue 3 "Accounts and keys": prefixed random keys, stored only hashed, expiry, last_used_at. */
 describe.each(DIALECTS)('API keys (%s)', (dialect) => {
@@ -14,8 +22,10 @@ describe.each(DIALECTS)('API keys (%s)', (dialect) => {
 
   const lastUsed = async (id: string) =>
     (await t.ctx.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow()).last_used_at;
-  /** last_used_at is written in the background; give it a moment. */
-  const settle = () => new Promise((r) => setTimeout(r, 100));
+  /** last_used_at is written in the background: wait for every write started so far to finish. */
+  const settle = async () => {
+    await Promise.allSettled(vi.mocked(accountsRepo.touchApiKey).mock.results.map((r) => r.value));
+  };
 
   it('are hk_-prefixed with at least 128 random bits and stored only as a SHA-256 hash', async () => {
     const u = await t.ctx.accounts.createUser({ email: `k-${dialect}@example.com` });
@@ -54,6 +64,7 @@ describe.each(DIALECTS)('API keys (%s)', (dialect) => {
     try {
       await t.api('GET', '/events', { key: u.key });
       await settle();
+      expect(vi.mocked(accountsRepo.touchApiKey)).toHaveBeenCalled(); // settle really awaits the writes
       expect(await lastUsed(id)).toBe(T0.toISOString());
 
       t.clock.advance(30_000);

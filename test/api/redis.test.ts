@@ -5,8 +5,18 @@ import { redisNotifier } from '../../src/core/notifier.js';
 import { redisRateLimitStore } from '../../src/core/rate-limit.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { createEvent, registrationBody, startTestApp, type TestApp } from '../helpers/harness.js';
+import { recordingNotifier, type RecordingNotifier } from '../helpers/recording-notifier.js';
 
 const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+
+/** Polls an observable condition for at most `ms`, failing with a clear message. */
+async function until(what: string, check: () => Promise<boolean>, ms = 5_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 /**
  * Two app instances on one database and one Redis, as several server processes would run: rate
@@ -16,6 +26,7 @@ describe.each(DIALECTS)('several instances sharing Redis (%s)', (dialect) => {
   let db: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let aNotifier: RecordingNotifier;
   const clients: Redis[] = [];
 
   beforeAll(async () => {
@@ -27,17 +38,19 @@ describe.each(DIALECTS)('several instances sharing Redis (%s)', (dialect) => {
       return r;
     };
     db = await createTestDatabase(dialect);
-    const instance = () => {
+    const instance = (record?: (n: RecordingNotifier) => void) => {
       const pub = redis();
+      const notifier = recordingNotifier(redisNotifier(pub, redis(), `${prefix}n:`));
+      record?.(notifier);
       return startTestApp(dialect, {
         database: db,
         // A long cache TTL: only the Redis message can refresh the other instance's copy of an event.
         env: { RATE_LIMIT_PER_KEY: '5', RATE_LIMIT_PER_IP: '1000', REVIEW_WORKERS: 'false', EVENT_CACHE_TTL_MS: '60000' },
-        notifier: redisNotifier(pub, redis(), `${prefix}n:`),
+        notifier,
         rateLimitStore: redisRateLimitStore(pub, `${prefix}rl:`),
       });
     };
-    a = await instance();
+    a = await instance((n) => (aNotifier = n));
     b = await instance();
   });
   afterAll(async () => {
@@ -66,27 +79,28 @@ describe.each(DIALECTS)('several instances sharing Redis (%s)', (dialect) => {
     const reg = await a.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
     expect(reg.status).toBe(201);
 
-    const started = Date.now();
+    const parked = aNotifier.waits.length;
     const waiting = a.api('GET', `/events/${eventId}/my-registration?wait=20`, { key: team.key });
-    await new Promise((r) => setTimeout(r, 300));
+    await aNotifier.waitStarted(parked + 1); // parked on instance a
     const approved = await b.api('POST', `/events/${eventId}/registrations/${reg.body.id}/approve`, { key: org.key });
     expect(approved.status).toBe(200);
     const res = await waiting;
     expect(res.body.status).toBe('approved');
-    // The waiter also re-reads every 2 s by itself; answering well before shows the message woke it.
-    expect(Date.now() - started).toBeLessThan(1800);
+    // The waiter also re-reads every 2 s by itself; the message from b must be what woke it (its last
+    // wait ended by the message, not by its timer).
+    const waits = aNotifier.waits.slice(parked);
+    expect(await waits[waits.length - 1]!.outcome).toBe(true);
   });
 
   it('drops the other instance’s cached events at once when an organizer creates or edits one', async () => {
     const org = await a.user('organizer');
     expect((await b.api('GET', '/events')).status).toBe(200); // b now holds a snapshot of the public events
     const eventId = await createEvent(a, org.key);
-    await new Promise((r) => setTimeout(r, 100)); // a Redis round trip, far below the cache TTL
-    const listed = await b.api('GET', '/events');
-    expect(listed.body.map((e: { id: string }) => e.id)).toContain(eventId);
+    // The message takes a Redis round trip; polling for at most 5 s stays far below the 60 s cache
+    // TTL, so only the message can have refreshed b's copy.
+    await until('b to list the new event', async () => (await b.api('GET', '/events')).body.some((e: { id: string }) => e.id === eventId));
     const patched = await a.api('PATCH', `/events/${eventId}`, { key: org.key, body: { name: 'Renamed Hack' } });
     expect(patched.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await b.api('GET', `/events/${eventId}`)).body.name).toBe('Renamed Hack');
+    await until('b to show the new name', async () => (await b.api('GET', `/events/${eventId}`)).body.name === 'Renamed Hack');
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickUser, quickApprovedTeam } from '../helpers/quick-users.js';
+import { recordingNotifier, type RecordingNotifier } from '../helpers/recording-notifier.js';
 
 const DAY = 86_400_000;
 
@@ -169,9 +170,11 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
   let t: TestApp;
   let org: TestUser;
   let eventId: string;
+  let notifier: RecordingNotifier;
 
   beforeAll(async () => {
-    t = await startTestApp(dialect);
+    notifier = recordingNotifier();
+    t = await startTestApp(dialect, { notifier });
     org = await quickUser(t, 'organizer');
     eventId = await createEvent(t, org.key);
   });
@@ -231,36 +234,42 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
   it('?wait= answers as soon as the organizer approves, well before the wait ends', async () => {
     const team = await quickUser(t);
     const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
-    const started = Date.now();
+    const parked = notifier.waits.length;
     const waiting = mine(team.key, '?wait=20');
-    await new Promise((r) => setTimeout(r, 300));
+    await notifier.waitStarted(parked + 1); // the request is parked
     const ok = await t.api('POST', `/events/${eventId}/registrations/${reg.body.id}/approve`, { key: org.key });
     expect(ok.status).toBe(200);
     const res = await waiting;
-    const elapsed = Date.now() - started;
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('approved');
-    expect(elapsed).toBeGreaterThanOrEqual(300);
-    // The server also re-reads every 2 s; answering before that shows the approval itself woke it.
-    expect(elapsed).toBeLessThan(1800);
+    // The server also re-reads every 2 s; the approval's own notification must be what woke it (the
+    // last wait ended by a message, not by its timer; on a slow machine earlier waits may have timed out).
+    const waits = notifier.waits.slice(parked);
+    expect(waits.every((w) => w.channel.includes(reg.body.id))).toBe(true);
+    expect(await waits[waits.length - 1]!.outcome).toBe(true);
   });
 
   it('?wait= returns at once when the registration is already decided', async () => {
     const { team } = await quickApprovedTeam(t, eventId, org.key);
-    const started = Date.now();
+    const parked = notifier.waits.length;
     const res = await mine(team.key, '?wait=20');
     expect(res.body.status).toBe('approved');
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(notifier.waits).toHaveLength(parked); // never parked
   });
 
   it('?wait= gives up after the wait and still answers pending', async () => {
     const team = await quickUser(t);
     await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
-    const started = Date.now();
+    const parked = notifier.waits.length;
     const res = await mine(team.key, '?wait=1');
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('pending');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    // It parked for the wait (at most the 1 s asked) and every wait ran out: nothing woke it.
+    const waits = notifier.waits.slice(parked);
+    expect(waits.length).toBeGreaterThan(0);
+    expect(waits[0]!.timeoutMs).toBeGreaterThan(0);
+    expect(waits[0]!.timeoutMs).toBeLessThanOrEqual(1000);
+    expect(await Promise.all(waits.map((w) => w.outcome))).toEqual(waits.map(() => false));
   });
 
   it('refuses a bad ?wait with 422', async () => {

@@ -193,7 +193,8 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     expect(await projectStatuses(eventId)).toEqual(['reviewed']);
     // The live leaderboard has nothing from these models.
     const lb = await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key });
-    if (lb.status === 200) expect(JSON.stringify(lb.body)).not.toContain(m);
+    expect(lb.status).toBe(200);
+    expect(JSON.stringify(lb.body)).not.toContain(m);
   });
 
   it('honours Retry-After on 429: the retry is not due before it', async () => {
@@ -278,7 +279,8 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     const { eventId, projectIds } = await judgingEvent([`openai/${a}`, `openai/${b}`], 2);
     await t.ctx.reviews.drain();
     expect(await reviews(eventId, '?status=failed')).toHaveLength(2);
-    expect((await reviews(eventId, '?status=succeeded')).every((r) => r.reviewer === `openai/${a}`)).toBe(true);
+    // Not `every` alone: on an empty list it would hold vacuously.
+    expect((await reviews(eventId, '?status=succeeded')).map((r) => r.reviewer)).toEqual([`openai/${a}`, `openai/${a}`]);
     const one = await reviews(eventId, `?project_id=${projectIds[1]}`);
     expect(one.map((r) => r.reviewer).sort()).toEqual([`openai/${a}`, `openai/${b}`]);
     expect(one.every((r) => r.project_id === projectIds[1] && r.raw_reply === undefined)).toBe(true);
@@ -310,7 +312,10 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ event_id: eventId, requeued: 2 });
     expect(await projectStatuses(eventId)).toEqual(['in_review', 'in_review']);
-    expect((await reviews(eventId, '?status=queued')).every((r) => r.attempts === 0 && r.last_error === null)).toBe(true);
+    expect((await reviews(eventId, '?status=queued')).map((r) => [r.reviewer, r.attempts, r.last_error])).toEqual([
+      [`openai/${flaky}`, 0, null],
+      [`openai/${flaky}`, 0, null],
+    ]);
     await t.ctx.reviews.drain();
     expect((await reviews(eventId)).every((r) => r.status === 'succeeded')).toBe(true);
     expect(await projectStatuses(eventId)).toEqual(['reviewed', 'reviewed']);
@@ -324,11 +329,10 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
 
     // Published results are final.
     const pub = await t.api('POST', `/events/${eventId}/results/publish`, { key: org.key });
-    expect(pub.status, pub.text).toBeLessThan(300);
+    expect(pub.status, pub.text).toBe(200);
     const late = await t.api('POST', `/events/${eventId}/reviews/rerun`, { key: org.key });
     expect(late.status).toBe(409);
     expect(late.body.code).toBe('results_already_published');
-    // And reviews of a published event still queued are not run any more.
   });
 
   it('refuses to re-run before judging', async () => {
@@ -382,7 +386,10 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     try {
       await oa.waitForHeld(1);
       const deadline = Date.now() + 10_000;
-      while ((await reviews(eventId, '?status=succeeded')).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while ((await reviews(eventId, '?status=succeeded')).length < 3) {
+        if (Date.now() > deadline) throw new Error(`background workers finished ${(await reviews(eventId, '?status=succeeded')).length} of 3 reviews in 10 s`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
       const rows = await reviews(eventId);
       expect(rows.filter((r) => r.status === 'succeeded')).toHaveLength(3);
       expect(rows.find((r) => r.status === 'running')?.reviewer).toBe(`openai/${held}`);

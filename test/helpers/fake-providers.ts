@@ -11,8 +11,8 @@ import type { AddressInfo, Socket } from 'node:net';
  * untrusted content) and count calls.
  */
 export type Behaviour =
-  /** A valid reply: every requested dimension scored (`scores` per dimension or one number; default 7). */
-  | { kind: 'ok'; scores?: Record<string, number> | number; summary?: string; delayMs?: number }
+  /** A valid reply: every requested dimension scored (`scores` per dimension or one number; default 7); `after` holds it until the promise settles. */
+  | { kind: 'ok'; scores?: Record<string, number> | number; summary?: string; delayMs?: number; after?: Promise<unknown> }
   /** Text that is not JSON at all. */
   | { kind: 'garbage' }
   /** A valid-looking reply without the named (default: the last) dimension. */
@@ -157,6 +157,8 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
       for (const w of heldWaiters.splice(0)) w();
       return;
     }
+    // A gated answer: the test decides when it arrives (no timing involved).
+    if (b.kind === 'ok' && b.after) await b.after;
     const delay = fake.latencyMs + (b.kind === 'ok' ? (b.delayMs ?? 0) : 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (res.destroyed) return;
