@@ -306,9 +306,9 @@ describe('GitHub context fetcher', () => {
   });
 
   it('gives up at the time limit and says so', async () => {
-    const t0 = Date.now();
+    // The fake answers /acme/slow long after the limit: only the limit can produce this note.
     const ctx = (await createGithubContextFetcher(cfg({ timeoutMs: 200 })).fetch('https://github.com/acme/slow'))!;
-    expect(Date.now() - t0).toBeLessThan(1200);
+    expect(ctx.readme).toBeNull();
     expect(ctx.notes.join(' ')).toMatch(/timed out after 200 ms/);
   });
 
