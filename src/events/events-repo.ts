@@ -67,6 +67,48 @@ export async function listEvents(db: Executor, q: ListEventsQuery): Promise<Even
   return query.orderBy('id', 'desc').limit(q.limit).execute();
 }
 
+/** Which stored statuses can have each effective status (the clock only moves an event forward). */
+const STORED_FOR: Record<Exclude<EventStatus, 'draft'>, Array<Exclude<EventStatus, 'draft'>>> = {
+  open: ['open'],
+  active: ['open', 'active'],
+  judging: ['open', 'active', 'judging'],
+  ended: ['ended'],
+  cancelled: ['cancelled'],
+};
+const PUBLIC_STORED = ['open', 'active', 'judging', 'ended', 'cancelled'] as const;
+
+export interface PublicPageQuery {
+  /** Effective statuses to keep; null for every public event. */
+  statuses: Array<Exclude<EventStatus, 'draft'>> | null;
+  now: string;
+  limit: number;
+  before?: string;
+}
+
+/**
+ * Ids of one page of public events, newest first, as keyset queries: one per stored status that can
+ * match, each an index range on events (status, id) whose deadline test is read from the same
+ * index (migration 0107), merged here. The cost is a page's worth of index entries per stored
+ * status, whatever the size of the catalog (except rows the deadline test rejects, which are
+ * skipped inside the index).
+ */
+export async function listPublicEventIds(db: Executor, q: PublicPageQuery): Promise<string[]> {
+  const stored = q.statuses ? [...new Set(q.statuses.flatMap((s) => STORED_FOR[s]))] : [...PUBLIC_STORED];
+  const statuses = q.statuses;
+  const arms = await Promise.all(
+    stored.map((s) => {
+      let query = db.selectFrom('events').select('id').where('status', '=', s);
+      // Only stored statuses the clock can move (open, active) need the deadline test.
+      if (statuses && (s === 'open' || s === 'active')) query = query.where((eb) => eb.or(statuses.map((e) => statusPredicate(eb, e, q.now))));
+      if (q.before) query = query.where('id', '<', q.before);
+      return query.orderBy('id', 'desc').limit(q.limit).execute();
+    }),
+  );
+  const ids = arms.flatMap((rows) => rows.map((r) => r.id));
+  ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  return ids.slice(0, q.limit);
+}
+
 export async function findEvent(db: Executor, id: string): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -10,8 +10,9 @@ import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
 import { validateRegistration, type RegistrationInput } from './form.js';
+import { registrationChannel, type RegistrationWaits } from './registration-waits.js';
 
-export const registrationChannel = (id: string) => `registration:${id}`;
+export { registrationChannel };
 
 function closedReason(event: EventRecord, now: Date): string {
   const status = effectiveStatus(event, now);
@@ -20,8 +21,8 @@ function closedReason(event: EventRecord, now: Date): string {
   return 'the organizer has closed registration for this event';
 }
 
-export function createRegistrationsService(deps: { db: Db; clock: Clock; events: EventsService; notifier: Notifier }) {
-  const { db, clock, events, notifier } = deps;
+export function createRegistrationsService(deps: { db: Db; clock: Clock; events: EventsService; notifier: Notifier; waits: RegistrationWaits }) {
+  const { db, clock, events, notifier, waits } = deps;
 
   async function register(who: Principal, eventId: string, input: RegistrationInput) {
     const event = await events.getPublic(eventId, who);
@@ -75,18 +76,18 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
 
   /**
    * my-registration with `?wait=`: while the registration is pending, hold the request until the
-   * organizer decides or the wait runs out. A timer re-reads the row as well, so a decision made by
-   * another process without Redis is still seen within a couple of seconds.
+   * organizer decides or the wait runs out. Waiting costs no query (registration-waits.ts): the
+   * notifier or the one shared re-check wakes it, and only then is the registration read again.
    */
   async function mineWaiting(who: Principal, eventId: string, waitSeconds: number, signal?: AbortSignal) {
     let current = await mine(who, eventId);
     if (waitSeconds <= 0 || current.registration.status !== 'pending') return current;
     const deadline = Date.now() + waitSeconds * 1000;
-    const channel = registrationChannel(current.registration.id);
     while (!signal?.aborted) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      await notifier.wait(channel, Math.min(left, 2000), signal);
+      // Timed out or aborted without news: nothing changed that anyone told us about.
+      if (!(await waits.wait(current.registration.id, left, signal))) break;
       current = await mine(who, eventId);
       if (current.registration.status !== 'pending') break;
     }
@@ -118,7 +119,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
     return (await db.selectFrom('registrations').selectAll().where('id', '=', registrationId).executeTakeFirst())!;
   }
 
-  return { register, mine, mineWaiting, list, decide, findForUser };
+  return { register, mine, mineWaiting, list, decide, findForUser, waiting: waits.waiting };
 }
 
 export type RegistrationsService = ReturnType<typeof createRegistrationsService>;
