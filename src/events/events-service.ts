@@ -214,7 +214,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     return { events: page, nextCursor: rows.length > q.limit ? page[page.length - 1]!.id : null };
   }
 
-  return { load, getVisible, getPublic, getOwned, changed: catalog.changed, isOwner, create, update, onStatusChange, list, coOrganizers, requireOrganizerRole };
+  return { load, getVisible, getPublic, getOwned, changed: catalog.changed, cacheStats: catalog.stats, isOwner, create, update, onStatusChange, list, coOrganizers, requireOrganizerRole };
 }
 
 export type EventsService = ReturnType<typeof createEventsService>;
