@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromRow } from '../../src/events/events-model.js';
 import { effectiveStatus } from '../../src/events/status.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { createEvent, startTestApp, T0, type TestApp } from '../helpers/harness.js';
+import { createEvent, startTestApp, T0, type ApiResponse, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
 
 const HOUR = 3_600_000;
@@ -12,12 +12,13 @@ const ALLOWED = 'id, name, description, status, registration_deadline, submissio
 async function walk(t: TestApp, first: string, between?: () => Promise<void>): Promise<string[][]> {
   const pages: string[][] = [];
   let next: string | null = first;
+  type Res = ApiResponse<any>;
   while (next) {
-    const res = await t.request('GET', next.replace('http://hackathon.test', ''));
+    const res: Res = await t.request('GET', next.replace('http://hackathon.test', ''));
     expect(res.status).toBe(200);
     expect(Array.isArray(res.body)).toBe(true);
     pages.push(res.body.map((e: { id: string }) => e.id));
-    const link = res.headers.get('link');
+    const link: string | null = res.headers.get('link');
     next = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1]! : null;
     if (between) await between();
   }
