@@ -10,9 +10,8 @@ import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
 import { validateRegistration, type RegistrationInput } from './form.js';
-import { registrationChannel, type RegistrationWaits } from './registration-waits.js';
+import { REGISTRATION_DECIDED, type RegistrationWaits } from './registration-waits.js';
 
-export { registrationChannel };
 
 function closedReason(event: EventRecord, now: Date): string {
   const status = effectiveStatus(event, now);
@@ -80,14 +79,16 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
    * notifier or the one shared re-check wakes it, and only then is the registration read again.
    */
   async function mineWaiting(who: Principal, eventId: string, waitSeconds: number, signal?: AbortSignal) {
+    let readAt = Date.now();
     let current = await mine(who, eventId);
     if (waitSeconds <= 0 || current.registration.status !== 'pending') return current;
-    const deadline = Date.now() + waitSeconds * 1000;
+    const deadline = readAt + waitSeconds * 1000;
     while (!signal?.aborted) {
       const left = deadline - Date.now();
       if (left <= 0) break;
       // Timed out or aborted without news: nothing changed that anyone told us about.
-      if (!(await waits.wait(current.registration.id, left, signal))) break;
+      if (!(await waits.wait(current.registration.id, readAt, left, signal))) break;
+      readAt = Date.now();
       current = await mine(who, eventId);
       if (current.registration.status !== 'pending') break;
     }
@@ -115,7 +116,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       .where('event_id', '=', event.id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new AppError('registration_not_found', `no registration ${registrationId} in this event`);
-    notifier.publish(registrationChannel(registrationId));
+    notifier.publish(REGISTRATION_DECIDED, registrationId);
     return (await db.selectFrom('registrations').selectAll().where('id', '=', registrationId).executeTakeFirst())!;
   }
 
