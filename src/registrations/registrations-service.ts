@@ -12,7 +12,6 @@ import { effectiveStatus, registrationAccepted } from '../events/status.js';
 import { validateRegistration, type RegistrationInput } from './form.js';
 import { REGISTRATION_DECIDED, type RegistrationWaits } from './registration-waits.js';
 
-
 function closedReason(event: EventRecord, now: Date): string {
   const status = effectiveStatus(event, now);
   if (status === 'draft') return 'the event is not published yet';
