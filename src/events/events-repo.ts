@@ -67,6 +67,28 @@ export async function listEvents(db: Executor, q: ListEventsQuery): Promise<Even
   return query.orderBy('id', 'desc').limit(q.limit).execute();
 }
 
+/**
+ * statusPredicate restricted to one stored status that the clock moves (open, active): only the
+ * deadlines remain, so the test reads the deadline columns of the (status, id, deadlines) index.
+ * Null when every effective status reachable from `stored` is wanted (no test needed).
+ */
+function deadlineTest(stored: 'open' | 'active', wanted: EventStatus[], now: string) {
+  const reachable: EventStatus[] = stored === 'open' ? ['open', 'active', 'judging'] : ['active', 'judging'];
+  const want = reachable.filter((s) => wanted.includes(s));
+  if (want.length === reachable.length) return null;
+  return (eb: EB) =>
+    eb.or(
+      want.map((s) => {
+        if (s === 'judging') return eb('submission_deadline', '<=', now);
+        if (s === 'open') return eb('registration_deadline', '>', now);
+        // active: past the registration deadline (stored open) and before the submission deadline.
+        return stored === 'open'
+          ? eb.and([eb('registration_deadline', '<=', now), eb('submission_deadline', '>', now)])
+          : eb('submission_deadline', '>', now);
+      }),
+    );
+}
+
 /** Which stored statuses can have each effective status (the clock only moves an event forward). */
 const STORED_FOR: Record<Exclude<EventStatus, 'draft'>, Array<Exclude<EventStatus, 'draft'>>> = {
   open: ['open'],
@@ -93,18 +115,24 @@ export interface PublicPageQuery {
  * skipped inside the index).
  */
 export async function listPublicEventIds(db: Executor, q: PublicPageQuery): Promise<string[]> {
-  const stored = q.statuses ? [...new Set(q.statuses.flatMap((s) => STORED_FOR[s]))] : [...PUBLIC_STORED];
   const statuses = q.statuses;
-  const arms = await Promise.all(
-    stored.map((s) => {
-      let query = db.selectFrom('events').select('id').where('status', '=', s);
-      // Only stored statuses the clock can move (open, active) need the deadline test.
-      if (statuses && (s === 'open' || s === 'active')) query = query.where((eb) => eb.or(statuses.map((e) => statusPredicate(eb, e, q.now))));
-      if (q.before) query = query.where('id', '<', q.before);
-      return query.orderBy('id', 'desc').limit(q.limit).execute();
-    }),
-  );
-  const ids = arms.flatMap((rows) => rows.map((r) => r.id));
+  const stored = statuses ? [...new Set(statuses.flatMap((s) => STORED_FOR[s]))] : [...PUBLIC_STORED];
+  const arm = (s: (typeof stored)[number]) => {
+    let query = db.selectFrom('events').select('id').where('status', '=', s);
+    // Only stored statuses the clock can move (open, active) need a deadline test.
+    if (statuses && (s === 'open' || s === 'active')) {
+      const test = deadlineTest(s, statuses, q.now);
+      if (test) query = query.where(test);
+    }
+    if (q.before) query = query.where('id', '<', q.before);
+    return query.orderBy('id', 'desc').limit(q.limit);
+  };
+  // One statement (one round trip): each arm a subquery with its own ORDER BY and LIMIT, glued
+  // with UNION ALL; the arms' pages are merged here.
+  const [first, ...rest] = stored.map((s, i) => db.selectFrom(arm(s).as(`a${i}`)).select('id'));
+  let query = first!;
+  for (const r of rest) query = query.unionAll(r);
+  const ids = (await query.execute()).map((r) => r.id);
   ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
   return ids.slice(0, q.limit);
 }
