@@ -17,6 +17,7 @@ import { createEventCatalog } from './events/event-catalog.js';
 import { createEventsService } from './events/events-service.js';
 import { createRegistrationsService } from './registrations/registrations-service.js';
 import { registrationsRoutes } from './registrations/registrations-routes.js';
+import { createRegistrationWaits } from './registrations/registration-waits.js';
 import { invitationPageRoutes } from './reviewers/invitation-page.js';
 import { reviewersRoutes } from './reviewers/reviewers-routes.js';
 import { createReviewersService } from './reviewers/reviewers-service.js';
@@ -77,9 +78,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const db = database.db;
 
   const accounts = createAccountsService({ db, clock, notifier, authCacheTtlMs: config.authCacheTtlMs, scrypt: config.passwordScrypt });
-  const catalog = createEventCatalog({ db, notifier, ttlMs: config.eventCacheTtlMs });
+  const catalog = createEventCatalog({
+    db,
+    notifier,
+    ttlMs: config.eventCacheTtlMs,
+    maxEntries: config.eventCacheMaxEntries,
+    maxBytes: config.eventCacheMaxBytes,
+  });
   const events = createEventsService({ db, dialect: database.dialect, clock, catalog });
-  const registrations = createRegistrationsService({ db, clock, events, notifier });
+  const waits = createRegistrationWaits({ db, notifier, recheckMs: config.waitRecheckMs });
+  const registrations = createRegistrationsService({ db, clock, events, notifier, waits });
   const submissions = createSubmissionsService({ db, clock, events, registrations });
   const results = createResultsService({ db, dialect: database.dialect, clock, events });
   const mailer = createMailer(config.mail);
@@ -127,6 +135,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     done(null, payload);
   });
   app.addHook('onClose', async () => catalog.close());
+  app.addHook('onClose', async () => waits.close());
   // Review workers stop with the app: calls in flight are aborted and their reviews re-queued.
   app.addHook('onClose', async () => reviews.stop());
   app.decorateRequest('principal', null);

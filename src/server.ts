@@ -5,7 +5,7 @@ import type { Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import { openDatabase, type DatabaseHandle } from './core/db/index.js';
 import { migrateToLatest } from './core/db/migrations.js';
-import { memoryNotifier, redisNotifier, type Notifier } from './core/notifier.js';
+import { notifierFor, type Notifier } from './core/notifier.js';
 import { memoryRateLimitStore, redisRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
 import { countUsers } from './accounts/accounts-repo.js';
 
@@ -26,16 +26,21 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
 
-  let notifier: Notifier = memoryNotifier();
   let store: RateLimitStore = memoryRateLimitStore();
   const redisClients: Redis[] = [];
+  let redis: { publisher: Redis; subscriber: Redis } | undefined;
   if (config.redisUrl) {
     const pub = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
     const sub = new Redis(config.redisUrl, { lazyConnect: false });
     redisClients.push(pub, sub);
-    notifier = redisNotifier(pub, sub);
+    redis = { publisher: pub, subscriber: sub };
     store = redisRateLimitStore(pub);
   }
+  // Redis when configured, else PostgreSQL's LISTEN/NOTIFY, else in-process only (see README "Caching").
+  const notifier: Notifier = notifierFor({
+    ...(redis ? { redis } : {}),
+    ...(config.database.dialect === 'postgres' ? { postgresUrl: config.database.url } : {}),
+  });
 
   const { app } = await buildApp({
     config,

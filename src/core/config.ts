@@ -28,6 +28,11 @@ export interface Config {
   maxWaitSeconds: number;
   /** How long a process may serve public event reads from memory before re-reading (0 = never cache). */
   eventCacheTtlMs: number;
+  /** Bounds of the public-event cache (LRU): entries and approximate bytes. */
+  eventCacheMaxEntries: number;
+  eventCacheMaxBytes: number;
+  /** How often one shared query re-checks every pending registration a long-poll waits on (0 = never). */
+  waitRecheckMs: number;
   /** How long a process trusts a key it has checked before looking it up again (0 = every request). */
   authCacheTtlMs: number;
   ai: AiConfig;
@@ -299,6 +304,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     maxWaitSeconds: int('MAX_WAIT_SECONDS', 60, 0, 600),
     eventCacheTtlMs: int('EVENT_CACHE_TTL_MS', 1000, 0, 3_600_000),
+    eventCacheMaxEntries: int('EVENT_CACHE_MAX_ENTRIES', 5000, 1, 10_000_000),
+    eventCacheMaxBytes: int('EVENT_CACHE_MAX_BYTES', 32 * 1024 * 1024, 1024, 2 ** 40),
+    waitRecheckMs: int('WAIT_RECHECK_MS', 5000, 0, 3_600_000),
     authCacheTtlMs: int('AUTH_CACHE_TTL_MS', 2000, 0, 60_000),
     ai: {
       providers: parseProviders(env, problems),

@@ -1,19 +1,29 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
+import pg from 'pg';
 
 /**
- * Tells waiting requests that something changed (a registration was decided). In one process an
- * EventEmitter is enough; with Redis the news crosses processes. Waiters also re-check on a timer,
- * so a lost message only delays an answer, never loses it.
+ * Tells waiting requests and caches that something changed (a registration was decided, an event
+ * was edited). In one process an EventEmitter is enough; with Redis or PostgreSQL LISTEN/NOTIFY the
+ * news crosses processes. A message may carry a short payload (e.g. the id of the event that
+ * changed). Cross-process notifiers deliver a publish back to the publishing process too.
  */
 export interface Notifier {
-  publish(channel: string): void;
+  /** Whether a publish reaches other processes (Redis, PostgreSQL) or only this one (memory). */
+  readonly crossProcess: boolean;
+  publish(channel: string, message?: string): void;
   /** Resolves true when `channel` is published, false on timeout or abort. */
   wait(channel: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Calls `fn` on every publish of `channel` until the returned function is called. */
-  subscribe(channel: string, fn: () => void): () => void;
+  subscribe(channel: string, fn: (message: string) => void): () => void;
   close(): Promise<void>;
 }
+
+/**
+ * Published locally when a cross-process notifier (re)connects: messages sent while it was away are
+ * lost, so caches drop what they hold and waiters re-check once.
+ */
+export const NOTIFIER_RESYNC = 'notifier:resync';
 
 function waitOn(emitter: EventEmitter, channel: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
@@ -32,16 +42,22 @@ function waitOn(emitter: EventEmitter, channel: string, timeoutMs: number, signa
   });
 }
 
-function subscribeOn(emitter: EventEmitter, channel: string, fn: () => void): () => void {
+function subscribeOn(emitter: EventEmitter, channel: string, fn: (message: string) => void): () => void {
   emitter.on(channel, fn);
   return () => void emitter.off(channel, fn);
 }
 
-export function memoryNotifier(): Notifier {
+function newEmitter(): EventEmitter {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
+  return emitter;
+}
+
+export function memoryNotifier(): Notifier {
+  const emitter = newEmitter();
   return {
-    publish: (channel) => void emitter.emit(channel),
+    crossProcess: false,
+    publish: (channel, message = '') => void emitter.emit(channel, message),
     wait: (channel, ms, signal) => waitOn(emitter, channel, ms, signal),
     subscribe: (channel, fn) => subscribeOn(emitter, channel, fn),
     async close() {
@@ -51,14 +67,20 @@ export function memoryNotifier(): Notifier {
 }
 
 export function redisNotifier(publisher: Redis, subscriber: Redis, prefix = 'hk:n:'): Notifier {
-  const emitter = new EventEmitter();
-  emitter.setMaxListeners(0);
+  const emitter = newEmitter();
   const pattern = `${prefix}*`;
   subscriber.psubscribe(pattern).catch(() => {});
-  subscriber.on('pmessage', (_p: string, channel: string) => emitter.emit(channel.slice(prefix.length)));
+  subscriber.on('pmessage', (_p: string, channel: string, message: string) => emitter.emit(channel.slice(prefix.length), message));
+  // ioredis re-subscribes on reconnect; what was published meanwhile is gone.
+  let connectedOnce = false;
+  subscriber.on('ready', () => {
+    if (connectedOnce) emitter.emit(NOTIFIER_RESYNC, '');
+    connectedOnce = true;
+  });
   return {
-    publish: (channel) => {
-      publisher.publish(prefix + channel, '1').catch(() => emitter.emit(channel));
+    crossProcess: true,
+    publish: (channel, message = '') => {
+      publisher.publish(prefix + channel, message).catch(() => emitter.emit(channel, message));
     },
     wait: (channel, ms, signal) => waitOn(emitter, channel, ms, signal),
     subscribe: (channel, fn) => subscribeOn(emitter, channel, fn),
@@ -67,4 +89,101 @@ export function redisNotifier(publisher: Redis, subscriber: Redis, prefix = 'hk:
       await subscriber.punsubscribe(pattern).catch(() => {});
     },
   };
+}
+
+/**
+ * PostgreSQL's own LISTEN/NOTIFY over one dedicated connection (not from the pool: a listening
+ * session must stay open). Every message goes through one database channel with the payload
+ * `<channel>\n<message>`; NOTIFY is scoped to the database, so processes sharing a database hear
+ * each other and nobody else. When the connection drops, it reconnects with backoff and announces
+ * NOTIFIER_RESYNC; while it is down a publish is delivered in this process only.
+ */
+export interface PgNotifier extends Notifier {
+  /** Resolves once the first LISTEN is in place (or the first attempt failed and a retry is due). */
+  listening(): Promise<void>;
+}
+
+export function pgNotifier(connectionString: string, opts: { pgChannel?: string; maxBackoffMs?: number } = {}): PgNotifier {
+  const emitter = newEmitter();
+  const pgChannel = opts.pgChannel ?? 'hk_notify';
+  const maxBackoff = opts.maxBackoffMs ?? 5000;
+  let client: pg.Client | null = null;
+  let ready = false;
+  let closed = false;
+  let backoff = 100;
+  let retry: NodeJS.Timeout | null = null;
+  let connectedOnce = false;
+
+  const deliver = (payload: string) => {
+    const nl = payload.indexOf('\n');
+    if (nl < 0) emitter.emit(payload, '');
+    else emitter.emit(payload.slice(0, nl), payload.slice(nl + 1));
+  };
+
+  function scheduleReconnect() {
+    ready = false;
+    if (closed || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      void connect();
+    }, backoff);
+    retry.unref();
+    backoff = Math.min(backoff * 2, maxBackoff);
+  }
+
+  async function connect(): Promise<void> {
+    if (closed) return;
+    const c = new pg.Client({ connectionString });
+    client = c;
+    c.on('error', () => {
+      if (client === c) scheduleReconnect();
+    });
+    c.on('end', () => {
+      if (client === c) scheduleReconnect();
+    });
+    c.on('notification', (msg) => {
+      if (msg.channel === pgChannel) deliver(msg.payload ?? '');
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${pgChannel}`);
+    } catch {
+      c.end().catch(() => {});
+      if (client === c) scheduleReconnect();
+      return;
+    }
+    if (closed) return void c.end().catch(() => {});
+    ready = true;
+    backoff = 100;
+    if (connectedOnce) emitter.emit(NOTIFIER_RESYNC, '');
+    connectedOnce = true;
+  }
+
+  const started = connect();
+
+  return {
+    crossProcess: true,
+    publish(channel, message = '') {
+      const c = client;
+      if (!ready || !c) return void emitter.emit(channel, message);
+      c.query('SELECT pg_notify($1, $2)', [pgChannel, `${channel}\n${message}`]).catch(() => emitter.emit(channel, message));
+    },
+    wait: (channel, ms, signal) => waitOn(emitter, channel, ms, signal),
+    subscribe: (channel, fn) => subscribeOn(emitter, channel, fn),
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      await started;
+      emitter.removeAllListeners();
+      await client?.end().catch(() => {});
+    },
+    listening: () => started,
+  };
+}
+
+/** Redis wins when configured (it also carries the rate limits); else PostgreSQL's LISTEN/NOTIFY; else memory. */
+export function notifierFor(opts: { redis?: { publisher: Redis; subscriber: Redis }; postgresUrl?: string }): Notifier {
+  if (opts.redis) return redisNotifier(opts.redis.publisher, opts.redis.subscriber);
+  if (opts.postgresUrl) return pgNotifier(opts.postgresUrl);
+  return memoryNotifier();
 }

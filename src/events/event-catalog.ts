@@ -1,70 +1,134 @@
 import type { Db } from '../core/db/index.js';
-import type { Notifier } from '../core/notifier.js';
+import type { EventRow } from '../core/db/schema.js';
+import { NOTIFIER_RESYNC, type Notifier } from '../core/notifier.js';
 import { fromRow, type EventRecord } from './events-model.js';
 
+/** Published with the id of the event that changed (empty: every event). */
 export const EVENTS_CHANGED = 'events:changed';
 
-interface Snapshot {
-  /** Public (non-draft) events, newest first. */
-  ordered: EventRecord[];
-  byId: Map<string, EventRecord>;
+interface Entry {
+  event: EventRecord;
+  bytes: number;
   loadedAt: number;
 }
 
+/** Rough in-memory size of a parsed event: its text twice over (UTF-16) plus object overhead. */
+function sizeOf(row: EventRow): number {
+  return 2 * (row.name.length + row.description.length + row.tracks.length + row.dimensions.length + row.models.length + row.form_fields.length) + 1024;
+}
+
 /**
- * The public events, held in memory for the hot discovery reads (GET /events, /events/:id, the
- * registration form). Status is never cached: it is computed from these records and the clock on
- * every request. A write in this process drops the snapshot at once and tells the other processes
- * through the notifier (Redis when configured); the TTL bounds staleness when no notifier reaches
- * them. Register and submit take the event from here too (their windows are computed from the clock
- * on every request, so only an organizer's edit made in another process without Redis can be up to
- * one TTL late); organizer calls always read the database.
+ * Published events by id, for the hot reads (GET /events pages, /events/:id, the registration
+ * form, the window checks of register and submit). A bounded LRU: at most `maxEntries` events and
+ * about `maxBytes`; what it does not hold is read from the database by primary key. Status is never
+ * cached: it is computed from these records and the clock on every request. Drafts are never held
+ * (only their organizers read them, always from the database).
+ *
+ * A write drops that one event here at once and, through the notifier, in every other process
+ * (Redis or PostgreSQL LISTEN/NOTIFY); `ttlMs` bounds how stale a copy can get when no notifier
+ * reaches a process (several SQLite processes) or a message is lost.
  */
-export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: number; maxEvents?: number }) {
-  const { db, notifier, ttlMs } = deps;
-  const maxEvents = deps.maxEvents ?? 20_000;
-  let snapshot: Snapshot | null = null;
-  let loading: Promise<Snapshot | null> | null = null;
-  let generation = 0;
+export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: number; maxEntries: number; maxBytes: number }) {
+  const { db, notifier, ttlMs, maxEntries, maxBytes } = deps;
+  /** Map order is recency order: the first key is the least recently used. */
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
+  /** Bumped by every invalidation: a read that started before one must not store what it read. */
+  let epoch = 0;
 
-  const unsubscribe = notifier.subscribe(EVENTS_CHANGED, () => invalidate());
+  const unsubscribe = [
+    notifier.subscribe(EVENTS_CHANGED, (id) => (id ? drop(id) : clear())),
+    notifier.subscribe(NOTIFIER_RESYNC, () => clear()),
+  ];
 
-  function invalidate(): void {
-    snapshot = null;
-    loading = null;
-    generation++;
+  function drop(id: string): void {
+    epoch++;
+    const e = entries.get(id);
+    if (!e) return;
+    entries.delete(id);
+    bytes -= e.bytes;
   }
 
-  async function load(): Promise<Snapshot | null> {
-    const gen = generation;
-    const rows = await db.selectFrom('events').selectAll().where('status', '!=', 'draft').orderBy('id', 'desc').limit(maxEvents + 1).execute();
-    // Too many to hold: callers fall back to SQL.
-    if (rows.length > maxEvents) return null;
-    const ordered = rows.map(fromRow);
-    const snap: Snapshot = { ordered, byId: new Map(ordered.map((e) => [e.id, e])), loadedAt: Date.now() };
-    // A write that landed while we were reading makes this snapshot stale before it is used.
-    if (gen === generation) snapshot = snap;
-    return snap;
+  function clear(): void {
+    epoch++;
+    entries.clear();
+    bytes = 0;
   }
 
-  /** The current snapshot, or null when caching is off or the catalog is too large. */
-  async function current(): Promise<Snapshot | null> {
-    if (ttlMs <= 0) return null;
-    if (snapshot && Date.now() - snapshot.loadedAt < ttlMs) return snapshot;
-    loading ??= load().finally(() => {
-      loading = null;
-    });
-    return loading;
+  function store(row: EventRow, readAt: number): EventRecord {
+    const event = fromRow(row);
+    if (ttlMs <= 0 || row.status === 'draft' || readAt !== epoch) return event;
+    const old = entries.get(row.id);
+    if (old) {
+      entries.delete(row.id);
+      bytes -= old.bytes;
+    }
+    const entry: Entry = { event, bytes: sizeOf(row), loadedAt: Date.now() };
+    entries.set(row.id, entry);
+    bytes += entry.bytes;
+    // Evict the least recently used until both bounds hold (the newest entry always stays).
+    while ((entries.size > maxEntries || bytes > maxBytes) && entries.size > 1) {
+      const [oldestId, oldest] = entries.entries().next().value!;
+      entries.delete(oldestId);
+      bytes -= oldest.bytes;
+    }
+    return event;
+  }
+
+  function fresh(id: string): EventRecord | undefined {
+    const e = entries.get(id);
+    if (!e) return undefined;
+    if (Date.now() - e.loadedAt >= ttlMs) {
+      entries.delete(id);
+      bytes -= e.bytes;
+      return undefined;
+    }
+    // Touch: most recently used goes to the end.
+    entries.delete(id);
+    entries.set(id, e);
+    return e.event;
+  }
+
+  /** A published event by id (cache, then primary key); undefined for unknown ids and drafts. */
+  async function get(id: string): Promise<EventRecord | undefined> {
+    const hit = fresh(id);
+    if (hit) return hit;
+    const at = epoch;
+    const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row || row.status === 'draft') return undefined;
+    return store(row, at);
+  }
+
+  /** Several events by id, in the order asked; misses are read in one query. Unknown ids are left out. */
+  async function getMany(ids: string[]): Promise<EventRecord[]> {
+    const found = new Map<string, EventRecord>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const hit = fresh(id);
+      if (hit) found.set(id, hit);
+      else missing.push(id);
+    }
+    if (missing.length) {
+      const at = epoch;
+      const rows = await db.selectFrom('events').selectAll().where('id', 'in', missing).execute();
+      for (const row of rows) found.set(row.id, store(row, at));
+    }
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   return {
-    current,
-    /** Call after any write to the events table. */
-    changed(): void {
-      invalidate();
-      notifier.publish(EVENTS_CHANGED);
+    get,
+    getMany,
+    /** Call after a write to one event (or with no id after a write to many). */
+    changed(id?: string): void {
+      if (id) drop(id);
+      else clear();
+      notifier.publish(EVENTS_CHANGED, id ?? '');
     },
-    close: unsubscribe,
+    stats: () => ({ entries: entries.size, bytes }),
+    close(): void {
+      for (const u of unsubscribe) u();
+    },
   };
 }
 

@@ -67,6 +67,76 @@ export async function listEvents(db: Executor, q: ListEventsQuery): Promise<Even
   return query.orderBy('id', 'desc').limit(q.limit).execute();
 }
 
+/**
+ * statusPredicate restricted to one stored status that the clock moves (open, active): only the
+ * deadlines remain, so the test reads the deadline columns of the (status, id, deadlines) index.
+ * Null when every effective status reachable from `stored` is wanted (no test needed).
+ */
+function deadlineTest(stored: 'open' | 'active', wanted: EventStatus[], now: string) {
+  const reachable: EventStatus[] = stored === 'open' ? ['open', 'active', 'judging'] : ['active', 'judging'];
+  const want = reachable.filter((s) => wanted.includes(s));
+  if (want.length === reachable.length) return null;
+  return (eb: EB) =>
+    eb.or(
+      want.map((s) => {
+        if (s === 'judging') return eb('submission_deadline', '<=', now);
+        if (s === 'open') return eb('registration_deadline', '>', now);
+        // active: past the registration deadline (stored open) and before the submission deadline.
+        return stored === 'open'
+          ? eb.and([eb('registration_deadline', '<=', now), eb('submission_deadline', '>', now)])
+          : eb('submission_deadline', '>', now);
+      }),
+    );
+}
+
+/** Which stored statuses can have each effective status (the clock only moves an event forward). */
+const STORED_FOR: Record<Exclude<EventStatus, 'draft'>, Array<Exclude<EventStatus, 'draft'>>> = {
+  open: ['open'],
+  active: ['open', 'active'],
+  judging: ['open', 'active', 'judging'],
+  ended: ['ended'],
+  cancelled: ['cancelled'],
+};
+const PUBLIC_STORED = ['open', 'active', 'judging', 'ended', 'cancelled'] as const;
+
+export interface PublicPageQuery {
+  /** Effective statuses to keep; null for every public event. */
+  statuses: Array<Exclude<EventStatus, 'draft'>> | null;
+  now: string;
+  limit: number;
+  before?: string;
+}
+
+/**
+ * Ids of one page of public events, newest first, as keyset queries: one per stored status that can
+ * match, each an index range on events (status, id) whose deadline test is read from the same
+ * index (migration 0107), merged here. The cost is a page's worth of index entries per stored
+ * status, whatever the size of the catalog (except rows the deadline test rejects, which are
+ * skipped inside the index).
+ */
+export async function listPublicEventIds(db: Executor, q: PublicPageQuery): Promise<string[]> {
+  const statuses = q.statuses;
+  const stored = statuses ? [...new Set(statuses.flatMap((s) => STORED_FOR[s]))] : [...PUBLIC_STORED];
+  const arm = (s: (typeof stored)[number]) => {
+    let query = db.selectFrom('events').select('id').where('status', '=', s);
+    // Only stored statuses the clock can move (open, active) need a deadline test.
+    if (statuses && (s === 'open' || s === 'active')) {
+      const test = deadlineTest(s, statuses, q.now);
+      if (test) query = query.where(test);
+    }
+    if (q.before) query = query.where('id', '<', q.before);
+    return query.orderBy('id', 'desc').limit(q.limit);
+  };
+  // One statement (one round trip): each arm a subquery with its own ORDER BY and LIMIT, glued
+  // with UNION ALL; the arms' pages are merged here.
+  const [first, ...rest] = stored.map((s, i) => db.selectFrom(arm(s).as(`a${i}`)).select('id'));
+  let query = first!;
+  for (const r of rest) query = query.unionAll(r);
+  const ids = (await query.execute()).map((r) => r.id);
+  ids.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  return ids.slice(0, q.limit);
+}
+
 export async function findEvent(db: Executor, id: string): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 }

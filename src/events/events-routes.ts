@@ -7,12 +7,27 @@ import {
   CreateEventBody,
   EventIdParams,
   EventSchema,
-  EventSummarySchema,
+  EventListItemSchema,
+  LIST_FIELDS,
   ListEventsQuery,
   PatchEventBody,
   RegistrationFormSchema,
 } from './events-schemas.js';
 import type { EventInput } from './events-service.js';
+import { validationError } from '../core/errors.js';
+
+/** `?fields=a,b`: the named summary fields, validated (unknown names answer 422 listing the allowed ones). */
+function parseFields(raw: string | undefined): Array<(typeof LIST_FIELDS)[number]> | null {
+  if (raw === undefined) return null;
+  const names = [...new Set(raw.split(',').map((f) => f.trim()))];
+  const unknown = names.filter((n) => !(LIST_FIELDS as string[]).includes(n));
+  if (unknown.length) {
+    throw validationError([
+      { field: 'fields', message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; allowed: ${LIST_FIELDS.join(', ')}` },
+    ]);
+  }
+  return names as Array<(typeof LIST_FIELDS)[number]>;
+}
 
 /** Public discovery (list, detail, registration form) and the organizer's create/update. */
 export function eventsRoutes(ctx: AppContext) {
@@ -31,11 +46,12 @@ export function eventsRoutes(ctx: AppContext) {
           tags: ['events'],
           summary: 'List public events (newest first), with cursor pagination',
           querystring: ListEventsQuery,
-          response: { 200: Type.Array(EventSummarySchema), ...problems(401, 422, 429) },
+          response: { 200: Type.Array(EventListItemSchema), ...problems(401, 422, 429) },
         },
       },
       async (request, reply) => {
         const q = request.query;
+        const fields = parseFields(q.fields);
         const page = await events.list(
           { limit: q.limit, ...(q.status ? { status: q.status } : {}), ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.mine ? { mine: true } : {}) },
           request.principal,
@@ -44,12 +60,17 @@ export function eventsRoutes(ctx: AppContext) {
           const params = new URLSearchParams();
           if (q.status) params.set('status', q.status);
           if (q.mine) params.set('mine', 'true');
+          if (q.fields !== undefined) params.set('fields', q.fields);
           params.set('limit', String(q.limit));
           params.set('cursor', page.nextCursor);
           reply.header('Link', `<${config.publicUrl}/api/v1/events?${params}>; rel="next"`);
         }
         const now = clock.now();
-        return page.events.map((e) => eventSummaryForApi(e, now));
+        if (!fields) return page.events.map((e) => eventSummaryForApi(e, now));
+        return page.events.map((e) => {
+          const full = eventSummaryForApi(e, now);
+          return Object.fromEntries(fields.map((f) => [f, full[f]]));
+        });
       },
     );
 

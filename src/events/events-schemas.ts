@@ -55,6 +55,10 @@ export const EventSummarySchema = Type.Object({
   created_at: Type.String(),
 });
 
+/** A list item: every summary field by default, only those named in `?fields=` otherwise. */
+export const EventListItemSchema = Type.Partial(EventSummarySchema);
+export const LIST_FIELDS = Object.keys(EventSummarySchema.properties) as Array<keyof typeof EventSummarySchema.properties>;
+
 export const RegistrationFormSchema = Type.Object({
   event_id: Type.String(),
   event_name: Type.String(),
@@ -143,6 +147,9 @@ export const ListEventsQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
     cursor: Type.Optional(Type.String({ pattern: '^evt_[0-9a-z]{1,40}$' })),
     mine: Type.Optional(Type.Boolean({ description: 'events you organize, drafts included (needs a key)' })),
+    fields: Type.Optional(
+      Type.String({ maxLength: 300, description: 'comma list of the item fields to return (compact pages), e.g. id,name,status' }),
+    ),
   },
   { additionalProperties: false },
 );

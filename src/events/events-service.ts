@@ -51,8 +51,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
    * there (published events), from the database otherwise (drafts, just-created events).
    */
   async function getPublic(id: string, who: Principal | null): Promise<EventRecord> {
-    const snap = await catalog.current();
-    return snap?.byId.get(id) ?? getVisible(id, who);
+    return (await catalog.get(id)) ?? getVisible(id, who);
   }
 
   /** An event the caller organizes: 404 when they cannot see it, 403 when they can but do not own it. */
@@ -114,7 +113,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
         await tx.insertInto('event_organizers').values({ event_id: id, user_id: uid, created_at: now }).execute();
       }
     });
-    catalog.changed();
+    catalog.changed(id);
     return (await load(id))!;
   }
 
@@ -168,7 +167,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
         }
       }
     });
-    catalog.changed();
+    catalog.changed(id);
     const updated = (await load(id))!;
     if (nextStatus) for (const listener of statusListeners) await listener(updated);
     return updated;
@@ -208,22 +207,15 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
       throw validationError([{ field: 'status', message: 'drafts are not public; add mine=true to list your own' }]);
     }
     if (!q.mine) {
-      const snap = await catalog.current();
-      if (snap) {
-        const now = clock.now();
-        const page: EventRecord[] = [];
-        let more = false;
-        for (const e of snap.ordered) {
-          if (q.cursor && e.id >= q.cursor) continue;
-          if (statuses && !statuses.includes(effectiveStatus(e, now))) continue;
-          if (page.length === q.limit) {
-            more = true;
-            break;
-          }
-          page.push(e);
-        }
-        return { events: page, nextCursor: more ? page[page.length - 1]!.id : null };
-      }
+      // Which events (ids) from the index, their contents from the cache.
+      const ids = await repo.listPublicEventIds(db, {
+        statuses: statuses as Array<Exclude<EventStatus, 'draft'>> | null,
+        now: iso(clock.now()),
+        limit: q.limit + 1,
+        ...(q.cursor ? { before: q.cursor } : {}),
+      });
+      const page = await catalog.getMany(ids.slice(0, q.limit));
+      return { events: page, nextCursor: ids.length > q.limit ? ids[q.limit - 1]! : null };
     }
     const rows = await repo.listEvents(db, {
       statuses,
@@ -236,7 +228,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     return { events: page, nextCursor: rows.length > q.limit ? page[page.length - 1]!.id : null };
   }
 
-  return { load, getVisible, getPublic, getOwned, changed: catalog.changed, isOwner, create, update, onStatusChange, list, coOrganizers, requireOrganizerRole };
+  return { load, getVisible, getPublic, getOwned, changed: catalog.changed, cacheStats: catalog.stats, isOwner, create, update, onStatusChange, list, coOrganizers, requireOrganizerRole };
 }
 
 export type EventsService = ReturnType<typeof createEventsService>;

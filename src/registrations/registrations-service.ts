@@ -11,9 +11,8 @@ import { registrationClosedDetail } from '../events/closed-reasons.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
 import { teamNameKey, validateRegistration, type RegistrationInput } from './form.js';
+import { REGISTRATION_DECIDED, type RegistrationWaits } from './registration-waits.js';
 import { listRegistrationsPage } from './registrations-repo.js';
-
-export const registrationChannel = (id: string) => `registration:${id}`;
 
 export interface RegistrationListQuery {
   limit: number;
@@ -23,8 +22,8 @@ export interface RegistrationListQuery {
   q?: string;
 }
 
-export function createRegistrationsService(deps: { db: Db; clock: Clock; events: EventsService; notifier: Notifier }) {
-  const { db, clock, events, notifier } = deps;
+export function createRegistrationsService(deps: { db: Db; clock: Clock; events: EventsService; notifier: Notifier; waits: RegistrationWaits }) {
+  const { db, clock, events, notifier, waits } = deps;
 
   async function register(who: Principal, eventId: string, input: RegistrationInput) {
     const event = await events.getPublic(eventId, who);
@@ -78,18 +77,20 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
 
   /**
    * my-registration with `?wait=`: while the registration is pending, hold the request until the
-   * organizer decides or the wait runs out. A timer re-reads the row as well, so a decision made by
-   * another process without Redis is still seen within a couple of seconds.
+   * organizer decides or the wait runs out. Waiting costs no query (registration-waits.ts): the
+   * notifier or the one shared re-check wakes it, and only then is the registration read again.
    */
   async function mineWaiting(who: Principal, eventId: string, waitSeconds: number, signal?: AbortSignal) {
+    let readAt = Date.now();
     let current = await mine(who, eventId);
     if (waitSeconds <= 0 || current.registration.status !== 'pending') return current;
-    const deadline = Date.now() + waitSeconds * 1000;
-    const channel = registrationChannel(current.registration.id);
+    const deadline = readAt + waitSeconds * 1000;
     while (!signal?.aborted) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      await notifier.wait(channel, Math.min(left, 2000), signal);
+      // Timed out or aborted without news: nothing changed that anyone told us about.
+      if (!(await waits.wait(current.registration.id, readAt, left, signal))) break;
+      readAt = Date.now();
       current = await mine(who, eventId);
       if (current.registration.status !== 'pending') break;
     }
@@ -133,11 +134,11 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       .where('event_id', '=', event.id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new AppError('registration_not_found', `no registration ${registrationId} in this event`);
-    notifier.publish(registrationChannel(registrationId));
+    notifier.publish(REGISTRATION_DECIDED, registrationId);
     return (await db.selectFrom('registrations').selectAll().where('id', '=', registrationId).executeTakeFirst())!;
   }
 
-  return { register, mine, mineWaiting, list, decide, findForUser };
+  return { register, mine, mineWaiting, list, decide, findForUser, waiting: waits.waiting, waitsStarted: waits.waitsStarted };
 }
 
 export type RegistrationsService = ReturnType<typeof createRegistrationsService>;

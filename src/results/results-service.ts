@@ -247,7 +247,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
         return { event_id: event.id, status: 'ended' as const, result_announced_at: stamp, published_at: stamp, etag: `"${etag}"`, entriesJson: json };
       });
       // The event row changed (status, result_announced_at): drop cached copies of it.
-      events.changed();
+      events.changed(owned.id);
       return published;
     } catch (err) {
       if (uniqueViolation(err) === 'results_pkey') throw alreadyPublished(owned);

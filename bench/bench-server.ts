@@ -1,0 +1,80 @@
+/** Starts bench/instrumented-server.ts as a child process and talks to its probe. */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface Probe {
+  loopMaxMs: number;
+  loopP99Ms: number;
+  cpuMicros: number;
+  rssMb: number;
+}
+
+export interface BenchServer {
+  url: string;
+  child: ChildProcess;
+  reset(): Promise<void>;
+  probe(): Promise<Probe>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
+  const port = await freePort();
+  const child = fork('bench/instrumented-server.ts', [], {
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_ENABLED: 'false',
+      REDIS_URL: '',
+      REVIEW_WORKERS: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const next = (type: string) =>
+    new Promise<any>((resolve, reject) => {
+      const onMsg = (m: any) => {
+        if (m?.type === type) {
+          child.off('message', onMsg);
+          child.off('exit', onExit);
+          resolve(m);
+        }
+      };
+      const onExit = (code: number) => reject(new Error(`bench server exited with ${code}`));
+      child.on('message', onMsg);
+      child.once('exit', onExit);
+    });
+  const ready = await next('ready');
+  return {
+    url: ready.url,
+    child,
+    async reset() {
+      const p = next('reset');
+      child.send({ type: 'reset' });
+      await p;
+    },
+    async probe() {
+      const p = next('probe');
+      child.send({ type: 'probe' });
+      return p;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const done = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await done;
+    },
+  };
+}

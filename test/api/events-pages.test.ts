@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromRow } from '../../src/events/events-model.js';
+import { effectiveStatus } from '../../src/events/status.js';
+import { DIALECTS } from '../helpers/databases.js';
+import { createEvent, startTestApp, T0, type ApiResponse, type TestApp } from '../helpers/harness.js';
+import { quickUser } from '../helpers/quick-users.js';
+
+const HOUR = 3_600_000;
+const ALLOWED = 'id, name, description, status, registration_deadline, submission_deadline, result_announced_at, tracks, created_at';
+
+/** Follows Link rel="next" from `first` to the end; returns every page's ids. */
+async function walk(t: TestApp, first: string, between?: () => Promise<void>): Promise<string[][]> {
+  const pages: string[][] = [];
+  let next: string | null = first;
+  type Res = ApiResponse<any>;
+  while (next) {
+    const res: Res = await t.request('GET', next.replace('http://hackathon.test', ''));
+    expect(res.status).toBe(200);
+    expect(Array.isArray(res.body)).toBe(true);
+    pages.push(res.body.map((e: { id: string }) => e.id));
+    const link: string | null = res.headers.get('link');
+    next = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1]! : null;
+    if (between) await between();
+  }
+  return pages;
+}
+
+describe.each(DIALECTS)('GET /events pages from the index (%s)', (dialect) => {
+  let t: TestApp;
+  let org: Awaited<ReturnType<typeof quickUser>>;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    // A small cache: most items of a page come from the database, the rest from memory.
+    t = await startTestApp(dialect, { env: { EVENT_CACHE_MAX_ENTRIES: '10', REVIEW_WORKERS: 'false' } });
+    org = await quickUser(t, 'organizer');
+    // 90 events whose deadlines and stored statuses vary, so every filter has members on many pages.
+    for (let i = 0; i < 90; i++) {
+      const reg = 1 + (i % 5);
+      const id = await createEvent(t, org.key, {
+        name: `event ${i}`,
+        registration_deadline: new Date(T0.getTime() + reg * HOUR).toISOString(),
+        submission_deadline: new Date(T0.getTime() + (reg + 1 + (i % 3)) * HOUR).toISOString(),
+      });
+      const stored = i % 11 === 0 ? 'cancelled' : i % 13 === 0 ? 'judging' : i % 7 === 0 ? 'active' : null;
+      if (stored) expect((await t.api('PATCH', `/events/${id}`, { key: org.key, body: { status: stored } })).status).toBe(200);
+      ids.push(id);
+    }
+    // A draft never appears in the public list.
+    await createEvent(t, org.key, { status: 'draft' });
+    // Some deadlines have passed: the clock moves effective statuses.
+    t.clock.set(T0.getTime() + 3 * HOUR);
+  });
+  afterAll(async () => t?.close());
+
+  async function expected(statuses: string[] | null): Promise<string[]> {
+    const rows = (await t.ctx.db.selectFrom('events').selectAll().where('status', '!=', 'draft').execute()).map(fromRow);
+    const now = t.clock.now();
+    return rows
+      .filter((r) => !statuses || statuses.includes(effectiveStatus(r, now)))
+      .map((r) => r.id)
+      .sort()
+      .reverse();
+  }
+
+  for (const filter of [null, 'open', 'active', 'judging', 'cancelled', 'recruiting,judging', 'active,cancelled,ended']) {
+    it(`every event once, newest first (status=${filter ?? 'none'})`, async () => {
+      const statuses = filter ? filter.split(',').map((s) => (s === 'recruiting' ? 'open' : s)) : null;
+      const want = await expected(statuses);
+      expect(want.length).toBeGreaterThan(filter === null ? 89 : 0);
+      const pages = await walk(t, `/api/v1/events?limit=7${filter ? `&status=${filter}` : ''}`);
+      const got = pages.flat();
+      expect(got).toEqual(want);
+      for (const p of pages.slice(0, -1)) expect(p).toHaveLength(7);
+      // Each item's status is the one the filter asked for.
+      if (statuses) {
+        const first = await t.api('GET', `/events?limit=100&status=${filter}`);
+        expect(first.status).toBe(200);
+        for (const e of first.body) expect(statuses).toContain(e.status);
+      }
+    });
+  }
+
+  it('is stable under concurrent inserts: every event that existed is listed once, in order', async () => {
+    const before = await expected(['open', 'active']);
+    const created: string[] = [];
+    const pages = await walk(t, '/api/v1/events?limit=5&status=open,active', async () => {
+      created.push(await createEvent(t, org.key, { name: 'late' }));
+    });
+    const got = pages.flat();
+    // New events are newer than every cursor, so they never shift a later page.
+    expect(got).toEqual(before);
+    expect(got.filter((id) => created.includes(id))).toEqual([]);
+    const fresh = await t.api('GET', '/events?limit=3&status=open');
+    expect(fresh.body.map((e: { id: string }) => e.id)).toEqual(created.slice(-3).reverse());
+  });
+
+  it('defaults to 50 per page and refuses a limit above 100', async () => {
+    const res = await t.api('GET', '/events');
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(50);
+    expect(res.headers.get('link')).toMatch(/limit=50/);
+    const tooMany = await t.api('GET', '/events?limit=101');
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.code).toBe('validation_failed');
+  });
+
+  it('?mine=true lists the organizer’s events, drafts included', async () => {
+    const res = await t.api('GET', '/events?mine=true&status=draft', { key: org.key });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(1);
+    expect(res.body[0].status).toBe('draft');
+  });
+
+  it('fields= returns only the named fields, and the Link keeps them', async () => {
+    const res = await t.api('GET', '/events?fields=id,name,status&limit=2');
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(2);
+    for (const e of res.body) expect(Object.keys(e).sort()).toEqual(['id', 'name', 'status']);
+    expect(res.headers.get('link')).toContain('fields=id%2Cname%2Cstatus');
+    const pages = await walk(t, '/api/v1/events?fields=id&limit=40');
+    expect(pages.flat()).toEqual(await expected(null));
+    // Compact: a page of 50 without descriptions and tracks is a few KB.
+    const compact = await t.api('GET', '/events?fields=id,name,status&limit=50');
+    expect(compact.body).toHaveLength(50);
+    expect(compact.text.length).toBeLessThan(5 * 1024);
+  });
+
+  it('fields= with an unknown field answers 422 listing the allowed ones', async () => {
+    for (const bad of ['id,secret', 'registration_config', '', 'id,,name']) {
+      const res = await t.api('GET', `/events?fields=${bad}`);
+      expect(res.status, bad).toBe(422);
+      expect(res.body.code).toBe('validation_failed');
+      expect(res.body.errors[0].field).toBe('fields');
+      expect(res.body.errors[0].message).toContain(`allowed: ${ALLOWED}`);
+    }
+  });
+});
