@@ -97,7 +97,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry in a moment to get its answer.');
   }
 
-  const preHandler: preHandlerHookHandler = function (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+  const preHandler: preHandlerHookHandler = function idempotencyPreHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     const key = request.headers[IDEMPOTENCY_HEADER];
     if (key === undefined) return done();
     if (typeof key !== 'string' || !isValidIdempotencyKey(key)) {
