@@ -34,10 +34,15 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
   const claims = new WeakMap<FastifyRequest, Claim>();
   let lastPurge = -Infinity;
 
-  async function purgeIfDue(nowMs: number, now: string): Promise<void> {
+  /** Expired rows are ignored when read; this only reclaims their space, so a failure is logged, not fatal. */
+  async function purgeIfDue(request: FastifyRequest, nowMs: number, now: string): Promise<void> {
     if (nowMs - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = nowMs;
-    await repo.purgeExpired(now, PURGE_BATCH);
+    try {
+      await repo.purgeExpired(now, PURGE_BATCH);
+    } catch (err) {
+      request.log.warn({ err }, 'could not purge expired idempotency keys');
+    }
   }
 
   /** Runs the claim protocol; true when the request was answered here (a replay). */
@@ -48,7 +53,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     const fingerprint = requestFingerprint(request.method, request.url.split('?')[0]!, request.body);
     const nowMs = clock.now().getTime();
     const now = new Date(nowMs).toISOString();
-    await purgeIfDue(nowMs, now);
+    await purgeIfDue(request, nowMs, now);
     const claim = {
       fingerprint,
       token: randomBytes(12).toString('base64url'),
