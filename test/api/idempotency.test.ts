@@ -162,6 +162,20 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     expectReplayOf(first, await t.api('POST', `/events/${eventId}/register`, { key: team.key, body, headers: withKey(key) }));
   });
 
+  it("stores a 422 from the route's own checks (the event's form) and replays it", async () => {
+    const eventId = await createEvent(t, org.key);
+    const team = await t.user();
+    const key = newKey();
+    // Passes the body schema; the event's required custom field `repo` is checked by the route.
+    const body = registrationBody({ fields: {} });
+    const first = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body, headers: withKey(key) });
+    expect(first.status).toBe(422);
+    expect(first.body.code).toBe('validation_failed');
+    expect(first.body.errors.map((e: { field: string }) => e.field)).toEqual(['fields.repo']);
+    expectReplayOf(first, await t.api('POST', `/events/${eventId}/register`, { key: team.key, body, headers: withKey(key) }));
+    expect(await registrationsOf(eventId)).toBe(0);
+  });
+
   it('claims nothing for a request refused by its schema (422): the key stays free for the corrected request', async () => {
     const eventId = await createEvent(t, org.key);
     const team = await t.user();
@@ -350,6 +364,30 @@ function idempotentRoutes(t: TestApp): string[] {
   }
   return found;
 }
+
+describe.each(DIALECTS)('Idempotency-Key and rate limits (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { env: { REVIEW_WORKERS: 'false', RATE_LIMIT_PER_KEY: '2' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('claims no key for a 429: once the window has passed, the request runs', async () => {
+    const org = await t.user('organizer');
+    const key = newKey();
+    const body = eventBody(t.clock.now(), { name: `Limited ${key}` });
+    expect((await t.api('GET', '/events', { key: org.key })).status).toBe(200);
+    expect((await t.api('GET', '/events', { key: org.key })).status).toBe(200);
+    const limited = await t.api('POST', '/events', { key: org.key, body, headers: withKey(key) });
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('rate_limited');
+    expect(await t.ctx.db.selectFrom('idempotency_keys').selectAll().where('idem_key', '=', key).execute()).toHaveLength(0);
+    t.clock.advance(60_000);
+    const ran = await t.api('POST', '/events', { key: org.key, body, headers: withKey(key) });
+    expect(ran.status).toBe(201);
+    expect(ran.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
 
 describe.each(DIALECTS)('Idempotency-Key across two server processes on one database (%s)', (dialect) => {
   let db: TestDatabase;
