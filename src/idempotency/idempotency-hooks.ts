@@ -8,7 +8,7 @@ import { createIdempotencyRepo, type IdempotencyScope } from './idempotency-repo
 
 /** Headers of the first answer that a replay repeats (the rest, e.g. rate-limit headers, are the retry's own). */
 const REPLAYED_HEADERS = ['content-type', 'location'] as const;
-/** The purge runs at most this often per process, on the claim path, and deletes at most PURGE_BATCH rows. */
+/** The purge runs on the claim path at most this often per process (unless behind), deleting at most PURGE_BATCH rows. */
 const PURGE_EVERY_MS = 60_000;
 const PURGE_BATCH = 500;
 /** Rounds of insert / read / take over before giving up on a key that keeps changing hands. */
@@ -39,7 +39,8 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     if (nowMs - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = nowMs;
     try {
-      await repo.purgeExpired(now, PURGE_BATCH);
+      // A full batch means more are waiting: the next claim purges again instead of a minute later.
+      if ((await repo.purgeExpired(now, PURGE_BATCH)) === PURGE_BATCH) lastPurge = -Infinity;
     } catch (err) {
       request.log.warn({ err }, 'could not purge expired idempotency keys');
     }
@@ -50,7 +51,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     const principal = request.principal;
     if (!principal) throw new Error('idempotent route without config.auth');
     const scope: IdempotencyScope = { userId: principal.userId, route: `${request.method} ${request.routeOptions.url}`, key };
-    const fingerprint = requestFingerprint(request.method, request.url.split('?')[0]!, request.body);
+    const fingerprint = requestFingerprint(request.method, request.routeOptions.url!, request.params, request.body);
     const nowMs = clock.now().getTime();
     const now = new Date(nowMs).toISOString();
     await purgeIfDue(request, nowMs, now);

@@ -29,9 +29,12 @@ function sortKeys(value: unknown): unknown {
   return out;
 }
 
-/** What makes two requests "the same": method, concrete path (ids included) and parsed body. */
-export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
+/**
+ * What makes two requests "the same": method, route, its decoded path parameters (so `/events/x/`
+ * and `/events/%78` are the event `x` either way) and the parsed body.
+ */
+export function requestFingerprint(method: string, route: string, params: unknown, body: unknown): string {
+  return createHash('sha256').update(`${method} ${route}\n${canonicalJson(params)}\n${canonicalJson(body)}`).digest('hex');
 }
 
 /**

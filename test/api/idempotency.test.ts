@@ -91,6 +91,10 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const reordered = Object.fromEntries(Object.entries(body).reverse());
     const again = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: reordered, headers: withKey(key) });
     expectReplayOf(first, again);
+    // …and so is the same path written another way (trailing slash, percent-encoded id).
+    const encoded = eventId.replace(/^./, (c) => `%${c.charCodeAt(0).toString(16)}`);
+    const variant = await t.request('POST', `/api/v1/events/${encoded}/register/`, { key: team.key, body, headers: withKey(key) });
+    expectReplayOf(first, variant);
   });
 
   it('refuses the same key with another body or another path (409 idempotency_key_reused), writing nothing', async () => {
@@ -238,7 +242,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
         user_id: team.id,
         route: 'POST /api/v1/events/:id/register',
         idem_key: key,
-        fingerprint: requestFingerprint('POST', `/api/v1/events/${eventId}/register`, body),
+        fingerprint: requestFingerprint('POST', '/api/v1/events/:id/register', { id: eventId }, body),
         state: 'running',
         lock_token: 'crashed',
         locked_until: new Date(now.getTime() + 60_000).toISOString(),
@@ -279,6 +283,34 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     // The purge ran on that claim: the other key's expired row is gone, the renewed one is kept.
     expect(await keyRows(other)).toHaveLength(0);
     expect(await keyRows(key)).toHaveLength(1);
+  });
+
+  it('purges expired rows in bounded batches, and again at once while a batch comes back full', async () => {
+    const user = await t.user();
+    const past = new Date(t.clock.now().getTime() - HOUR).toISOString();
+    const stale = Array.from({ length: 501 }, (_, i) => ({
+      user_id: user.id,
+      route: 'POST /api/v1/events',
+      idem_key: `stale-${i}`,
+      fingerprint: 'f',
+      state: 'done' as const,
+      lock_token: 't',
+      locked_until: past,
+      expires_at: past,
+      created_at: past,
+      response_status: 201,
+      response_headers: '{}',
+      response_body: '{}',
+    }));
+    for (let i = 0; i < stale.length; i += 100) await t.ctx.db.insertInto('idempotency_keys').values(stale.slice(i, i + 100)).execute();
+    const staleLeft = async () => (await t.ctx.db.selectFrom('idempotency_keys').select('idem_key').where('user_id', '=', user.id).execute()).length;
+    t.clock.advance(61_000); // the purge runs at most once a minute…
+    const claim = async () => t.api('POST', '/events', { key: org.key, body: farEventBody(t, `Purge ${newKey()}`), headers: withKey(newKey()) });
+    expect((await claim()).status).toBe(201);
+    expect(await staleLeft()).toBe(1);
+    // …unless the last batch was full: then the next claim, at the same instant, purges again.
+    expect((await claim()).status).toBe(201);
+    expect(await staleLeft()).toBe(0);
   });
 
   // Every POST an agent makes: the same key and body twice give one answer, the second marked replayed.

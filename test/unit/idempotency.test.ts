@@ -19,16 +19,18 @@ describe('Idempotency-Key values', () => {
 describe('request fingerprints', () => {
   it('ignore the order of object members at every depth, but not the order of arrays', () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null } })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
-    expect(requestFingerprint('POST', '/x', { a: 1, b: { c: 2, d: 3 } })).toBe(requestFingerprint('POST', '/x', { b: { d: 3, c: 2 }, a: 1 }));
-    expect(requestFingerprint('POST', '/x', { a: [1, 2] })).not.toBe(requestFingerprint('POST', '/x', { a: [2, 1] }));
+    expect(requestFingerprint('POST', '/x', {}, { a: 1, b: { c: 2, d: 3 } })).toBe(requestFingerprint('POST', '/x', {}, { b: { d: 3, c: 2 }, a: 1 }));
+    expect(requestFingerprint('POST', '/x', {}, { a: [1, 2] })).not.toBe(requestFingerprint('POST', '/x', {}, { a: [2, 1] }));
   });
 
-  it('differ by method, path and body, and tell "no body" from an empty object', () => {
-    const base = requestFingerprint('POST', '/api/v1/events/evt_1/register', { team_name: 'A' });
-    expect(requestFingerprint('POST', '/api/v1/events/evt_2/register', { team_name: 'A' })).not.toBe(base);
-    expect(requestFingerprint('PUT', '/api/v1/events/evt_1/register', { team_name: 'A' })).not.toBe(base);
-    expect(requestFingerprint('POST', '/api/v1/events/evt_1/register', { team_name: 'B' })).not.toBe(base);
-    expect(requestFingerprint('POST', '/p', undefined)).not.toBe(requestFingerprint('POST', '/p', {}));
+  it('differ by method, route, path parameters and body, and tell "no body" from an empty object', () => {
+    const route = '/api/v1/events/:id/register';
+    const base = requestFingerprint('POST', route, { id: 'evt_1' }, { team_name: 'A' });
+    expect(requestFingerprint('POST', route, { id: 'evt_2' }, { team_name: 'A' })).not.toBe(base);
+    expect(requestFingerprint('PUT', route, { id: 'evt_1' }, { team_name: 'A' })).not.toBe(base);
+    expect(requestFingerprint('POST', '/api/v1/events/:id/submit', { id: 'evt_1' }, { team_name: 'A' })).not.toBe(base);
+    expect(requestFingerprint('POST', route, { id: 'evt_1' }, { team_name: 'B' })).not.toBe(base);
+    expect(requestFingerprint('POST', '/p', {}, undefined)).not.toBe(requestFingerprint('POST', '/p', {}, {}));
   });
 
   it('are equal for any JSON value and any reordering of its members (property)', () => {
