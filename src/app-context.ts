@@ -53,6 +53,8 @@ declare module 'fastify' {
     skipRateLimit?: boolean;
     /** A review-scoped key (made by accepting an invitation) may call this route; it is refused everywhere else. */
     reviewKeyAllowed?: boolean;
+    /** Honours an `Idempotency-Key` header (src/idempotency): retries replay the first answer. Needs `auth`. */
+    idempotent?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -9,6 +9,7 @@ import { createAuthHook } from './core/http/auth-hook.js';
 import { applyTimeouts, createClientErrorHandler, fastifyTrustProxy, installConnectionCap, requireHostHeader } from './core/http/connection-guard.js';
 import { createFrameworkErrorHandler, installErrorHandling } from './core/http/error-handler.js';
 import { validatorCompiler } from './core/http/validation.js';
+import { installIdempotency } from './idempotency/idempotency-hooks.js';
 import { createMailer } from './core/mailer.js';
 import { memoryNotifier, type Notifier } from './core/notifier.js';
 import { memoryRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
@@ -141,6 +142,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.decorateRequest('principal', null);
   app.addHook('onRequest', requireHostHeader);
   app.addHook('onRequest', createAuthHook({ accounts, config, store: rateLimitStore, clock }));
+
+  // Before any route is added: it hooks the routes declared `idempotent` as they are registered.
+  installIdempotency(app, { db, clock, ...config.idempotency });
 
   app.get('/healthz', { config: { skipRateLimit: true }, schema: { hide: true } as never }, async () => {
     await db.selectFrom('users').select('id').limit(1).execute();

@@ -40,6 +40,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string; invitationTtlHours: number };
   /** scrypt work factor for new password hashes (PASSWORD_SCRYPT_N); r and p stay at OWASP's 8 and 1. */
   passwordScrypt: { N: number; r: number; p: number };
+  /** Idempotency-Key records: kept `ttlMs` after first use; a claim still running after `leaseMs` may be taken over. */
+  idempotency: { ttlMs: number; leaseMs: number };
 }
 
 /**
@@ -332,6 +334,10 @@ export function loadConfig(env: Env = process.env): Config {
       invitationTtlHours: int('INVITATION_TTL_HOURS', 168, 1, 24 * 365),
     },
     passwordScrypt: { N: scryptN(), r: 8, p: 1 },
+    idempotency: {
+      ttlMs: int('IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 30) * 3_600_000,
+      leaseMs: int('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 3600) * 1000,
+    },
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

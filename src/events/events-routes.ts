@@ -106,7 +106,7 @@ export function eventsRoutes(ctx: AppContext) {
     app.post(
       '/events',
       {
-        config: { auth: true },
+        config: { auth: true, idempotent: true },
         schema: {
           tags: ['organizer'],
           summary: 'Create an event (status "draft" to keep it unpublished)',
@@ -145,7 +145,7 @@ export function agentCreateRoute(ctx: AppContext) {
     app.post(
       '/api/agent/events/create',
       {
-        config: { auth: true, envelope: true },
+        config: { auth: true, envelope: true, idempotent: true },
         schema: {
           tags: ['organizer'],
           summary: 'Create an event (starts open and is listed at once)',

@@ -23,7 +23,7 @@ export function registrationsRoutes(ctx: AppContext) {
     app.post(
       '/events/:id/register',
       {
-        config: { auth: true },
+        config: { auth: true, idempotent: true },
         schema: {
           tags: ['registration'],
           summary: 'Register a team (pending until approved, unless the event auto-approves)',
@@ -104,7 +104,7 @@ export function registrationsRoutes(ctx: AppContext) {
       app.post(
         `/events/:id/registrations/:rid/${action}`,
         {
-          config: { auth: true },
+          config: { auth: true, idempotent: true },
           schema: {
             tags: ['organizer'],
             summary: action === 'approve' ? 'Approve a registration' : 'Reject a registration, with a reason the team can read',

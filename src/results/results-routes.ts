@@ -120,7 +120,7 @@ export function resultsRoutes(ctx: AppContext) {
     app.post(
       '/events/:id/results/publish',
       {
-        config: { auth: true },
+        config: { auth: true, idempotent: true },
         schema: {
           tags: ['organizer'],
           summary: 'Publish the ranking (while judging): freezes it as the result and ends the event; refused while projects are unscored unless force',

@@ -34,7 +34,7 @@ export function reviewersRoutes(ctx: AppContext) {
     app.post(
       '/events/:id/reviewers',
       {
-        config: { auth: true },
+        config: { auth: true, idempotent: true },
         schema: {
           tags: ['organizer'],
           summary: 'Invite a human reviewer by e-mail (re-inviting an address replaces its unused invitation)',

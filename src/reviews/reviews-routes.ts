@@ -37,7 +37,7 @@ export function reviewsRoutes(ctx: AppContext) {
     app.post(
       '/events/:id/reviews/rerun',
       {
-        config: { auth: true },
+        config: { auth: true, idempotent: true },
         schema: {
           tags: ['organizer'],
           summary: "Re-queue reviews: every failed one by default, or one model's (`model`, optionally only `status: failed`)",

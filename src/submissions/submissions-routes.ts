@@ -11,7 +11,7 @@ export function submissionsRoutes(ctx: AppContext) {
     app.post(
       '/events/:id/submit',
       {
-        config: { auth: true },
+        config: { auth: true, idempotent: true },
         schema: {
           tags: ['submission'],
           summary: "Create (201) or replace (200) the team's project until the submission deadline",

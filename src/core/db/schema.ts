@@ -193,9 +193,31 @@ export interface ResultEntriesTable {
   entry_tail: string;
 }
 
+/** One Idempotency-Key use: claimed while its request runs, then the stored answer replayed. */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  /** Method and route pattern, e.g. `POST /api/v1/events/:id/register`. */
+  route: string;
+  idem_key: string;
+  /** SHA-256 of the method, the concrete path and the canonical JSON of the body. */
+  fingerprint: string;
+  state: 'running' | 'done';
+  /** Who holds a running claim; the answer is stored only by its holder. */
+  lock_token: string;
+  /** A running claim past this instant is abandoned (process crash) and may be taken over. */
+  locked_until: string;
+  expires_at: string;
+  created_at: string;
+  response_status: number | null;
+  /** JSON object of the replayed headers (content-type, location). */
+  response_headers: string | null;
+  response_body: string | null;
+}
+
 export interface Database {
   standings: StandingsTable;
   result_entries: ResultEntriesTable;
+  idempotency_keys: IdempotencyKeysTable;
   reviews: ReviewsTable;
   event_reviewers: EventReviewersTable;
   reviewer_invitations: ReviewerInvitationsTable;
@@ -218,5 +240,6 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export type ReviewRow = Selectable<ReviewsTable>;
 export type InvitationRow = Selectable<ReviewerInvitationsTable>;
 export type ResultRow = Selectable<ResultsTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 // Generated is kept for tables that later gain defaulted columns.
 export type { Generated };
