@@ -1,8 +1,26 @@
 // `npm run bench`: every benchmark in turn, each in its own process so none disturbs another.
+// `npm run bench -- growth` (or any words) runs only the scripts whose names contain one of them.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const scripts = ['bench/http.ts', 'bench/ranking.ts', 'bench/review-pipeline.ts'].filter((s) => existsSync(s));
+const ALL = [
+  // Throughput and latency against a bare Fastify route measured in the same run.
+  'bench/http.ts',
+  // The ranking: pure arithmetic, the standings-backed leaderboard, a full rebuild.
+  'bench/ranking.ts',
+  'bench/review-pipeline.ts',
+  // Growth curves: the first page of every list, small vs large, reported as large/small ratios.
+  'bench/growth-events.ts',
+  'bench/growth-organizer-lists.ts',
+  'bench/growth-results.ts',
+  // 5,000 ?wait= long-polls on PostgreSQL without Redis: CPU and the rate of another read.
+  'bench/long-poll.ts',
+  // What an Idempotency-Key costs on a write.
+  'bench/idempotency.ts',
+];
+
+const filters = process.argv.slice(2);
+const scripts = ALL.filter((s) => existsSync(s) && (filters.length === 0 || filters.some((f) => s.includes(f))));
 let failed = 0;
 for (const script of scripts) {
   console.log(`\n=== ${script} ===`);
