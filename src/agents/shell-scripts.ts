@@ -478,8 +478,8 @@ done
 [ -n "$EVENT_ID" ] || die 2 "error: --event ID is required"
 
 query=""
-if [ -n "$TRACK" ]; then query="?track_id=$(seg "$TRACK")"; fi
-api GET "/events/$(seg "$EVENT_ID")/result$query"
+if [ -n "$TRACK" ]; then query="track_id=$(seg "$TRACK")"; fi
+api GET "/events/$(seg "$EVENT_ID")/result?$query"
 if [ "$HTTP_STATUS" != 200 ]; then
   API_CODE=$(jget code)
   if [ "$API_CODE" = "results_not_published" ]; then
