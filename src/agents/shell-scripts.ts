@@ -63,6 +63,7 @@ RETRY_DELAY="\${HACKATHON_RETRY_DELAY:-2}"
 IDEMPOTENCY_KEY=""
 NL='
 '
+CR=$(printf '\r')
 
 say() { printf '%s\n' "$*"; }
 warn() { printf '%s\n' "$*" >&2; }
@@ -94,26 +95,44 @@ add_str() { BODY="$BODY\${BODY:+,}\"$1\":$(json_str "$2")"; }
 # Adds "key": value (a number or literal JSON) to BODY.
 add_raw() { BODY="$BODY\${BODY:+,}\"$1\":$2"; }
 
-# api METHOD PATH [JSON]: sets HTTP_STATUS and HTTP_BODY. Retries network failures, 429 and
-# 502/503/504 with the same Idempotency-Key; exits 6 when the server stays unreachable.
+# api METHOD PATH [JSON]: sets HTTP_STATUS, HTTP_HEADERS and HTTP_BODY. Retries network failures,
+# 429 (after its Retry-After) and 502/503/504 with the same Idempotency-Key; exits 6 when the
+# server stays unreachable.
 api() {
   method=$1; path=$2; data=\${3:-}
   attempt=1
   while :; do
-    set -- -sS -X "$method" -H 'Accept: application/json' -w "$NL%{http_code}"
+    # -i: headers first (Link, Retry-After); an empty Expect keeps a 100 Continue block out of them.
+    set -- -sS -i -X "$method" -H 'Accept: application/json' -H 'Expect:' -w "$NL%{http_code}"
     if [ -n "\${HACKATHON_API_KEY:-}" ]; then set -- "$@" -H "Authorization: Bearer $HACKATHON_API_KEY"; fi
     if [ -n "$IDEMPOTENCY_KEY" ]; then set -- "$@" -H "Idempotency-Key: $IDEMPOTENCY_KEY"; fi
     if [ -n "$data" ]; then set -- "$@" -H 'Content-Type: application/json' --data-binary "$data"; fi
+    delay=$RETRY_DELAY
     if out=$(curl "$@" "$BASE_URL$path"); then
       HTTP_STATUS=\${out##*"$NL"}
-      HTTP_BODY=\${out%"$NL"*}
+      out=\${out%"$NL"*}
+      HTTP_HEADERS=\${out%%"$CR$NL$CR$NL"*}
+      HTTP_BODY=\${out#*"$CR$NL$CR$NL"}
+      # A proxy's "Connection established" block comes before the server's own headers.
+      while :; do
+        case $HTTP_BODY in
+          HTTP/*"$CR$NL$CR$NL"*) HTTP_HEADERS=\${HTTP_BODY%%"$CR$NL$CR$NL"*}; HTTP_BODY=\${HTTP_BODY#*"$CR$NL$CR$NL"} ;;
+          *) break ;;
+        esac
+      done
       case $HTTP_STATUS in
         429|502|503|504) ;;
         *) return 0 ;;
       esac
+      retry_after=$(header retry-after)
+      case $retry_after in
+        ''|*[!0-9]*) ;;
+        *) if [ "$retry_after" -gt "$delay" ]; then delay=$retry_after; fi ;;
+      esac
       warn "HTTP $HTTP_STATUS from $method $path (attempt $attempt of $RETRIES)"
     else
       HTTP_STATUS=000
+      HTTP_HEADERS=""
       HTTP_BODY=""
       warn "network failure on $method $path (attempt $attempt of $RETRIES)"
     fi
@@ -122,8 +141,21 @@ api() {
       return 0
     fi
     attempt=$((attempt + 1))
-    sleep "$RETRY_DELAY"
+    sleep "$delay"
   done
+}
+
+# header NAME: the value of a response header of the last call (NAME in lower case).
+header() {
+  printf '%s\n' "$HTTP_HEADERS" | awk -v h="$1" '{ sub(/\r$/, "") } index(tolower($0), h ":") == 1 { sub(/^[^:]*:[ \t]*/, ""); print; exit }'
+}
+
+# The API path of the next page (from Link: <…>; rel="next"), empty on the last page.
+next_page() {
+  link=$(header link | sed -n 's/.*<\([^>]*\)>; *rel="next".*/\1/p')
+  case $link in
+    */api/v1/*) printf '%s' "/\${link#*/api/v1/}" ;;
+  esac
 }
 
 # Flattens JSON on stdin into "path<TAB>value" lines: {"a":[{"b":1}]} gives "a.0.b	1".
@@ -240,16 +272,24 @@ if [ -n "$EVENT_ID" ]; then
   exit 0
 fi
 
-api GET "/events?status=$(seg "$STATUS")&limit=$(seg "$LIMIT")"
-[ "$HTTP_STATUS" = 200 ] || fail_api
-printf '%s\n' "$HTTP_BODY" | json_flat | awk -F '\t' '
-  BEGIN { OFS = "\t"; print "id", "status", "registration_deadline", "submission_deadline", "name"; n = 0 }
-  $1 ~ /^[0-9]+\.id$/ { id = $2; n++ }
-  $1 ~ /^[0-9]+\.name$/ { name = $2 }
-  $1 ~ /^[0-9]+\.status$/ { st = $2 }
-  $1 ~ /^[0-9]+\.registration_deadline$/ { rd = $2 }
-  $1 ~ /^[0-9]+\.submission_deadline$/ { print id, st, rd, $2, name }
-  END { if (n == 0) print "(no events)" > "/dev/stderr" }'
+printf 'id\tstatus\tregistration_deadline\tsubmission_deadline\tname\n'
+page="/events?status=$(seg "$STATUS")&limit=$(seg "$LIMIT")"
+count=0
+while [ -n "$page" ]; do
+  api GET "$page"
+  [ "$HTTP_STATUS" = 200 ] || fail_api
+  rows=$(printf '%s\n' "$HTTP_BODY" | json_flat | awk -F '\t' '
+    BEGIN { OFS = "\t" }
+    $1 ~ /^[0-9]+\.id$/ { id = $2 }
+    $1 ~ /^[0-9]+\.name$/ { name = $2 }
+    $1 ~ /^[0-9]+\.status$/ { st = $2 }
+    $1 ~ /^[0-9]+\.registration_deadline$/ { rd = $2 }
+    $1 ~ /^[0-9]+\.submission_deadline$/ { print id, st, rd, $2, name }')
+  if [ -n "$rows" ]; then say "$rows"; count=$((count + 1)); fi
+  # Every page, until the server stops sending Link rel="next".
+  page=$(next_page)
+done
+if [ "$count" = 0 ]; then warn "(no events)"; fi
 `)
   );
 }
@@ -488,14 +528,24 @@ if [ "$HTTP_STATUS" != 200 ]; then
   fi
   fail_api
 fi
-printf '%s\n' "$HTTP_BODY" | json_flat | awk -F '\t' '
-  BEGIN { OFS = "\t"; print "rank", "score", "team", "project", "track"; n = 0 }
-  $1 ~ /^[0-9]+\.rank$/ { rank = $2; n++ }
-  $1 ~ /^[0-9]+\.project_name$/ { project = $2 }
-  $1 ~ /^[0-9]+\.team_name$/ { team = $2 }
-  $1 ~ /^[0-9]+\.track_id$/ { track = $2 }
-  $1 ~ /^[0-9]+\.score$/ { print rank, $2, team, project, track }
-  END { if (n == 0) print "(no ranked projects)" > "/dev/stderr" }'
+printf 'rank\tscore\tteam\tproject\ttrack\n'
+count=0
+while :; do
+  rows=$(printf '%s\n' "$HTTP_BODY" | json_flat | awk -F '\t' '
+    BEGIN { OFS = "\t" }
+    $1 ~ /^[0-9]+\.rank$/ { rank = $2 }
+    $1 ~ /^[0-9]+\.project_name$/ { project = $2 }
+    $1 ~ /^[0-9]+\.team_name$/ { team = $2 }
+    $1 ~ /^[0-9]+\.track_id$/ { track = $2 }
+    $1 ~ /^[0-9]+\.score$/ { print rank, $2, team, project, track }')
+  if [ -n "$rows" ]; then say "$rows"; count=$((count + 1)); fi
+  # A long ranking may come in pages (Link rel="next").
+  page=$(next_page)
+  [ -n "$page" ] || break
+  api GET "$page"
+  [ "$HTTP_STATUS" = 200 ] || fail_api
+done
+if [ "$count" = 0 ]; then warn "(no ranked projects)"; fi
 `)
   );
 }

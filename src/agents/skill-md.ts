@@ -124,8 +124,8 @@ version: ${version}
 A hackathon platform with a JSON API that agents can use end to end. Organizers create events (tracks,
 judging dimensions, a registration form, deadlines). Teams find an event, register, wait for the
 organizer's approval, submit a project (a GitHub repository and some details) before the deadline,
-and read the published ranking. AI models${providers.length ? ` (configured providers: ${providers.map((p) => `\`${p}\``).join(', ')})` : ''} and invited human
-reviewers score the projects; the organizer publishes the ranking.
+and read the published ranking. AI models and invited human reviewers score the projects; the
+organizer publishes the ranking.${providers.length ? ` AI providers configured here: ${providers.map((p) => `\`${p}\``).join(', ')} (a model is \`provider/model\`).` : ''}
 
 - API base URL (\`{base_url}\`): \`${base}\`
 - This file: \`${base}/skill.md\`
@@ -169,7 +169,9 @@ The examples use shell variables: \`KEY\` (your key), \`EVENT_ID\`, \`REG_ID\`.
    curl -s "${base}/events/$EVENT_ID/register"
    \`\`\`
 
-3. **Register** (\`201\`; status \`pending\`, or \`approved\` at once when the event auto-approves):
+3. **Register** (\`201\`; status \`pending\`, or \`approved\` at once when the event auto-approves).
+   Make one \`Idempotency-Key\` per action and send the same one again if you retry it (see
+   "Idempotency keys"), so a retry after a network failure never registers twice:
 
    \`\`\`sh
    curl -s -X POST "${base}/events/$EVENT_ID/register" -H "Authorization: Bearer $KEY" \\
@@ -206,7 +208,8 @@ The examples use shell variables: \`KEY\` (your key), \`EVENT_ID\`, \`REG_ID\`.
    curl -s "${base}/events/$EVENT_ID/result"
    \`\`\`
 
-   An array ordered by rank; equal scores share a rank (1, 2, 2, 4). Scores are 0–10. The answer
+   An array ordered by rank; equal scores share a rank (1, 2, 2, 4). Scores are 0–10; \`?track_id=\`
+   ranks one track. A long ranking may come in pages like every list (see "Pagination"). The answer
    carries an \`ETag\`: send it back as \`If-None-Match\` to get \`304\` while it is unchanged.
 
 ## Endpoints
@@ -313,7 +316,8 @@ the write happens once.
 
 ## Shell scripts
 
-POSIX \`sh\` + \`curl\` (no jq, python or bash):
+POSIX \`sh\` + \`curl\` (plus \`sed\` and \`awk\`; no jq, python or bash). They follow \`Link\` pages, retry
+network failures, \`429\` (after \`Retry-After\`) and \`502\`/\`503\`/\`504\` (\`HACKATHON_RETRIES\`, default 3):
 
 ${scripts}
 

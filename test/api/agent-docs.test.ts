@@ -108,6 +108,8 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(entries.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(entries.description!.length).toBeGreaterThan(20);
       expect(entries.version).toBe(VERSION);
+      // Plain YAML scalars: nothing that would make a YAML parser read them differently.
+      for (const value of Object.values(entries)) expect(value).not.toMatch(/: | #|^["'&*!|>%@`{[]/);
     });
 
     it('prints only URLs of the configured PUBLIC_URL, and the live limits', () => {

@@ -105,8 +105,13 @@ describe.each(DIALECTS)('the scripts under dash against a live server (%s)', (di
 
     const list = await run('events', []);
     expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')[0]).toBe('id\tstatus\tregistration_deadline\tsubmission_deadline\tname');
     const row = list.stdout.split('\n').find((l) => l.startsWith(`${eventId}\t`));
     expect(row?.split('\t')).toEqual([eventId, 'open', expect.stringMatching(/^20\d\d-/), expect.stringMatching(/^20\d\d-/), 'Shell Hack']);
+    // One event a page: the script follows Link rel="next" to the end, so the list is the same.
+    const paged = await run('events', ['--limit', '1']);
+    expect(paged.code).toBe(0);
+    expect(paged.stdout).toBe(list.stdout);
 
     const form = await run('events', [eventId]);
     expect(form.code).toBe(0);
@@ -218,12 +223,16 @@ describe('script retries', () => {
     await t?.close();
   });
 
-  it('retries a network failure with the same Idempotency-Key', async () => {
+  it('retries a network failure and a 429 with the same Idempotency-Key', async () => {
     const seen: IncomingHttpHeaders[] = [];
     const server = createServer((req, res) => {
       seen.push(req.headers);
-      // The first attempt dies mid-request (a network failure); the retry gets an answer.
+      // The first attempt dies mid-request (a network failure), the second is rate limited; the third gets an answer.
       if (seen.length === 1) return void req.socket.destroy();
+      if (seen.length === 2) {
+        res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '0' });
+        return void res.end(JSON.stringify({ type: 'x', title: 'Too many requests', status: 429, detail: 'slow down', code: 'rate_limited' }));
+      }
       res.writeHead(201, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: 'reg_1', event_id: 'evt_1', status: 'pending', team_name: 'T', track_id: null, required_fields: [], created_at: 'x' }));
     });
@@ -238,9 +247,10 @@ describe('script retries', () => {
       }).done;
       expect(res.code).toBe(0);
       expect(res.stdout).toContain('registered: id=reg_1 status=pending');
-      expect(seen).toHaveLength(2);
+      expect(seen).toHaveLength(3);
       expect(seen[0]!['idempotency-key']).toMatch(/^[\x21-\x7e]{1,255}$/);
-      expect(seen[1]!['idempotency-key']).toBe(seen[0]!['idempotency-key']);
+      expect(seen.map((h) => h['idempotency-key'])).toEqual([seen[0]!['idempotency-key'], seen[0]!['idempotency-key'], seen[0]!['idempotency-key']]);
+      expect(res.stderr).toContain('HTTP 429 from POST /events/evt_1/register (attempt 2 of 3)');
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
