@@ -46,8 +46,10 @@ export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: stri
     name: 'Hackathon platform',
     description:
       'Find hackathons, register a team, wait for approval, submit a project and read the ranking; organizers create events, decide registrations and publish results.',
-    url: `${base}/mcp`,
-    preferredTransport: 'JSONRPC',
+    // The platform speaks its own REST API and MCP, not A2A's task protocol: the card points at the
+    // REST base (HTTP+JSON) and lists the MCP endpoint as a further interface.
+    url: base,
+    preferredTransport: 'HTTP+JSON',
     version,
     documentationUrl: `${base}/skill.md`,
     provider: { organization: 'Hackathon platform', url: site },
@@ -64,8 +66,8 @@ export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: stri
       skill('organize-event', 'Organize an event', 'Create an event, approve or reject registrations, read the live leaderboard, publish results.', ['organizer']),
     ],
     additionalInterfaces: [
-      { url: `${base}/mcp`, transport: 'MCP streamable HTTP' },
-      { url: base, transport: 'HTTP+JSON (REST)' },
+      { url: base, transport: 'HTTP+JSON' },
+      { url: `${base}/mcp`, transport: 'MCP (streamable HTTP)' },
     ],
     links: {
       skill: `${base}/skill.md`,

@@ -42,6 +42,10 @@ export function typeText(schema: unknown): string {
     const value = Object.values(s.patternProperties)[0];
     return `object (key → ${value ? typeText(value) : 'any'})`;
   }
+  if (s.type === 'object' && s.properties) {
+    const required = new Set(s.required ?? []);
+    return `object {${Object.keys(s.properties).map((k) => (required.has(k) ? k : `${k}?`)).join(', ')}}`;
+  }
   if (s.type === 'object') return 'object';
   if (Array.isArray(s.type)) return s.type.join(' or ');
   return s.type ?? 'any';
@@ -87,17 +91,32 @@ export function limitsText(schema: unknown): string {
   return out.join('; ');
 }
 
-/** A Markdown table of an object schema's properties: name, type, required, limits, description. */
-export function fieldTable(schema: unknown, notes: Record<string, string> = {}): string {
-  const s = objectSchema(schema);
+/** The object schema inside a property (itself, or its array items), when it has named properties. */
+function nestedObject(schema: JsonSchema): { schema: JsonSchema; prefix: string } | null {
+  if (schema.type === 'object' && schema.properties) return { schema, prefix: '.' };
+  if (schema.type === 'array' && schema.items?.type === 'object' && schema.items.properties) return { schema: schema.items, prefix: '[].' };
+  return null;
+}
+
+function fieldRows(s: JsonSchema, path: string, notes: Record<string, string>): string[] {
   const required = new Set(s.required ?? []);
-  const rows = Object.entries(s.properties ?? {}).map(([name, prop]) => {
+  return Object.entries(s.properties ?? {}).flatMap(([key, prop]) => {
+    const name = `${path}${key}`;
     const what = [prop.description, notes[name]].filter(Boolean).join('; ');
     // A property with a default is required by the schema only because the server fills it in.
-    const needed = required.has(name) && prop.default === undefined;
-    return `| \`${name}\` | ${typeText(prop)} | ${needed ? 'yes' : 'no'} | ${limitsText(prop) || '–'} | ${what || '–'} |`;
+    const needed = required.has(key) && prop.default === undefined;
+    const row = `| \`${name}\` | ${typeText(prop)} | ${needed ? 'yes' : 'no'} | ${limitsText(prop) || '–'} | ${what || '–'} |`;
+    const nested = nestedObject(prop);
+    return nested ? [row, ...fieldRows(nested.schema, `${name}${nested.prefix}`, notes)] : [row];
   });
-  return ['| field | type | required | limits | notes |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/**
+ * A Markdown table of an object schema's properties (name, type, required, limits, notes), with
+ * the members of nested objects and arrays of objects as `parent.child` / `parent[].child` rows.
+ */
+export function fieldTable(schema: unknown, notes: Record<string, string> = {}): string {
+  return ['| field | type | required | limits | notes |', '|---|---|---|---|---|', ...fieldRows(objectSchema(schema), '', notes)].join('\n');
 }
 
 /** A readable skeleton of a response schema, e.g. `{ "id": string, "track_id": string | null }`. */

@@ -49,7 +49,7 @@ function mentionsIn(markdown: string, site: string): Mention[] {
 function fieldSections(markdown: string): Array<{ part: 'Body' | 'Query'; method: string; url: string; fields: string[] }> {
   const out: Array<{ part: 'Body' | 'Query'; method: string; url: string; fields: string[] }> = [];
   for (const m of markdown.matchAll(/^#### (Body|Query) of `(\w+) (\S+)`\n\n((?:\|.*\n)+)/gm)) {
-    const fields = [...m[4]!.matchAll(/^\| `(\w+)` \|/gm)].map((f) => f[1]!);
+    const fields = [...m[4]!.matchAll(/^\| `([\w.[\]]+)` \|/gm)].map((f) => f[1]!);
     out.push({ part: m[1] as 'Body' | 'Query', method: m[2]!, url: m[3]!, fields });
   }
   return out;
@@ -76,12 +76,17 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
    */
   async function knowsField(method: string, pattern: string, part: 'Body' | 'Query', field: string): Promise<boolean> {
     const path = pattern.replace(/:\w+/g, 'x_1');
+    // `a[].b` is a member of the objects in array a, `a.b` of object a: probe inside them.
+    const steps = field.split('.').map((name) => (name.endsWith('[]') ? { name: name.slice(0, -2), array: true } : { name, array: false }));
+    let body: unknown = { probe: true };
+    for (const step of [...steps].reverse()) body = { [step.name]: step.array ? [body] : body };
+    const reported = steps.map((step) => (step.array ? `${step.name}.0` : step.name)).join('.');
     const res =
       part === 'Body'
-        ? await t.request(method, path, { key: user.key, body: { [field]: { probe: true } } })
+        ? await t.request(method, path, { key: user.key, body })
         : await t.request(method, `${path}?${field}=${encodeURIComponent('{probe}')}`, { key: user.key });
     const errors = (res.body?.errors ?? []) as Array<{ field: string; message: string }>;
-    return !errors.some((e) => e.field === field && e.message === 'is not a known property');
+    return !errors.some((e) => e.field === reported && e.message === 'is not a known property');
   }
 
   describe('skill.md', () => {
@@ -157,6 +162,9 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       // The probe itself tells an unknown field apart.
       expect(await knowsField('POST', '/api/v1/events/:p/register', 'Body', 'no_such_field')).toBe(false);
       expect(await knowsField('GET', '/api/v1/events', 'Query', 'no_such_field')).toBe(false);
+      expect(await knowsField('POST', '/api/v1/events', 'Body', 'tracks[].no_such_field')).toBe(false);
+      expect(await knowsField('POST', '/api/v1/events', 'Body', 'registration_config.no_such_field')).toBe(false);
+      expect(await knowsField('POST', '/api/v1/events', 'Body', 'registration_config.fields[].no_such_field')).toBe(false);
     });
 
     it('names only real error codes, with their real status', () => {
@@ -234,13 +242,14 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(card).toMatchObject({
         name: expect.any(String),
         description: expect.any(String),
-        url: `${site}/api/v1/mcp`,
+        url: `${site}/api/v1`,
         version: VERSION,
         documentationUrl: `${site}/api/v1/skill.md`,
         capabilities: expect.any(Object),
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
         security: [{ bearer: [] }],
       });
+      expect(card.additionalInterfaces).toContainEqual({ url: `${site}/api/v1/mcp`, transport: 'MCP (streamable HTTP)' });
       expect(card.skills.length).toBeGreaterThan(3);
       for (const s of card.skills) expect(s).toMatchObject({ id: expect.any(String), name: expect.any(String), description: expect.any(String), tags: expect.any(Array) });
       expect(urlsIn(res.text).filter((u) => u !== site && !u.startsWith(`${site}/`))).toEqual([]);

@@ -184,8 +184,18 @@ describe.each(DIALECTS)('the scripts under dash against a live server (%s)', (di
   it('reports a rejection with its reason (exit 3)', async () => {
     const eventId = await createEvent(t, org.key);
     const team = await quickUser(t);
-    const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: { team_name: 'Nope', track_id: 'fun', fields: { repo: 'https://x.test/r' } } });
-    expect(reg.status).toBe(201);
+    // Every input from the environment this time, form answers as key=value lines.
+    const registered = await run('register', [], {
+      HACKATHON_API_KEY: team.key,
+      HACKATHON_EVENT_ID: eventId,
+      HACKATHON_TEAM_NAME: 'Nope',
+      HACKATHON_TRACK_ID: 'fun',
+      HACKATHON_CONTACT_EMAIL: 'nope@example.test',
+      HACKATHON_FIELDS: 'repo=https://x.test/r\nwhy=a=b',
+    });
+    expect(registered.code).toBe(0);
+    const reg = await t.api('GET', `/events/${eventId}/my-registration`, { key: team.key });
+    expect(reg.body).toMatchObject({ team_name: 'Nope', track_id: 'fun', contact_email: 'nope@example.test', fields: { repo: 'https://x.test/r', why: 'a=b' } });
     expect((await t.api('POST', `/events/${eventId}/registrations/${reg.body.id}/reject`, { key: org.key, body: { reason: 'Team is full: "sorry"' } })).status).toBe(200);
     const res = await run('status', ['--event', eventId], { HACKATHON_API_KEY: team.key });
     expect(res.code).toBe(3);
@@ -251,6 +261,34 @@ describe('script retries', () => {
       expect(seen[0]!['idempotency-key']).toMatch(/^[\x21-\x7e]{1,255}$/);
       expect(seen.map((h) => h['idempotency-key'])).toEqual([seen[0]!['idempotency-key'], seen[0]!['idempotency-key'], seen[0]!['idempotency-key']]);
       expect(res.stderr).toContain('HTTP 429 from POST /events/evt_1/register (attempt 2 of 3)');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('status.sh asks again while pending (each time with ?wait=) until a decision', async () => {
+    writeFileSync(join(dir, 'status.sh'), (await t.request('GET', '/scripts/status.sh')).text);
+    const urls: string[] = [];
+    const server = createServer((req, res) => {
+      urls.push(req.url!);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'reg_1', event_id: 'evt_1', status: urls.length < 3 ? 'pending' : 'approved', team_name: 'T', reason: null }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const res = await start(join(dir, 'status.sh'), ['--event', 'evt_1'], {
+        HACKATHON_BASE_URL: `http://127.0.0.1:${port}/api/v1`,
+        HACKATHON_API_KEY: 'hk_x',
+        HACKATHON_WAIT: '7',
+        HACKATHON_POLL_MIN: '0',
+        HACKATHON_POLL_MAX: '0',
+        HACKATHON_WAIT_BUDGET: '600',
+      }).done;
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain('approved: registration reg_1, team T');
+      expect(urls).toEqual(Array(3).fill('/api/v1/events/evt_1/my-registration?wait=7'));
+      expect(res.stderr.match(/still pending; asking again in 0 s/g)).toHaveLength(2);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

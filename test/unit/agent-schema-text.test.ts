@@ -10,6 +10,8 @@ describe('schema text for the agent material', () => {
       limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
       answers: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 2000 }), Type.Number()]), { maxProperties: 50 })),
       tags: Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { maxItems: 5 })),
+      tracks: Type.Optional(Type.Array(Type.Object({ id: Type.String({ maxLength: 64 }), prize: Type.Optional(Type.String()) }), { maxItems: 50 })),
+      config: Type.Optional(Type.Object({ open: Type.Optional(Type.Boolean()) })),
     },
     { additionalProperties: false },
   );
@@ -23,6 +25,11 @@ describe('schema text for the agent material', () => {
       '| `limit` | integer | no | 1–1000; default 100 | – |',
       '| `answers` | object (key → string or number) | no | at most 50 entries; each value at most 2000 characters | – |',
       '| `tags` | array of string | no | at most 5 items; each at most 20 characters | – |',
+      '| `tracks` | array of object {id, prize?} | no | at most 50 items | – |',
+      '| `tracks[].id` | string | yes | at most 64 characters | – |',
+      '| `tracks[].prize` | string | no | – | – |',
+      '| `config` | object {open?} | no | – | – |',
+      '| `config.open` | boolean | no | – | – |',
     ]);
   });
 
