@@ -2,7 +2,7 @@ import type { Config } from '../core/config.js';
 import { ERROR_STATUS, titleOf, type ErrorCode } from '../core/errors.js';
 import { ORGANIZER_PAGE_DEFAULT, ORGANIZER_PAGE_MAX } from '../core/http/pagination.js';
 import { Problem } from '../core/http/schemas.js';
-import { CreateEventBody, EventSummarySchema, ListEventsQuery, RegistrationFormSchema } from '../events/events-schemas.js';
+import { CreateEventBody, EventSchema, EventSummarySchema, ListEventsQuery, RegistrationFormSchema } from '../events/events-schemas.js';
 import { EVENT_STATUSES } from '../events/status.js';
 import {
   DecisionBody,
@@ -11,8 +11,9 @@ import {
   MyRegistrationSchema,
   RegisterBody,
   RegisterResponse,
+  RegistrationSchema,
 } from '../registrations/registrations-schemas.js';
-import { ResultEntrySchema } from '../results/results-schemas.js';
+import { PublishResponse, ResultEntrySchema } from '../results/results-schemas.js';
 import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
 import { fieldTable, shapeText } from './schema-text.js';
 import { EXIT_CODES, SCRIPT_NAMES } from './shell-scripts.js';
@@ -413,6 +414,24 @@ the co-organizers it names) manage it; anyone else gets \`403 forbidden\`.
    \`\`\`sh
    curl -s -X POST "${base}/events/$EVENT_ID/results/publish" -H "Authorization: Bearer $KEY"
    \`\`\`
+
+Answers: \`POST ${base}/events\` and \`GET ${base}/events/{id}\` give the event:
+
+\`\`\`
+${shapeText(EventSchema)}
+\`\`\`
+
+The registrations list gives an array of (and approve/reject answer one):
+
+\`\`\`
+${shapeText(RegistrationSchema)}
+\`\`\`
+
+\`GET ${base}/events/{id}/leaderboard\` gives the same entries as the result; \`POST ${base}/events/{id}/results/publish\` gives:
+
+\`\`\`
+${shapeText(PublishResponse)}
+\`\`\`
 
 #### Body of \`POST ${base}/events\`
 
