@@ -3,6 +3,7 @@ import { ERROR_STATUS, titleOf, type ErrorCode } from '../core/errors.js';
 import { ORGANIZER_PAGE_DEFAULT, ORGANIZER_PAGE_MAX } from '../core/http/pagination.js';
 import { Problem } from '../core/http/schemas.js';
 import { CreateEventBody, EventSchema, EventSummarySchema, ListEventsQuery, RegistrationFormSchema } from '../events/events-schemas.js';
+import { FIELD_TYPES } from '../events/event-config.js';
 import { EVENT_STATUSES } from '../events/status.js';
 import {
   DecisionBody,
@@ -435,7 +436,16 @@ ${shapeText(PublishResponse)}
 
 #### Body of \`POST ${base}/events\`
 
-${fieldTable(CreateEventBody, { name: 'required', registration_deadline: 'required; in the future unless a draft', submission_deadline: 'required; not before registration_deadline' })}
+${fieldTable(CreateEventBody, {
+  name: 'required',
+  registration_deadline: 'required; in the future unless a draft',
+  submission_deadline: 'required; not before registration_deadline',
+  'registration_config.fields[].key': 'the answer\'s key in `fields` (or give `name`)',
+  'registration_config.fields[].type': `one of ${FIELD_TYPES.map((t) => `\`${t}\``).join(', ')} (default \`text\`)`,
+  'dimensions[].weight': 'weights are normalised by their sum',
+  models: '`provider/model`, e.g. `openai/gpt-4o-mini`',
+  status: '`draft` keeps it unpublished',
+})}
 
 #### Body of \`POST ${base}/events/{id}/registrations/{rid}/reject\`
 
