@@ -43,6 +43,7 @@ function header(name: string, purpose: string, usage: string, baseUrl: string, e
 #   HACKATHON_BASE_URL    the API base URL (default ${baseUrl})
 #   HACKATHON_RETRIES     attempts on a network failure, 429 or 502/503/504 (default 3)
 #   HACKATHON_RETRY_DELAY seconds between those attempts (default 2)
+#   HACKATHON_MAX_TIME    longest time of one request in seconds, long-polls included (default 900)
 ${extraEnv.map((l) => `#   ${l}\n`).join('')}#
 # Exit codes:
 ${codes}
@@ -60,6 +61,7 @@ BASE_URL="\${HACKATHON_BASE_URL:-${dq(baseUrl)}}"
 BASE_URL="\${BASE_URL%/}"
 RETRIES="\${HACKATHON_RETRIES:-3}"
 RETRY_DELAY="\${HACKATHON_RETRY_DELAY:-2}"
+MAX_TIME="\${HACKATHON_MAX_TIME:-900}"
 IDEMPOTENCY_KEY=""
 NL='
 '
@@ -103,7 +105,7 @@ api() {
   attempt=1
   while :; do
     # -i: headers first (Link, Retry-After); an empty Expect keeps a 100 Continue block out of them.
-    set -- -sS -i -X "$method" -H 'Accept: application/json' -H 'Expect:' -w "$NL%{http_code}"
+    set -- -sS -i -X "$method" -H 'Accept: application/json' -H 'Expect:' --connect-timeout 15 --max-time "$MAX_TIME" -w "$NL%{http_code}"
     if [ -n "\${HACKATHON_API_KEY:-}" ]; then set -- "$@" -H "Authorization: Bearer $HACKATHON_API_KEY"; fi
     if [ -n "$IDEMPOTENCY_KEY" ]; then set -- "$@" -H "Idempotency-Key: $IDEMPOTENCY_KEY"; fi
     if [ -n "$data" ]; then set -- "$@" -H 'Content-Type: application/json' --data-binary "$data"; fi
