@@ -14,10 +14,12 @@ interface StaticDocument {
   body: string;
   contentType: string;
   etag: string;
+  /** What the body is, for the route's response schema (text, or the JSON object of the agent card). */
+  schema: ReturnType<typeof Type.String> | ReturnType<typeof Type.Object>;
 }
 
-function document(body: string, contentType: string): StaticDocument {
-  return { body, contentType, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+function document(body: string, contentType: string, schema: StaticDocument['schema'] = Type.String()): StaticDocument {
+  return { body, contentType, schema, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
 }
 
 /** The package version: the same file sits two levels above both src/agents and dist/agents. */
@@ -43,7 +45,12 @@ function serve(app: App, url: string, doc: StaticDocument, summary: string) {
       schema: {
         tags: ['agents'],
         summary,
-        response: { 200: Type.String({ description: doc.contentType }), 304: NotModified, ...problems(401) },
+        response: {
+          // Documented under its real media type, so the OpenAPI document does not call it JSON.
+          200: { description: summary, content: { [doc.contentType.split(';')[0]!]: { schema: doc.schema } } },
+          304: NotModified,
+          ...problems(401),
+        },
       },
     },
     async (request, reply) => {
@@ -62,7 +69,11 @@ export function agentMaterial(ctx: Pick<AppContext, 'config'>) {
   return {
     skillMd: document(renderSkillMd({ config, version }), 'text/markdown; charset=utf-8'),
     llmsTxt: document(renderLlmsTxt(config), 'text/plain; charset=utf-8'),
-    agentCard: document(JSON.stringify(renderAgentCard(config, version), null, 2), 'application/json; charset=utf-8'),
+    agentCard: document(
+      JSON.stringify(renderAgentCard(config, version), null, 2),
+      'application/json; charset=utf-8',
+      Type.Object({ name: Type.String(), description: Type.String(), url: Type.String(), version: Type.String() }, { additionalProperties: true }),
+    ),
     scripts: SCRIPT_NAMES.map((name) => ({ name, doc: document(scripts[name], 'text/x-shellscript; charset=utf-8') })),
   };
 }
