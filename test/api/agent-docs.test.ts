@@ -263,6 +263,25 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     });
   });
 
+  describe('caching', () => {
+    it.each([
+      ['/api/v1/skill.md', 'text/markdown; charset=utf-8'],
+      ['/llms.txt', 'text/plain; charset=utf-8'],
+      ['/.well-known/agent.json', 'application/json; charset=utf-8'],
+      ...SCRIPT_NAMES.map((n) => [`/scripts/${n}.sh`, 'text/x-shellscript; charset=utf-8']),
+    ])('%s has its exact content type, a strong ETag and 304 on If-None-Match', async (path, type) => {
+      const res = await t.request('GET', path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+      const etag = res.headers.get('etag')!;
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+      const again = await t.request('GET', path, { headers: { 'if-none-match': `"other", ${etag}` } });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+    });
+  });
+
   describe('cost and errors', () => {
     it('is not rate-limited and needs no key, but a wrong key is still a 401 problem', async () => {
       const limited = await startTestApp(dialect, { env: { RATE_LIMIT_PER_IP: '1' } });
