@@ -1,6 +1,7 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createAccountsService } from './accounts/accounts-service.js';
+import { agentMaterial, discoveryRoutes, skillRoutes } from './agents/agents-routes.js';
 import type { App, AppContext } from './app-context.js';
 import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
@@ -151,8 +152,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     return { ok: true };
   });
 
+  const agents = agentMaterial(ctx);
   await app.register(
     async (api) => {
+      await api.register(skillRoutes(agents));
       await api.register(eventsRoutes(ctx));
       await api.register(registrationsRoutes(ctx));
       await api.register(submissionsRoutes(ctx));
@@ -164,6 +167,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   );
   await app.register(agentCreateRoute(ctx));
   await app.register(invitationPageRoutes(ctx));
+  await app.register(discoveryRoutes(agents));
 
   if (config.ai.workersEnabled) reviews.start();
   return { app: app as unknown as App, ctx };

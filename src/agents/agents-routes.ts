@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Type } from 'typebox';
+import type { App, AppContext } from '../app-context.js';
+import { problems } from '../core/http/schemas.js';
+import { ifNoneMatch } from '../results/results-routes.js';
+import { NotModified } from '../results/results-schemas.js';
+import { renderAgentCard, renderLlmsTxt } from './discovery.js';
+import { SCRIPT_NAMES, renderScripts } from './shell-scripts.js';
+import { renderSkillMd } from './skill-md.js';
+
+/** A document generated once at start, served with a strong ETag. */
+interface StaticDocument {
+  body: string;
+  contentType: string;
+  etag: string;
+  /** What the body is, for the route's response schema (text, or the JSON object of the agent card). */
+  schema: ReturnType<typeof Type.String> | ReturnType<typeof Type.Object>;
+}
+
+function document(body: string, contentType: string, schema: StaticDocument['schema'] = Type.String()): StaticDocument {
+  return { body, contentType, schema, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+}
+
+/** The package version: the same file sits two levels above both src/agents and dist/agents. */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+/** The material changes only with the configuration (a restart), so clients may keep it a while and then revalidate. */
+const CACHE_CONTROL = 'public, max-age=300';
+
+/**
+ * Public and cheap: no key needed, not counted against rate limits, and readable with a review key
+ * too (a key that is present is still checked, as everywhere).
+ */
+const ROUTE_CONFIG = { skipRateLimit: true, reviewKeyAllowed: true } as const;
+
+function serve(app: App, url: string, doc: StaticDocument, summary: string) {
+  app.get(
+    url,
+    {
+      config: ROUTE_CONFIG,
+      schema: {
+        tags: ['agents'],
+        summary,
+        response: {
+          // Documented under its real media type, so the OpenAPI document does not call it JSON.
+          200: { description: summary, content: { [doc.contentType.split(';')[0]!]: { schema: doc.schema } } },
+          304: NotModified,
+          ...problems(401),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('ETag', doc.etag).header('Cache-Control', CACHE_CONTROL);
+      if (ifNoneMatch(request.headers['if-none-match'], doc.etag)) return reply.code(304).send();
+      return reply.type(doc.contentType).send(doc.body);
+    },
+  );
+}
+
+/** The agent material, all generated at start from the live configuration and the code's own schemas. */
+export function agentMaterial(ctx: Pick<AppContext, 'config'>) {
+  const version = packageVersion();
+  const { config } = ctx;
+  const scripts = renderScripts(config);
+  return {
+    skillMd: document(renderSkillMd({ config, version }), 'text/markdown; charset=utf-8'),
+    llmsTxt: document(renderLlmsTxt(config), 'text/plain; charset=utf-8'),
+    agentCard: document(
+      JSON.stringify(renderAgentCard(config, version), null, 2),
+      'application/json; charset=utf-8',
+      Type.Object({ name: Type.String(), description: Type.String(), url: Type.String(), version: Type.String() }, { additionalProperties: true }),
+    ),
+    scripts: SCRIPT_NAMES.map((name) => ({ name, doc: document(scripts[name], 'text/x-shellscript; charset=utf-8') })),
+  };
+}
+
+export type AgentMaterial = ReturnType<typeof agentMaterial>;
+
+/** `{base_url}/skill.md`; registered under the /api/v1 prefix. */
+export function skillRoutes(material: AgentMaterial) {
+  return async function plugin(app: App) {
+    serve(app, '/skill.md', material.skillMd, 'The agent guide (Agent Skills file): the whole flow, fields, limits, error codes');
+  };
+}
+
+/** `{site_url}/llms.txt`, `{site_url}/.well-known/agent.json` and `{site_url}/scripts/<name>.sh`. */
+export function discoveryRoutes(material: AgentMaterial) {
+  return async function plugin(app: App) {
+    serve(app, '/llms.txt', material.llmsTxt, 'llms.txt: where an LLM finds skill.md, the OpenAPI document, the MCP server and the scripts');
+    serve(app, '/.well-known/agent.json', material.agentCard, 'A2A agent card describing the API and the MCP server');
+    for (const { name, doc } of material.scripts) {
+      serve(app, `/scripts/${name}.sh`, doc, `Shell script ${name}.sh (POSIX sh + curl)`);
+    }
+  };
+}

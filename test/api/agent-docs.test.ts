@@ -1,0 +1,309 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCRIPT_NAMES } from '../../src/agents/shell-scripts.js';
+import { ERROR_STATUS } from '../../src/core/errors.js';
+import { DIALECTS } from '../helpers/databases.js';
+import { startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { quickUser } from '../helpers/quick-users.js';
+
+const PUBLIC_URL = 'https://hack.example.org/site';
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Every http(s) URL in a text (Markdown link targets, backticks and quotes end it). */
+function urlsIn(text: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s`"'<>)\]]+/g)].map((m) => m[0].replace(/[.,;:]+$/, ''));
+}
+
+/** A documented URL as a route pattern: `{id}`, `$EVENT_ID`, `$(seg "$X")` become parameters; no query. */
+function routePattern(url: string, site: string): string {
+  const path = url.startsWith(site) ? url.slice(site.length) : url;
+  return path
+    .split('?')[0]!
+    .replace(/\$\(seg "\$\w+"\)/g, ':p')
+    .replace(/\{\w+\}|\$\w+/g, ':p');
+}
+
+interface Mention {
+  method: string;
+  url: string;
+  body?: string;
+}
+
+/** `METHOD URL` mentions in prose and tables, and curl commands in code blocks. */
+function mentionsIn(markdown: string, site: string): Mention[] {
+  const out: Mention[] = [];
+  for (const m of markdown.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\b[ `|]+(https?:\/\/[^\s`"'|]+)/g)) out.push({ method: m[1]!, url: m[2]! });
+  for (const block of markdown.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    for (const command of block[1]!.split(/\n(?=\s*curl )/)) {
+      if (!command.trimStart().startsWith('curl ')) continue;
+      const url = /"(https?:\/\/[^"]+)"/.exec(command)?.[1];
+      if (!url || !url.startsWith(site) || url.includes('/scripts/')) continue;
+      const data = /-d '([^']*)'/.exec(command)?.[1];
+      out.push({ method: /-X (\w+)/.exec(command)?.[1] ?? 'GET', url, ...(data !== undefined ? { body: data } : {}) });
+    }
+  }
+  return out;
+}
+
+/** `#### Body of `METHOD URL`` / `#### Query of …` sections and the field names in their tables. */
+function fieldSections(markdown: string): Array<{ part: 'Body' | 'Query'; method: string; url: string; fields: string[] }> {
+  const out: Array<{ part: 'Body' | 'Query'; method: string; url: string; fields: string[] }> = [];
+  for (const m of markdown.matchAll(/^#### (Body|Query) of `(\w+) (\S+)`\n\n((?:\|.*\n)+)/gm)) {
+    const fields = [...m[4]!.matchAll(/^\| `([\w.[\]]+)` \|/gm)].map((f) => f[1]!);
+    out.push({ part: m[1] as 'Body' | 'Query', method: m[2]!, url: m[3]!, fields });
+  }
+  return out;
+}
+
+describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
+  let t: TestApp;
+  let user: TestUser;
+  let skill: string;
+  const site = PUBLIC_URL;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect, {
+      env: { PUBLIC_URL, RATE_LIMIT_PER_KEY: '77', RATE_LIMIT_PER_IP: '33', RATE_LIMIT_WINDOW_MS: '90000', MAX_WAIT_SECONDS: '45', BODY_LIMIT_BYTES: '51200' },
+    });
+    user = await quickUser(t, 'organizer');
+    skill = (await t.api('GET', '/skill.md')).text;
+  });
+  afterAll(async () => t?.close());
+
+  /**
+   * Whether the running server's route knows a body or query field: an unknown one is refused with
+   * "is not a known property" before the handler runs (any valid key gets that far).
+   */
+  async function knowsField(method: string, pattern: string, part: 'Body' | 'Query', field: string): Promise<boolean> {
+    const path = pattern.replace(/:\w+/g, 'x_1');
+    // `a[].b` is a member of the objects in array a, `a.b` of object a: probe inside them.
+    const steps = field.split('.').map((name) => (name.endsWith('[]') ? { name: name.slice(0, -2), array: true } : { name, array: false }));
+    let body: unknown = { probe: true };
+    for (const step of [...steps].reverse()) body = { [step.name]: step.array ? [body] : body };
+    const reported = steps.map((step) => (step.array ? `${step.name}.0` : step.name)).join('.');
+    const res =
+      part === 'Body'
+        ? await t.request(method, path, { key: user.key, body })
+        : await t.request(method, `${path}?${field}=${encodeURIComponent('{probe}')}`, { key: user.key });
+    const errors = (res.body?.errors ?? []) as Array<{ field: string; message: string }>;
+    return !errors.some((e) => e.field === reported && e.message === 'is not a known property');
+  }
+
+  describe('skill.md', () => {
+    it('is served as text/markdown with a strong ETag, and 304 for a matching If-None-Match', async () => {
+      const res = await t.api('GET', '/skill.md');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      const etag = res.headers.get('etag')!;
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      const again = await t.api('GET', '/skill.md', { headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.headers.get('etag')).toBe(etag);
+      const other = await t.api('GET', '/skill.md', { headers: { 'if-none-match': '"something-else"' } });
+      expect(other.status).toBe(200);
+      expect(other.text).toBe(res.text);
+    });
+
+    it('opens with YAML front matter holding name, description and version', () => {
+      const fm = /^---\n([\s\S]*?)\n---\n/.exec(skill);
+      expect(fm).not.toBeNull();
+      const entries = Object.fromEntries(fm![1]!.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
+      expect(Object.keys(entries)).toEqual(['name', 'description', 'version']);
+      expect(entries.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(entries.description!.length).toBeGreaterThan(20);
+      expect(entries.version).toBe(VERSION);
+      // Plain YAML scalars: nothing that would make a YAML parser read them differently.
+      for (const value of Object.values(entries)) expect(value).not.toMatch(/: | #|^["'&*!|>%@`{[]/);
+    });
+
+    it('prints only URLs of the configured PUBLIC_URL, and the live limits', () => {
+      const urls = urlsIn(skill);
+      expect(urls.length).toBeGreaterThan(30);
+      expect(urls.filter((u) => u !== site && !u.startsWith(`${site}/`))).toEqual([]);
+      expect(skill).toContain(`${site}/api-keys`);
+      expect(skill).toContain('hackathon keys create --email');
+      expect(skill).toContain('77 requests per 90 s per API key; 33 per 90 s per client IP');
+      expect(skill).toContain(`my-registration?wait=45"`);
+      expect(skill).toContain('at most 50 KB');
+      expect(skill).toContain(`"url": "${site}/api/v1/mcp"`);
+    });
+
+    it('mentions only routes that exist on the server (tables, prose and curl examples)', () => {
+      const mentions = mentionsIn(skill, site);
+      expect(mentions.length).toBeGreaterThan(20);
+      const missing = mentions
+        .map((m) => ({ method: m.method, url: routePattern(m.url, new URL(site).origin + new URL(site).pathname) }))
+        .filter((m) => !t.app.hasRoute({ method: m.method as 'GET', url: m.url }));
+      expect(missing).toEqual([]);
+    });
+
+    it('lists request fields that the server validates: every field in its tables and curl bodies is known to the route', async () => {
+      const sections = fieldSections(skill);
+      expect(sections.map((s) => `${s.part} ${s.method} ${routePattern(s.url, site)}`)).toEqual([
+        'Body POST /api/v1/events/:p/register',
+        'Query GET /api/v1/events/:p/my-registration',
+        'Body POST /api/v1/events/:p/submit',
+        'Query GET /api/v1/events',
+        'Body POST /api/v1/events',
+        'Body POST /api/v1/events/:p/registrations/:p/reject',
+        'Query GET /api/v1/events/:p/registrations',
+      ]);
+      const checks: Array<[string, string, 'Body' | 'Query', string]> = [];
+      for (const s of sections) for (const f of s.fields) checks.push([s.method, routePattern(s.url, site), s.part, f]);
+      for (const m of mentionsIn(skill, site)) {
+        if (m.body === undefined) continue;
+        for (const f of Object.keys(JSON.parse(m.body) as object)) checks.push([m.method, routePattern(m.url, site), 'Body', f]);
+      }
+      expect(checks.length).toBeGreaterThan(40);
+      const unknown: string[] = [];
+      for (const [method, pattern, part, field] of checks) if (!(await knowsField(method, pattern, part, field))) unknown.push(`${method} ${pattern} ${field}`);
+      expect(unknown).toEqual([]);
+      // The probe itself tells an unknown field apart.
+      expect(await knowsField('POST', '/api/v1/events/:p/register', 'Body', 'no_such_field')).toBe(false);
+      expect(await knowsField('GET', '/api/v1/events', 'Query', 'no_such_field')).toBe(false);
+      expect(await knowsField('POST', '/api/v1/events', 'Body', 'tracks[].no_such_field')).toBe(false);
+      expect(await knowsField('POST', '/api/v1/events', 'Body', 'registration_config.no_such_field')).toBe(false);
+      expect(await knowsField('POST', '/api/v1/events', 'Body', 'registration_config.fields[].no_such_field')).toBe(false);
+    });
+
+    it('names only real error codes, with their real status', () => {
+      const table = skill.slice(skill.indexOf('## Errors'), skill.indexOf('## Rate limits'));
+      const listed = [...table.matchAll(/^\| `(\w+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]);
+      expect(listed.length).toBeGreaterThan(25);
+      expect(listed.filter(([code, status]) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== status)).toEqual([]);
+      for (const code of ['unauthorized', 'event_not_found', 'validation_failed', 'registration_closed', 'already_registered', 'team_name_taken', 'registration_not_approved', 'submission_closed', 'results_not_published', 'rate_limited', 'idempotency_key_reused', 'idempotency_key_in_use']) {
+        expect(listed.map(([c]) => c)).toContain(code);
+      }
+      // "409 results_not_published" style mentions in the prose.
+      const prose = [...skill.matchAll(/`(\d{3}) ([a-z_]+)`/g)].map((m) => [m[2], Number(m[1])]);
+      expect(prose.length).toBeGreaterThan(5);
+      expect(prose.filter(([code, status]) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== status)).toEqual([]);
+    });
+
+    it('describes the MCP tools by their shared names', () => {
+      const section = skill.slice(skill.indexOf('## MCP server'), skill.indexOf('## For organizers'));
+      const tools = [...section.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+      expect(tools).toEqual([
+        'list_events', 'get_event', 'get_registration_form', 'register_team', 'get_my_registration', 'submit_project', 'get_result',
+        'create_event', 'list_registrations', 'approve_registration', 'reject_registration', 'get_leaderboard', 'publish_results',
+      ]);
+    });
+  });
+
+  describe('the scripts', () => {
+    it('call only existing routes, send only known fields and test only real error codes', async () => {
+      for (const name of SCRIPT_NAMES) {
+        const res = await t.request('GET', `/scripts/${name}.sh`);
+        expect(res.status).toBe(200);
+        expect(urlsIn(res.text).filter((u) => !u.startsWith(`${site}/`))).toEqual([]);
+        const calls = [...res.text.matchAll(/^\s*api (GET|POST) "(\/.*?)"(?= "\{|$)/gm)].map((m) => ({ method: m[1]!, url: routePattern(`/api/v1${m[2]}`, site) }));
+        expect(calls.length).toBeGreaterThan(0);
+        expect(calls.filter((c) => !t.app.hasRoute({ method: c.method as 'GET', url: c.url }))).toEqual([]);
+        const post = calls.find((c) => c.method === 'POST');
+        const fields = [...res.text.matchAll(/\badd_(?:str|raw) (\w+) /g)].map((m) => m[1]!);
+        expect(fields.length > 0).toBe(post !== undefined);
+        for (const f of fields) expect(`${name}: ${f} ${await knowsField('POST', post!.url, 'Body', f)}`).toBe(`${name}: ${f} true`);
+        const codes = [...res.text.matchAll(/API_CODE" = "(\w+)"/g)].map((m) => m[1]!);
+        expect(codes.filter((c) => !(c in ERROR_STATUS))).toEqual([]);
+      }
+    });
+  });
+
+  describe('llms.txt and the agent card', () => {
+    it('llms.txt follows llmstxt.org (H1, summary, link sections) and links skill.md, OpenAPI, docs, MCP and the scripts', async () => {
+      const res = await t.request('GET', '/llms.txt');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      const lines = res.text.split('\n');
+      expect(lines[0]).toBe('# Hackathon platform');
+      expect(lines[2]!.startsWith('> ')).toBe(true);
+      expect(lines.filter((l) => /^## /.test(l))).toEqual(['## Docs', '## MCP', '## Scripts', '## Optional']);
+      const links = [...res.text.matchAll(/^- \[[^\]]+\]\(([^)]+)\)/gm)].map((m) => m[1]!);
+      expect(links.filter((u) => !u.startsWith(`${site}/`))).toEqual([]);
+      expect(links).toEqual(
+        expect.arrayContaining([
+          `${site}/api/v1/skill.md`,
+          `${site}/api/v1/openapi.json`,
+          `${site}/docs`,
+          `${site}/api/v1/mcp`,
+          `${site}/.well-known/agent.json`,
+          ...SCRIPT_NAMES.map((n) => `${site}/scripts/${n}.sh`),
+        ]),
+      );
+    });
+
+    it('the agent card is an A2A card with skills, a bearer scheme and links, all on PUBLIC_URL', async () => {
+      const res = await t.request('GET', '/.well-known/agent.json');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const card = res.body;
+      expect(card).toMatchObject({
+        name: expect.any(String),
+        description: expect.any(String),
+        url: `${site}/api/v1`,
+        version: VERSION,
+        documentationUrl: `${site}/api/v1/skill.md`,
+        capabilities: expect.any(Object),
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        security: [{ bearer: [] }],
+      });
+      expect(card.additionalInterfaces).toContainEqual({ url: `${site}/api/v1/mcp`, transport: 'MCP (streamable HTTP)' });
+      expect(card.skills.length).toBeGreaterThan(3);
+      for (const s of card.skills) expect(s).toMatchObject({ id: expect.any(String), name: expect.any(String), description: expect.any(String), tags: expect.any(Array) });
+      expect(urlsIn(res.text).filter((u) => u !== site && !u.startsWith(`${site}/`))).toEqual([]);
+    });
+
+    it('the material this part serves exists on the server (OpenAPI, docs and MCP come from other parts)', () => {
+      const origin = new URL(site);
+      const served = ['/api/v1/skill.md', '/llms.txt', '/.well-known/agent.json', ...SCRIPT_NAMES.map((n) => `/scripts/${n}.sh`)];
+      expect(served.filter((p) => !t.app.hasRoute({ method: 'GET', url: p }))).toEqual([]);
+      expect(origin.pathname).toBe('/site');
+    });
+  });
+
+  describe('caching', () => {
+    it.each([
+      ['/api/v1/skill.md', 'text/markdown; charset=utf-8'],
+      ['/llms.txt', 'text/plain; charset=utf-8'],
+      ['/.well-known/agent.json', 'application/json; charset=utf-8'],
+      ...SCRIPT_NAMES.map((n) => [`/scripts/${n}.sh`, 'text/x-shellscript; charset=utf-8']),
+    ])('%s has its exact content type, a strong ETag and 304 on If-None-Match', async (path, type) => {
+      const res = await t.request('GET', path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+      const etag = res.headers.get('etag')!;
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+      const again = await t.request('GET', path, { headers: { 'if-none-match': `"other", ${etag}` } });
+      expect(again.status).toBe(304);
+      expect(again.text).toBe('');
+    });
+  });
+
+  describe('cost and errors', () => {
+    it('is not rate-limited and needs no key, but a wrong key is still a 401 problem', async () => {
+      const limited = await startTestApp(dialect, { env: { RATE_LIMIT_PER_IP: '1' } });
+      try {
+        const answers = await Promise.all(
+          ['/api/v1/skill.md', '/llms.txt', '/.well-known/agent.json', '/scripts/status.sh', '/api/v1/skill.md'].map((p) => limited.request('GET', p)),
+        );
+        expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+        expect(answers.map((a) => a.headers.get('ratelimit-limit'))).toEqual([null, null, null, null, null]);
+        const bad = await limited.request('GET', '/llms.txt', { key: 'hk_wrong' });
+        expect(bad.status).toBe(401);
+        expect(bad.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+        expect(bad.body.code).toBe('unauthorized');
+      } finally {
+        await limited.close();
+      }
+    });
+
+    it('answers problem+json for an unknown script', async () => {
+      const res = await t.request('GET', '/scripts/nope.sh');
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    });
+  });
+});
