@@ -9,6 +9,8 @@ import { problems } from '../core/http/schemas.js';
 import { ajvToFieldErrors, validatorCompiler } from '../core/http/validation.js';
 import { MCP_TOOLS, nextCursorOf, toolPath, type ToolSpec } from './mcp-tools.js';
 
+const JsonRpcMessage = Type.Object({ jsonrpc: Type.Literal('2.0') }, { additionalProperties: true });
+
 type ArgsValidator = ((data: unknown) => boolean) & { errors?: Parameters<typeof ajvToFieldErrors>[0] | null };
 
 /** Request headers a tool call forwards to the REST route: the caller's identity, nothing else. */
@@ -45,7 +47,13 @@ export function mcpRoutes(ctx: AppContext) {
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(toProblem(err, config.publicUrl)) }] };
   }
 
-  async function callTool(app: App, request: FastifyRequest, spec: ToolSpec, rawArgs: Record<string, unknown>): Promise<CallToolResult> {
+  async function callTool(
+    app: App,
+    request: FastifyRequest,
+    spec: ToolSpec,
+    rawArgs: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
     // A copy: the validator fills defaults in.
     const args: Record<string, unknown> = { ...rawArgs };
     const validate = validators.get(spec.name)!;
@@ -69,7 +77,8 @@ export function mcpRoutes(ctx: AppContext) {
       headers['content-type'] = 'application/json';
     }
 
-    const res = await app.inject({ method: spec.method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+    // The signal ends a long-poll (get_my_registration with wait) when the MCP client goes away.
+    const res = await app.inject({ method: spec.method, url, headers, signal, ...(payload !== undefined ? { payload } : {}) });
     const isJson = /json/i.test(String(res.headers['content-type'] ?? ''));
     const body: unknown = isJson && res.body ? JSON.parse(res.body) : res.body;
     if (res.statusCode >= 400) {
@@ -82,7 +91,7 @@ export function mcpRoutes(ctx: AppContext) {
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
 
-  function mcpServer(app: App, request: FastifyRequest): Server {
+  function mcpServer(app: App, request: FastifyRequest, gone: AbortSignal): Server {
     const server = new Server(
       { name: 'hackathon-platform', title: 'Hackathon platform', version: '1.0.0' },
       {
@@ -91,10 +100,10 @@ export function mcpRoutes(ctx: AppContext) {
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (call) => {
+    server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
       const spec = MCP_TOOLS.find((t) => t.name === call.params.name);
       if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${call.params.name}; tools/list names them.`);
-      return callTool(app, request, spec, call.params.arguments ?? {});
+      return callTool(app, request, spec, call.params.arguments ?? {}, AbortSignal.any([gone, extra.signal]));
     });
     return server;
   }
@@ -107,8 +116,9 @@ export function mcpRoutes(ctx: AppContext) {
         schema: {
           tags: ['mcp'],
           summary: 'MCP server (streamable HTTP, stateless): JSON-RPC requests such as initialize, tools/list, tools/call',
-          body: Type.Unknown({ description: 'a JSON-RPC 2.0 message or batch' }),
-          response: problems(400, 401, 413, 415, 429),
+          // Required: without a parsed body the SDK would try to read the request stream Fastify already consumed.
+          body: Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1 })], { description: 'a JSON-RPC 2.0 message or batch' }),
+          response: problems(400, 401, 413, 415, 422, 429),
         },
       },
       async (request, reply) => {
@@ -116,9 +126,11 @@ export function mcpRoutes(ctx: AppContext) {
         reply.hijack();
         for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
         reply.raw.setHeader('x-content-type-options', 'nosniff');
-        const server = mcpServer(app, request);
+        const gone = new AbortController();
+        const server = mcpServer(app, request, gone.signal);
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         reply.raw.once('close', () => {
+          gone.abort();
           void transport.close();
           void server.close();
         });

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
-import { eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -306,5 +306,59 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     it('answers an unknown tool with a JSON-RPC error', async () => {
       await expect(teamClient.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/Unknown tool/);
     });
+  });
+});
+
+describe.each(DIALECTS)('MCP server: HTTP edges and rate limits (%s)', (dialect) => {
+  let t: TestApp;
+  let organizer: TestUser;
+  let eventId: string;
+  const rpc = (id: number, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
+  const accept = { accept: 'application/json, text/event-stream' };
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { env: { RATE_LIMIT_PER_KEY: '3' } });
+    organizer = await t.user('organizer');
+    eventId = await createEvent(t, organizer.key);
+    t.clock.advance(3_600_000); // a fresh rate-limit window: creating the event used one request
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses a POST without a JSON-RPC body as a client mistake (422)', async () => {
+    const empty = await t.api('POST', '/mcp', { key: organizer.key, headers: accept });
+    expect(empty.status).toBe(422);
+    expect(empty.body).toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('counts a tool call twice against the key: the MCP request and the REST call it makes', async () => {
+    // A fresh window: this tools/call is request 1 of the key's 3, its REST call request 2.
+    t.clock.advance(3_600_000);
+    const first = await t.api('POST', '/mcp', {
+      key: organizer.key,
+      headers: accept,
+      body: rpc(1, 'tools/call', { name: 'get_event', arguments: { event_id: eventId } }),
+    });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-remaining')).toBe('2');
+    expect(first.body.result.isError).toBeFalsy();
+    expect(first.body.result.structuredContent.id).toBe(eventId);
+
+    // Request 3 is let in; its REST call (4) is over the limit: a tool error with the REST code.
+    const second = await t.api('POST', '/mcp', {
+      key: organizer.key,
+      headers: accept,
+      body: rpc(2, 'tools/call', { name: 'get_event', arguments: { event_id: eventId } }),
+    });
+    expect(second.status).toBe(200);
+    expect(second.body.result.isError).toBe(true);
+    expect(JSON.parse(second.body.result.content[0].text)).toMatchObject({ code: 'rate_limited', status: 429 });
+
+    // Request 5 is refused at the HTTP level.
+    const third = await t.api('POST', '/mcp', { key: organizer.key, headers: accept, body: rpc(3, 'tools/list') });
+    expect(third.status).toBe(429);
+    expect(third.body).toMatchObject({ code: 'rate_limited' });
+    expect(third.headers.get('retry-after')).not.toBeNull();
   });
 });
