@@ -2,7 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryNotifier, type Notifier } from '../../src/core/notifier.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { openRaw } from '../helpers/raw-http.js';
 import { createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
 
 const DAY = 86_400_000;
@@ -360,5 +362,55 @@ describe.each(DIALECTS)('MCP server: HTTP edges and rate limits (%s)', (dialect)
     expect(third.status).toBe(429);
     expect(third.body).toMatchObject({ code: 'rate_limited' });
     expect(third.headers.get('retry-after')).not.toBeNull();
+  });
+});
+
+describe.each(DIALECTS)('MCP server: a long-poll ends with its client (%s)', (dialect) => {
+  let t: TestApp;
+  /** Resolves with the signal of the first wait on the notifier (the long-poll of the tool call). */
+  let firstWait: Promise<AbortSignal>;
+
+  beforeAll(async () => {
+    const inner = memoryNotifier();
+    let seen: (signal: AbortSignal) => void;
+    firstWait = new Promise((resolve) => (seen = resolve));
+    const notifier: Notifier = {
+      ...inner,
+      wait(channel, ms, signal) {
+        seen(signal!);
+        return inner.wait(channel, ms, signal);
+      },
+    };
+    t = await startTestApp(dialect, { notifier });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('aborts the REST wait when the MCP client disconnects', async () => {
+    const organizer = await t.user('organizer');
+    const team = await t.user();
+    const eventId = await createEvent(t, organizer.key);
+    const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
+    expect(reg.status).toBe(201);
+
+    // A raw socket, destroyed mid-wait: fetch's pool may open a spare connection that would hold the close.
+    const conn = await openRaw(t.url);
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_my_registration', arguments: { event_id: eventId, wait: 600 } },
+    });
+    conn.socket.write(
+      `POST /api/v1/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${team.key}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    const signal = await firstWait;
+    expect(signal.aborted).toBe(false);
+    const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    conn.socket.destroy();
+    await aborted;
+    expect(signal.aborted).toBe(true);
   });
 });
