@@ -1,20 +1,53 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  isInitializeRequest,
+  JSONRPCMessageSchema,
+  ListToolsRequestSchema,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.js';
 import { AppError, toProblem, validationError } from '../core/errors.js';
 import { problems } from '../core/http/schemas.js';
 import { ajvToFieldErrors, validatorCompiler } from '../core/http/validation.js';
+import { McpAccepted, McpRequestBody, McpResponseBody } from './mcp-schemas.js';
 import { MCP_TOOLS, nextCursorOf, toolPath, type ToolSpec } from './mcp-tools.js';
-
-const JsonRpcMessage = Type.Object({ jsonrpc: Type.Literal('2.0') }, { additionalProperties: true });
 
 type ArgsValidator = ((data: unknown) => boolean) & { errors?: Parameters<typeof ajvToFieldErrors>[0] | null };
 
 /** Request headers a tool call forwards to the REST route: the caller's identity, nothing else. */
 const FORWARDED_HEADERS = ['authorization'] as const;
+
+/**
+ * The transport's own refusals, made here so they answer problem+json like every other client
+ * mistake (the SDK would answer them with a bare JSON-RPC error).
+ */
+function checkTransportRules(request: FastifyRequest): void {
+  const accept = request.headers.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    throw new AppError('bad_request', 'An MCP client must send "Accept: application/json, text/event-stream".');
+  }
+  const messages = Array.isArray(request.body) ? (request.body as unknown[]) : [request.body];
+  const errors = messages.flatMap((m, i) =>
+    JSONRPCMessageSchema.safeParse(m).success
+      ? []
+      : [{ field: Array.isArray(request.body) ? String(i) : 'body', message: 'is not a JSON-RPC 2.0 request, notification or response' }],
+  );
+  if (errors.length) throw validationError(errors);
+  const initializing = messages.some((m) => isInitializeRequest(m));
+  if (initializing && messages.length > 1) {
+    throw validationError([{ field: 'body', message: 'an initialize request must be sent alone' }]);
+  }
+  const version = request.headers['mcp-protocol-version'];
+  if (!initializing && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    throw new AppError('bad_request', `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
+  }
+}
 
 /**
  * The MCP server at `{base_url}/mcp`: streamable HTTP, stateless (a fresh SDK server per POST, no
@@ -117,11 +150,12 @@ export function mcpRoutes(ctx: AppContext) {
           tags: ['mcp'],
           summary: 'MCP server (streamable HTTP, stateless): JSON-RPC requests such as initialize, tools/list, tools/call',
           // Required: without a parsed body the SDK would try to read the request stream Fastify already consumed.
-          body: Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1 })], { description: 'a JSON-RPC 2.0 message or batch' }),
-          response: problems(400, 401, 413, 415, 422, 429),
+          body: McpRequestBody,
+          response: { 200: McpResponseBody, 202: McpAccepted, ...problems(400, 401, 413, 415, 422, 429) },
         },
       },
       async (request, reply) => {
+        checkTransportRules(request);
         // The SDK writes the answer itself: carry over what the hooks have set so far (rate-limit headers).
         reply.hijack();
         for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);

@@ -217,6 +217,45 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
       }
     });
 
+    it('answers the transport rules with problem+json', async () => {
+      const post = (body: unknown, headers: Record<string, string> = { accept: 'application/json, text/event-stream' }) =>
+        t.api('POST', '/mcp', { key: team.key, body, headers });
+      const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+
+      const noAccept = await post(list, { accept: 'application/json' });
+      expect(noAccept.status).toBe(400);
+      expect(noAccept.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(noAccept.body).toMatchObject({ code: 'bad_request' });
+
+      const notRpc = await post({ jsonrpc: '2.0', id: 1 });
+      expect(notRpc.status).toBe(422);
+      expect(notRpc.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'body' }] });
+      // The route schema refuses a wrong version; the SDK's own message schema what the outline lets through.
+      const oldRpc = await post([list, { jsonrpc: '1.0', id: 2, method: 'tools/list' }]);
+      expect(oldRpc.status).toBe(422);
+      expect(oldRpc.body.errors.map((e: { field: string }) => e.field)).toContain('1.jsonrpc');
+      const badBatch = await post([list, { jsonrpc: '2.0', id: 2 }]);
+      expect(badBatch.status).toBe(422);
+      expect(badBatch.body.errors).toEqual([{ field: '1', message: 'is not a JSON-RPC 2.0 request, notification or response' }]);
+
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+      const twoInits = await post([init, { ...init, id: 2 }]);
+      expect(twoInits.status).toBe(422);
+      expect(twoInits.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'body', message: 'an initialize request must be sent alone' }] });
+
+      const oldVersion = await post(list, { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '1999-01-01' });
+      expect(oldVersion.status).toBe(400);
+      expect(oldVersion.body).toMatchObject({ code: 'bad_request' });
+
+      // Valid traffic: a notification is accepted without a body, a batch answers as an array.
+      const note = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(note.status).toBe(202);
+      expect(note.text).toBe('');
+      const batch = await post([list, { ...list, id: 2 }]);
+      expect(batch.status).toBe(200);
+      expect(batch.body.map((r: { id: number }) => r.id).sort()).toEqual([1, 2]);
+    });
+
     it('carries the rate-limit headers of the MCP request', async () => {
       const res = await t.api('POST', '/mcp', {
         key: team.key,
