@@ -84,7 +84,10 @@ function inputSchema(pathArgs: Record<string, TSchema>, ...sources: ObjectLike[]
   const required = Object.keys(pathArgs);
   for (const source of sources) {
     Object.assign(properties, source.properties);
-    for (const name of source.required ?? []) if (!('default' in source.properties[name]!)) required.push(name);
+    for (const name of source.required ?? []) {
+      const property = source.properties[name];
+      if (property && !('default' in property)) required.push(name);
+    }
   }
   return JSON.parse(JSON.stringify({ type: 'object', properties, required, additionalProperties: false })) as ObjectJsonSchema;
 }
@@ -113,6 +116,8 @@ const write = (title: string, destructive: boolean, idempotent: boolean): ToolAn
 
 // The leaderboard's CSV format is not JSON: the tool always asks for JSON.
 const { format: _csvFormat, ...leaderboardArgs } = LeaderboardQuery.properties;
+// Compact list items (`fields`, where the route offers it) would not match the tool's output schema.
+const { fields: _compact, ...listEventsArgs } = ListEventsQuery.properties as Record<string, TSchema>;
 const decisionObject = DecisionBody.anyOf[0];
 
 export const MCP_TOOLS: readonly ToolSpec[] = [
@@ -124,7 +129,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     method: 'GET',
     path: '/events',
     pathArgs: [],
-    inputSchema: inputSchema({}, ListEventsQuery),
+    inputSchema: inputSchema({}, { properties: listEventsArgs, required: ListEventsQuery.required }),
     outputSchema: listOutput(EventSummarySchema),
     list: true,
   },
