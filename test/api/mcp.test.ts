@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/core/ids.js';
 import { memoryNotifier, type Notifier } from '../../src/core/notifier.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { openRaw } from '../helpers/raw-http.js';
@@ -105,7 +106,8 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
 
   it('runs the whole flow, organizer side included', async () => {
     // Organizer: create an event with tracks and a required custom field.
-    const created = ok(await orgClient.callTool({ name: 'create_event', arguments: eventBody(t.clock.now()) }));
+    // No AI models: the one review below is inserted as a row (the review pipeline is tested on its own).
+    const created = ok(await orgClient.callTool({ name: 'create_event', arguments: eventBody(t.clock.now(), { models: [] }) }));
     const eventId = created.id as string;
     expect(created).toMatchObject({ name: 'Agents Hack', status: 'open' });
 
@@ -166,9 +168,28 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
 
     // Past the submission deadline the event is judging.
     t.clock.set(T0.getTime() + 2 * DAY + HOUR);
+    const now = t.clock.now().toISOString();
+    await t.ctx.db
+      .insertInto('reviews')
+      .values({
+        id: newId('rev'),
+        event_id: eventId,
+        project_id: submitted.id,
+        reviewer_kind: 'model',
+        reviewer: 'openai/gpt-4o-mini',
+        group_key: 'openai/gpt-4o-mini',
+        status: 'succeeded',
+        scores: JSON.stringify({ impact: 8, craft: 7 }),
+        attempts: 1,
+        created_at: now,
+        updated_at: now,
+        completed_at: now,
+      })
+      .execute();
     const board = ok(await orgClient.callTool({ name: 'get_leaderboard', arguments: { event_id: eventId } }));
     expect(board.items).toHaveLength(1);
-    expect(board.items[0]).toMatchObject({ rank: 1, project_id: submitted.id, team_name: 'MCP Crew', track_id: 'tools' });
+    // impact 8 (weight 2), craft 7 (weight 1): (16 + 7) / 3.
+    expect(board.items[0]).toMatchObject({ rank: 1, project_id: submitted.id, team_name: 'MCP Crew', track_id: 'tools', score: 7.6667 });
     expect(board.next_cursor).toBeNull();
 
     const published = ok(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId } }));
