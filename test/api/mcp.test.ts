@@ -303,6 +303,10 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
         ]),
       );
 
+      // JSON types are strict, unlike a query string.
+      const stringLimit = problem(await teamClient.callTool({ name: 'list_events', arguments: { limit: '5' } }));
+      expect(stringLimit).toMatchObject({ code: 'validation_failed', errors: [{ field: 'limit', message: 'must be integer' }] });
+
       const noEvent = problem(await teamClient.callTool({ name: 'get_event', arguments: {} }));
       expect(noEvent).toMatchObject({ code: 'validation_failed', errors: [{ field: 'event_id', message: 'is required' }] });
     });
