@@ -17,6 +17,7 @@ import { memoryRateLimitStore, type RateLimitStore } from './core/rate-limit.js'
 import { agentCreateRoute, eventsRoutes } from './events/events-routes.js';
 import { createEventCatalog } from './events/event-catalog.js';
 import { createEventsService } from './events/events-service.js';
+import { mcpRoutes } from './mcp/mcp-routes.js';
 import { createRegistrationsService } from './registrations/registrations-service.js';
 import { registrationsRoutes } from './registrations/registrations-routes.js';
 import { createRegistrationWaits } from './registrations/registration-waits.js';
@@ -162,6 +163,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(reviewersRoutes(ctx));
       await api.register(resultsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
+      await api.register(mcpRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

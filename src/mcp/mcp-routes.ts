@@ -1,0 +1,197 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  isInitializeRequest,
+  JSONRPCMessageSchema,
+  ListToolsRequestSchema,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyRequest } from 'fastify';
+import type { App, AppContext } from '../app-context.js';
+import { AppError, toProblem, validationError } from '../core/errors.js';
+import { problems } from '../core/http/schemas.js';
+import { ajvToFieldErrors, validatorCompiler } from '../core/http/validation.js';
+import { McpAccepted, McpRequestBody, McpResponseBody } from './mcp-schemas.js';
+import { MCP_TOOLS, nextCursorOf, toolPath, type ToolSpec } from './mcp-tools.js';
+
+type ArgsValidator = ((data: unknown) => boolean) & { errors?: Parameters<typeof ajvToFieldErrors>[0] | null };
+
+/** Request headers a tool call forwards to the REST route: the caller's identity, nothing else. */
+const FORWARDED_HEADERS = ['authorization'] as const;
+
+/**
+ * The transport's own refusals, made here so they answer problem+json like every other client
+ * mistake (the SDK would answer them with a bare JSON-RPC error).
+ */
+function checkTransportRules(request: FastifyRequest): void {
+  const accept = request.headers.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    throw new AppError('bad_request', 'An MCP client must send "Accept: application/json, text/event-stream".');
+  }
+  const messages = Array.isArray(request.body) ? (request.body as unknown[]) : [request.body];
+  const errors = messages.flatMap((m, i) =>
+    JSONRPCMessageSchema.safeParse(m).success
+      ? []
+      : [{ field: Array.isArray(request.body) ? String(i) : 'body', message: 'is not a JSON-RPC 2.0 request, notification or response' }],
+  );
+  if (errors.length) throw validationError(errors);
+  const initializing = messages.some((m) => isInitializeRequest(m));
+  if (initializing && messages.length > 1) {
+    throw validationError([{ field: 'body', message: 'an initialize request must be sent alone' }]);
+  }
+  const version = request.headers['mcp-protocol-version'];
+  if (!initializing && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    throw new AppError('bad_request', `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
+  }
+}
+
+/**
+ * The MCP server at `{base_url}/mcp`: streamable HTTP, stateless (a fresh SDK server per POST, no
+ * sessions, JSON responses), behind the same bearer key and rate limits as every route.
+ *
+ * A tool call is the REST call itself, made in-process with `app.inject` and the caller's
+ * Authorization header: validation, authorization, rate limits, idempotency and error codes are the
+ * REST route's, with no second implementation to drift. The tool arguments are checked against the
+ * tool's own input schema first (the same TypeBox schemas, flattened), so a wrong type is refused
+ * exactly as the schema the client was shown says.
+ */
+export function mcpRoutes(ctx: AppContext) {
+  const { config } = ctx;
+  const validators = new Map<string, ArgsValidator>(
+    MCP_TOOLS.map((t) => [
+      t.name,
+      validatorCompiler({ schema: t.inputSchema, httpPart: 'body', method: 'POST', url: '/mcp' }) as unknown as ArgsValidator,
+    ]),
+  );
+  const tools = MCP_TOOLS.map((t) => ({
+    name: t.name,
+    title: t.annotations.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    outputSchema: t.outputSchema,
+    annotations: t.annotations,
+  }));
+
+  function toolError(err: AppError): CallToolResult {
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(toProblem(err, config.publicUrl)) }] };
+  }
+
+  async function callTool(
+    app: App,
+    request: FastifyRequest,
+    spec: ToolSpec,
+    rawArgs: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    // A copy: the validator fills defaults in.
+    const args: Record<string, unknown> = { ...rawArgs };
+    const validate = validators.get(spec.name)!;
+    if (!validate(args)) return toolError(validationError(ajvToFieldErrors(validate.errors ?? [], 'body')));
+
+    const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !spec.pathArgs.includes(k)));
+    let url = `/api/v1${toolPath(spec, args)}`;
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED_HEADERS) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    let payload: string | undefined;
+    if (spec.method === 'GET') {
+      const query = new URLSearchParams();
+      for (const [k, v] of Object.entries(rest)) query.set(k, String(v));
+      if ([...query.keys()].length) url += `?${query}`;
+    } else if (Object.keys(spec.inputSchema.properties).length > spec.pathArgs.length) {
+      // Routes with a body schema get the remaining arguments as their JSON body (publish has none).
+      payload = JSON.stringify(rest);
+      headers['content-type'] = 'application/json';
+    }
+
+    // The signal ends a long-poll (get_my_registration with wait) when the MCP client goes away.
+    const res = await app.inject({ method: spec.method, url, headers, signal, ...(payload !== undefined ? { payload } : {}) });
+    const isJson = /json/i.test(String(res.headers['content-type'] ?? ''));
+    const body: unknown = isJson && res.body ? JSON.parse(res.body) : res.body;
+    if (res.statusCode >= 400) {
+      // The REST problem document as is: the same code, detail and field errors.
+      return { isError: true, content: [{ type: 'text', text: isJson ? res.body : JSON.stringify({ status: res.statusCode, detail: res.body }) }] };
+    }
+    const structured = spec.list
+      ? { items: body as unknown[], next_cursor: nextCursorOf(res.headers.link as string | undefined) }
+      : (body as Record<string, unknown>);
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+
+  function mcpServer(app: App, request: FastifyRequest, gone: AbortSignal): Server {
+    const server = new Server(
+      { name: 'hackathon-platform', title: 'Hackathon platform', version: '1.0.0' },
+      {
+        capabilities: { tools: {} },
+        instructions: `Tools for the hackathon platform at ${config.publicUrl}: find an event (list_events), read its registration form, register_team, wait for the decision with get_my_registration (wait), submit_project, then get_result. Organizers: create_event, list_registrations, approve/reject_registration, get_leaderboard, publish_results. The full guide is ${config.publicUrl}/api/v1/skill.md. A refused call returns isError with the REST problem document (its \`code\` says what to do).`,
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
+      const spec = MCP_TOOLS.find((t) => t.name === call.params.name);
+      if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${call.params.name}; tools/list names them.`);
+      return callTool(app, request, spec, call.params.arguments ?? {}, AbortSignal.any([gone, extra.signal]));
+    });
+    return server;
+  }
+
+  return async function plugin(app: App) {
+    app.post(
+      '/mcp',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['mcp'],
+          summary: 'MCP server (streamable HTTP, stateless): JSON-RPC requests such as initialize, tools/list, tools/call',
+          // Required: without a parsed body the SDK would try to read the request stream Fastify already consumed.
+          body: McpRequestBody,
+          response: { 200: McpResponseBody, 202: McpAccepted, ...problems(400, 401, 413, 415, 422, 429) },
+        },
+      },
+      async (request, reply) => {
+        checkTransportRules(request);
+        // The SDK writes the answer itself: carry over what the hooks have set so far (rate-limit headers).
+        reply.hijack();
+        for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+        reply.raw.setHeader('x-content-type-options', 'nosniff');
+        const gone = new AbortController();
+        const server = mcpServer(app, request, gone.signal);
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        reply.raw.once('close', () => {
+          gone.abort();
+          void transport.close();
+          void server.close();
+        });
+        try {
+          await server.connect(transport);
+          await transport.handleRequest(request.raw, reply.raw, request.body);
+        } catch (err) {
+          request.log.error({ err }, 'MCP request failed');
+          if (!reply.raw.headersSent) {
+            const problem = toProblem(new AppError('internal_error', 'The MCP request failed on our side; it has been logged.'), config.publicUrl);
+            reply.raw.writeHead(500, { 'content-type': 'application/problem+json' }).end(JSON.stringify(problem));
+          }
+        }
+      },
+    );
+
+    // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
+    for (const method of ['GET', 'DELETE'] as const) {
+      app.route({
+        method,
+        url: '/mcp',
+        schema: { tags: ['mcp'], summary: 'Not supported: the MCP server is stateless (POST only)', response: problems(405, 429) },
+        handler: async (_request, reply) => {
+          reply.header('Allow', 'POST');
+          throw new AppError('method_not_allowed', `The MCP endpoint is stateless: send JSON-RPC messages with POST ${config.publicUrl}/api/v1/mcp.`);
+        },
+      });
+    }
+  };
+}

@@ -1,0 +1,293 @@
+import { Type, type TSchema } from 'typebox';
+import { EventIdParams, CreateEventBody, EventSchema, EventSummarySchema, ListEventsQuery, RegistrationFormSchema } from '../events/events-schemas.js';
+import {
+  DecisionBody,
+  ListRegistrationsQuery,
+  MyRegistrationQuery,
+  MyRegistrationSchema,
+  RegisterBody,
+  RegisterResponse,
+  RegistrationParams,
+  RegistrationSchema,
+} from '../registrations/registrations-schemas.js';
+import { LeaderboardQuery, PublishResponse, ResultEntrySchema, TrackQuery } from '../results/results-schemas.js';
+import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
+
+/** The tool names are shared with skill.md and the other agent material: never rename one. */
+export const MCP_TOOL_NAMES = [
+  'list_events',
+  'get_event',
+  'get_registration_form',
+  'register_team',
+  'get_my_registration',
+  'submit_project',
+  'get_result',
+  'create_event',
+  'list_registrations',
+  'approve_registration',
+  'reject_registration',
+  'get_leaderboard',
+  'publish_results',
+] as const;
+export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
+
+/** A JSON Schema object as MCP wants it for `inputSchema` and `outputSchema`. */
+export interface ObjectJsonSchema {
+  type: 'object';
+  properties: Record<string, object>;
+  required: string[];
+  additionalProperties?: boolean;
+  [keyword: string]: unknown;
+}
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/**
+ * One tool: how its arguments map onto one REST route. Path arguments fill the `{name}` holes of
+ * `path`; every other argument goes to the query string (GET) or the JSON body (POST).
+ */
+export interface ToolSpec {
+  name: McpToolName;
+  description: string;
+  annotations: ToolAnnotations;
+  method: 'GET' | 'POST';
+  /** Under /api/v1, with `{event_id}`-style holes named after the path arguments. */
+  path: string;
+  pathArgs: string[];
+  inputSchema: ObjectJsonSchema;
+  outputSchema: ObjectJsonSchema;
+  /** The route answers a bare JSON array (one page): the result is `{ items, next_cursor }`. */
+  list: boolean;
+}
+
+interface ObjectLike {
+  properties: Record<string, TSchema>;
+  required?: readonly string[];
+}
+
+const eventIdArg = { ...EventIdParams.properties.id, description: 'the event id (evt_…), from list_events' };
+const registrationIdArg = { ...RegistrationParams.properties.rid, description: 'the registration id (reg_…), from list_registrations' };
+
+/**
+ * The tool's input schema: its path arguments (required) and the REST route's own query or body
+ * schema, flattened into one object. A property with a default is not required (the route fills it).
+ * The JSON round trip leaves plain JSON Schema (no TypeBox metadata).
+ */
+function inputSchema(pathArgs: Record<string, TSchema>, ...sources: ObjectLike[]): ObjectJsonSchema {
+  const properties: Record<string, TSchema> = { ...pathArgs };
+  const required = Object.keys(pathArgs);
+  for (const source of sources) {
+    Object.assign(properties, source.properties);
+    for (const name of source.required ?? []) {
+      const property = source.properties[name];
+      if (property && !('default' in property)) required.push(name);
+    }
+  }
+  return JSON.parse(JSON.stringify({ type: 'object', properties, required, additionalProperties: false })) as ObjectJsonSchema;
+}
+
+function objectOutput(schema: TSchema): ObjectJsonSchema {
+  return JSON.parse(JSON.stringify(schema)) as ObjectJsonSchema;
+}
+
+function listOutput(item: TSchema): ObjectJsonSchema {
+  return objectOutput(
+    Type.Object({
+      items: Type.Array(item, { description: 'one page, in the REST route order' }),
+      next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as `cursor` for the next page; null on the last page' }),
+    }),
+  );
+}
+
+const read = (title: string): ToolAnnotations => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+const write = (title: string, destructive: boolean, idempotent: boolean): ToolAnnotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: destructive,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
+
+// The leaderboard's CSV format is not JSON: the tool always asks for JSON.
+const { format: _csvFormat, ...leaderboardArgs } = LeaderboardQuery.properties;
+// Compact list items (`fields`, where the route offers it) would not match the tool's output schema.
+const { fields: _compact, ...listEventsArgs } = ListEventsQuery.properties as Record<string, TSchema>;
+const decisionObject = DecisionBody.anyOf[0];
+
+export const MCP_TOOLS: readonly ToolSpec[] = [
+  {
+    name: 'list_events',
+    description:
+      'List public events, newest first (one page; pass next_cursor back as cursor for more). `status` filters (comma-separated: draft, open, closed, judging, ended, cancelled); `mine: true` lists the events you organize, drafts included.',
+    annotations: read('List events'),
+    method: 'GET',
+    path: '/events',
+    pathArgs: [],
+    inputSchema: inputSchema({}, { properties: listEventsArgs, required: ListEventsQuery.required }),
+    outputSchema: listOutput(EventSummarySchema),
+    list: true,
+  },
+  {
+    name: 'get_event',
+    description: 'One event: timeline, tracks, scoring dimensions, AI models and registration settings.',
+    annotations: read('Get an event'),
+    method: 'GET',
+    path: '/events/{event_id}',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(EventSchema),
+    list: false,
+  },
+  {
+    name: 'get_registration_form',
+    description:
+      'The registration form of an event: whether it is open, its tracks (register with one of their ids as track_id) and its custom fields (answer each required one under `fields` by its key). Read it before register_team.',
+    annotations: read('Get the registration form'),
+    method: 'GET',
+    path: '/events/{event_id}/register',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(RegistrationFormSchema),
+    list: false,
+  },
+  {
+    name: 'register_team',
+    description:
+      'Register your team for an event. The registration is pending until an organizer approves it (unless the event auto-approves); follow it with get_my_registration. One registration per account and event (a second is already_registered).',
+    annotations: write('Register a team', false, false),
+    method: 'POST',
+    path: '/events/{event_id}/register',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, RegisterBody),
+    outputSchema: objectOutput(RegisterResponse),
+    list: false,
+  },
+  {
+    name: 'get_my_registration',
+    description:
+      'Your registration for an event (status pending, approved or rejected with a reason) and your project. `wait` (seconds) holds a pending registration until it is decided or the time is up (the server caps it); keep it below your client\'s request timeout (60 s by default in the official MCP SDKs), e.g. 45, and call again while still pending.',
+    annotations: read('Get my registration'),
+    method: 'GET',
+    path: '/events/{event_id}/my-registration',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, MyRegistrationQuery),
+    outputSchema: objectOutput(MyRegistrationSchema),
+    list: false,
+  },
+  {
+    name: 'submit_project',
+    description:
+      'Submit your project (approved registrations, until the submission deadline). Send the whole project each time (project_name and github_url are required); calling it again replaces the project (`updated: true`).',
+    annotations: write('Submit or update the project', true, true),
+    method: 'POST',
+    path: '/events/{event_id}/submit',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, SubmitBody),
+    outputSchema: objectOutput(SubmitResponse),
+    list: false,
+  },
+  {
+    name: 'get_result',
+    description: 'The published ranking of an event, best first (results_not_published until the organizers publish).',
+    annotations: read('Get the result'),
+    method: 'GET',
+    path: '/events/{event_id}/result',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, TrackQuery),
+    outputSchema: listOutput(ResultEntrySchema),
+    list: true,
+  },
+  {
+    name: 'create_event',
+    description:
+      'Organizers: create an event. name, registration_deadline and submission_deadline are required; status "draft" keeps it unlisted, otherwise it opens at once.',
+    annotations: write('Create an event', false, false),
+    method: 'POST',
+    path: '/events',
+    pathArgs: [],
+    inputSchema: inputSchema({}, CreateEventBody),
+    outputSchema: objectOutput(EventSchema),
+    list: false,
+  },
+  {
+    name: 'list_registrations',
+    description: 'Organizers: the registrations of your event with contact details and answers (one page; filter by status, track_id or team-name prefix q).',
+    annotations: read('List registrations'),
+    method: 'GET',
+    path: '/events/{event_id}/registrations',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, ListRegistrationsQuery),
+    outputSchema: listOutput(RegistrationSchema),
+    list: true,
+  },
+  {
+    name: 'approve_registration',
+    description: 'Organizers: approve a registration of your event (the team may then submit).',
+    annotations: write('Approve a registration', false, true),
+    method: 'POST',
+    path: '/events/{event_id}/registrations/{registration_id}/approve',
+    pathArgs: ['event_id', 'registration_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg, registration_id: registrationIdArg }, decisionObject),
+    outputSchema: objectOutput(RegistrationSchema),
+    list: false,
+  },
+  {
+    name: 'reject_registration',
+    description: 'Organizers: reject a registration of your event; `reason` is shown to the team.',
+    annotations: write('Reject a registration', true, true),
+    method: 'POST',
+    path: '/events/{event_id}/registrations/{registration_id}/reject',
+    pathArgs: ['event_id', 'registration_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg, registration_id: registrationIdArg }, decisionObject),
+    outputSchema: objectOutput(RegistrationSchema),
+    list: false,
+  },
+  {
+    name: 'get_leaderboard',
+    description: 'Organizers: the live ranking of your event from the reviews so far (same entries as the published result).',
+    annotations: read('Get the leaderboard'),
+    method: 'GET',
+    path: '/events/{event_id}/leaderboard',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, { properties: leaderboardArgs }),
+    outputSchema: listOutput(ResultEntrySchema),
+    list: true,
+  },
+  {
+    name: 'publish_results',
+    description: 'Organizers: publish the ranking of your event while it is judging. This freezes the result and ends the event; it cannot be undone.',
+    annotations: write('Publish the results', true, false),
+    method: 'POST',
+    path: '/events/{event_id}/results/publish',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(PublishResponse),
+    list: false,
+  },
+];
+
+/** The REST path of a call, its path arguments percent-encoded. */
+export function toolPath(spec: ToolSpec, args: Record<string, unknown>): string {
+  return spec.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(args[name])));
+}
+
+/** The cursor of the next page from a `Link: <…?cursor=…>; rel="next"` header, or null. */
+export function nextCursorOf(link: string | undefined): string | null {
+  if (!link) return null;
+  for (const part of link.split(',')) {
+    const m = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
+    if (!m || !/\brel="?next"?/.test(m[2]!)) continue;
+    try {
+      return new URL(m[1]!).searchParams.get('cursor');
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
