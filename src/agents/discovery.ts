@@ -1,5 +1,5 @@
 import type { Config } from '../core/config.js';
-import { MCP_TOOLS } from './skill-md.js';
+import { MCP_TOOL_LINES as MCP_TOOLS } from './skill-md.js';
 import { SCRIPT_NAMES } from './shell-scripts.js';
 
 /** `{site_url}/llms.txt` (llmstxt.org): an H1, a blockquote summary, then sections of links. */

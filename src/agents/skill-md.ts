@@ -16,25 +16,15 @@ import {
 } from '../registrations/registrations-schemas.js';
 import { PublishResponse, ResultEntrySchema } from '../results/results-schemas.js';
 import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
+import { MCP_TOOLS } from '../mcp/mcp-tools.js';
 import { fieldTable, shapeText } from './schema-text.js';
 import { EXIT_CODES, SCRIPT_NAMES } from './shell-scripts.js';
 
-/** The MCP tools (names shared with the MCP server), in the order of the flow. */
-export const MCP_TOOLS = [
-  ['list_events', 'list open events'],
-  ['get_event', 'one event'],
-  ['get_registration_form', 'the registration form: tracks and fields'],
-  ['register_team', 'register a team'],
-  ['get_my_registration', 'your registration and project, optionally waiting for a decision'],
-  ['submit_project', 'create or replace your project'],
-  ['get_result', 'the published ranking'],
-  ['create_event', 'organizers: create an event'],
-  ['list_registrations', 'organizers: the registrations of an event'],
-  ['approve_registration', 'organizers: approve a registration'],
-  ['reject_registration', 'organizers: reject a registration, with a reason'],
-  ['get_leaderboard', 'organizers: the live ranking'],
-  ['publish_results', 'organizers: publish the ranking'],
-] as const;
+/** The MCP server's own tools (name, what it does), in the order of the flow: never a copy. */
+export const MCP_TOOL_LINES: ReadonlyArray<readonly [string, string]> = MCP_TOOLS.map((tool) => [
+  tool.name,
+  tool.annotations.title ?? tool.name,
+]);
 
 /** What an agent should do about each code; codes without advice fall back to "read `detail`". */
 const ADVICE: Partial<Record<ErrorCode, string>> = {
@@ -111,7 +101,7 @@ export function renderSkillMd({ config, version }: SkillMdInput): string {
   const providers = Object.keys(config.ai.providers);
   const exitCodes = EXIT_CODES.map(([c, what]) => `| ${c} | ${what} |`).join('\n');
   const scripts = SCRIPT_NAMES.map((n) => `- \`${site}/scripts/${n}.sh\``).join('\n');
-  const tools = MCP_TOOLS.map(([n, what]) => `| \`${n}\` | ${what} |`).join('\n');
+  const tools = MCP_TOOL_LINES.map(([n, what]) => `| \`${n}\` | ${what} |`).join('\n');
   const eventsLimit = ListEventsQuery.properties.limit as unknown as { maximum: number; default: number };
   const statuses = EVENT_STATUSES.map((s) => `\`${s}\``).join(', ');
 

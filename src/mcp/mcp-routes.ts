@@ -16,7 +16,8 @@ import { AppError, toProblem, validationError } from '../core/errors.js';
 import { problems } from '../core/http/schemas.js';
 import { ajvToFieldErrors, validatorCompiler } from '../core/http/validation.js';
 import { McpAccepted, McpRequestBody, McpResponseBody } from './mcp-schemas.js';
-import { MCP_TOOLS, nextCursorOf, toolPath, type ToolSpec } from './mcp-tools.js';
+import { IDEMPOTENCY_HEADER } from '../idempotency/idempotency-key.js';
+import { IDEMPOTENCY_ARG, MCP_TOOLS, nextCursorOf, toolPath, type ToolSpec } from './mcp-tools.js';
 
 type ArgsValidator = ((data: unknown) => boolean) & { errors?: Parameters<typeof ajvToFieldErrors>[0] | null };
 
@@ -92,20 +93,21 @@ export function mcpRoutes(ctx: AppContext) {
     const validate = validators.get(spec.name)!;
     if (!validate(args)) return toolError(validationError(ajvToFieldErrors(validate.errors ?? [], 'body')));
 
-    const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !spec.pathArgs.includes(k)));
+    const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !spec.pathArgs.includes(k) && k !== IDEMPOTENCY_ARG));
     let url = `/api/v1${toolPath(spec, args)}`;
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_HEADERS) {
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
+    if (typeof args[IDEMPOTENCY_ARG] === 'string') headers[IDEMPOTENCY_HEADER] = args[IDEMPOTENCY_ARG];
     let payload: string | undefined;
     if (spec.method === 'GET') {
       const query = new URLSearchParams();
       for (const [k, v] of Object.entries(rest)) query.set(k, String(v));
       if ([...query.keys()].length) url += `?${query}`;
-    } else if (Object.keys(spec.inputSchema.properties).length > spec.pathArgs.length) {
-      // Routes with a body schema get the remaining arguments as their JSON body (publish has none).
+    } else {
+      // The remaining arguments are the JSON body (an empty object where the route takes none).
       payload = JSON.stringify(rest);
       headers['content-type'] = 'application/json';
     }

@@ -10,7 +10,7 @@ import {
   RegistrationParams,
   RegistrationSchema,
 } from '../registrations/registrations-schemas.js';
-import { LeaderboardQuery, PublishResponse, ResultEntrySchema, TrackQuery } from '../results/results-schemas.js';
+import { LeaderboardEntrySchema, LeaderboardQuery, PublishBody, PublishResponse, ResultEntrySchema, ResultQuery } from '../results/results-schemas.js';
 import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
 
 /** The tool names are shared with skill.md and the other agent material: never rename one. */
@@ -120,7 +120,27 @@ const { format: _csvFormat, ...leaderboardArgs } = LeaderboardQuery.properties;
 const { fields: _compact, ...listEventsArgs } = ListEventsQuery.properties as Record<string, TSchema>;
 const decisionObject = DecisionBody.anyOf[0];
 
-export const MCP_TOOLS: readonly ToolSpec[] = [
+/**
+ * Every POST tool takes the REST route's `Idempotency-Key` as an argument: a client that retries a
+ * call after a lost answer sends the same key and gets the first answer again instead of a second write.
+ */
+export const IDEMPOTENCY_ARG = 'idempotency_key';
+const idempotencyArg = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x21-\\x7e]+$',
+  description: 'optional: sent as the Idempotency-Key header; retry a call with the same key to get its first answer again, not a second write',
+});
+
+function withIdempotencyArgs(tools: ToolSpec[]): ToolSpec[] {
+  return tools.map((t) =>
+    t.method !== 'POST'
+      ? t
+      : { ...t, inputSchema: { ...t.inputSchema, properties: { ...t.inputSchema.properties, [IDEMPOTENCY_ARG]: JSON.parse(JSON.stringify(idempotencyArg)) } } },
+  );
+}
+
+export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   {
     name: 'list_events',
     description:
@@ -199,7 +219,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     method: 'GET',
     path: '/events/{event_id}/result',
     pathArgs: ['event_id'],
-    inputSchema: inputSchema({ event_id: eventIdArg }, TrackQuery),
+    inputSchema: inputSchema({ event_id: eventIdArg }, ResultQuery),
     outputSchema: listOutput(ResultEntrySchema),
     list: true,
   },
@@ -256,7 +276,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     path: '/events/{event_id}/leaderboard',
     pathArgs: ['event_id'],
     inputSchema: inputSchema({ event_id: eventIdArg }, { properties: leaderboardArgs }),
-    outputSchema: listOutput(ResultEntrySchema),
+    outputSchema: listOutput(LeaderboardEntrySchema),
     list: true,
   },
   {
@@ -266,11 +286,11 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     method: 'POST',
     path: '/events/{event_id}/results/publish',
     pathArgs: ['event_id'],
-    inputSchema: inputSchema({ event_id: eventIdArg }),
+    inputSchema: inputSchema({ event_id: eventIdArg }, PublishBody),
     outputSchema: objectOutput(PublishResponse),
     list: false,
   },
-];
+]);
 
 /** The REST path of a call, its path arguments percent-encoded. */
 export function toolPath(spec: ToolSpec, args: Record<string, unknown>): string {

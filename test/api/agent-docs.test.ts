@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { MCP_TOOLS } from '../../src/mcp/mcp-tools.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_NAMES } from '../../src/agents/shell-scripts.js';
 import { ERROR_STATUS } from '../../src/core/errors.js';
@@ -181,9 +182,10 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(prose.filter(([code, status]) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== status)).toEqual([]);
     });
 
-    it('describes the MCP tools by their shared names', () => {
+    it('describes the MCP tools by their shared names, exactly the tools the MCP server lists', async () => {
       const section = skill.slice(skill.indexOf('## MCP server'), skill.indexOf('## For organizers'));
       const tools = [...section.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+      expect(tools).toEqual(MCP_TOOLS.map((tool) => tool.name));
       expect(tools).toEqual([
         'list_events', 'get_event', 'get_registration_form', 'register_team', 'get_my_registration', 'submit_project', 'get_result',
         'create_event', 'list_registrations', 'approve_registration', 'reject_registration', 'get_leaderboard', 'publish_results',
