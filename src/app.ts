@@ -1,3 +1,4 @@
+import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createAccountsService } from './accounts/accounts-service.js';
@@ -9,6 +10,8 @@ import { createAuthHook } from './core/http/auth-hook.js';
 import { applyTimeouts, createClientErrorHandler, fastifyTrustProxy, installConnectionCap, requireHostHeader } from './core/http/connection-guard.js';
 import { createFrameworkErrorHandler, installErrorHandling } from './core/http/error-handler.js';
 import { validatorCompiler } from './core/http/validation.js';
+import { docsRoutes } from './docs/docs-routes.js';
+import { swaggerOptions } from './docs/openapi.js';
 import { createMailer } from './core/mailer.js';
 import { memoryNotifier, type Notifier } from './core/notifier.js';
 import { memoryRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
@@ -36,6 +39,9 @@ export interface BuildOptions {
   /** Overrides the pino options (tests pass false to stay quiet). */
   logger?: FastifyServerOptions['logger'];
 }
+
+/** The version of the API document (info.version); bump when the API changes. */
+const OPENAPI_VERSION = '1.0.0';
 
 /** Longest path segment the router matches (ids and invitation tokens are far shorter); longer is 414. */
 const MAX_PARAM_LENGTH = 200;
@@ -133,6 +139,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.addHook('onRequest', requireHostHeader);
   app.addHook('onRequest', createAuthHook({ accounts, config, store: rateLimitStore, clock }));
 
+  // Before any route, so the OpenAPI document sees every one of them (hidden ones aside).
+  await app.register(fastifySwagger, swaggerOptions(config, OPENAPI_VERSION));
+
   app.get('/healthz', { config: { skipRateLimit: true }, schema: { hide: true } as never }, async () => {
     await db.selectFrom('users').select('id').limit(1).execute();
     return { ok: true };
@@ -151,6 +160,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   );
   await app.register(agentCreateRoute(ctx));
   await app.register(invitationPageRoutes(ctx));
+  await app.register(docsRoutes(ctx));
 
   if (config.ai.workersEnabled) reviews.start();
   return { app: app as unknown as App, ctx };

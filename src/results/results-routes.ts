@@ -67,7 +67,7 @@ export function resultsRoutes(ctx: AppContext) {
               description: 'Entries ordered by rank (format=csv: the CSV export)',
               content: { 'application/json': { schema: ResultEntries }, 'text/csv': { schema: CsvText } },
             },
-            ...problems(401, 403, 404, 422, 429),
+            ...problems('forbidden', 'event_not_found'),
           },
         },
       },
@@ -91,7 +91,7 @@ export function resultsRoutes(ctx: AppContext) {
           querystring: TrackQuery,
           response: {
             200: { description: 'text/csv', content: { 'text/csv': { schema: CsvText } } },
-            ...problems(401, 403, 404, 422, 429),
+            ...problems('forbidden', 'event_not_found'),
           },
         },
       },
@@ -111,7 +111,7 @@ export function resultsRoutes(ctx: AppContext) {
           tags: ['organizer'],
           summary: 'Publish the ranking (while judging): freezes it as the result and ends the event',
           params: EventIdParams,
-          response: { 200: PublishResponse, ...problems(400, 401, 403, 404, 409, 413, 429) },
+          response: { 200: PublishResponse, ...problems('forbidden', 'event_not_found', 'not_judging', 'results_already_published') },
         },
       },
       async (request) => {
@@ -128,7 +128,7 @@ export function resultsRoutes(ctx: AppContext) {
           summary: 'The published ranking, best first (cacheable; send If-None-Match)',
           params: EventIdParams,
           querystring: TrackQuery,
-          response: { 200: ResultEntries, 304: NotModified, ...problems(401, 404, 409, 422, 429) },
+          response: { 200: ResultEntries, 304: NotModified, ...problems('event_not_found', 'results_not_published') },
         },
       },
       async (request, reply) => {
