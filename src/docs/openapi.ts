@@ -88,7 +88,8 @@ function codesOf(response: unknown): ErrorCode[] {
 /** The problem codes any route with these traits can answer, besides its own. */
 export function commonCodes(route: RouteLike, schema: JsonObject): ErrorCode[] {
   const method = ([] as string[]).concat(route.method)[0]!;
-  const codes: ErrorCode[] = ['unauthorized', 'rate_limited', 'request_timeout', 'internal_error'];
+  // bad_request: a URL that is not validly percent-encoded, or an HTTP/1.1 request without Host.
+  const codes: ErrorCode[] = ['bad_request', 'unauthorized', 'rate_limited', 'request_timeout', 'internal_error'];
   // A review-scoped key is refused everywhere else.
   if (!route.config?.reviewKeyAllowed) codes.push('forbidden');
   if (schema.params) codes.push('validation_failed', 'uri_too_long');
