@@ -21,8 +21,11 @@ table{border-collapse:collapse;width:100%;font-size:.92rem;margin:.4rem 0}
 th,td{text-align:left;vertical-align:top;border-top:1px solid #e3e7ee;padding:.3rem .4rem}
 th{font-weight:600;background:#f3f5f8}
 .tw{overflow-x:auto}
+ul.errs{padding-left:1.2rem;margin:.3rem 0}ul.errs li{margin:.15rem 0}
 dl{margin:.4rem 0}dt{font-weight:600}dd{margin:0 0 .6rem 0}
-@media (max-width:40rem){body{font-size:15px}main{padding:.6rem}.op{padding:.6rem}th,td{padding:.25rem}}
+@media (max-width:40rem){body{font-size:15px}main{padding:.6rem}.op{padding:.6rem}
+thead{display:none}table,tbody,tr,td{display:block;width:100%}tr{border-top:1px solid #d8dee8;padding:.3rem 0}
+td{border:0;padding:.1rem .2rem}td:empty{display:none}td::before{content:attr(data-label) ": ";font-weight:600;color:#555}}
 `;
 
 /** A whole page around `body`, the same frame for the reference and the problem pages. */

@@ -136,6 +136,10 @@ export function documentRoute(route: RouteLike, schema: JsonObject): JsonObject 
     if (Object.keys(headers).length) response[status] = { ...(r as JsonObject), headers };
   }
 
+  // A route without a declared success shape (e.g. one that streams its own protocol) still gets
+  // its problem codes; `default` then stands for whatever else it answers.
+  if (!Object.keys(response).some((status) => Number(status) < 400)) response.default = { description: 'Any other answer of this route' };
+
   const out: JsonObject = {
     ...schema,
     response,
@@ -183,7 +187,7 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
         { name: 'submission', description: 'Submit and update the project' },
         { name: 'results', description: 'The published ranking' },
         { name: 'organizer', description: 'Create events, decide registrations, rank and publish' },
-        { name: 'reviewers', description: 'Human reviewers: invitations, assignments, reviews' },
+        { name: 'reviewer', description: 'Human reviewers: invitations, assignments, reviews' },
         { name: 'reference', description: 'This document, the reference page and the problem types' },
       ],
       components: {
@@ -198,8 +202,8 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
       },
     },
     transform: ({ schema, url, route }) => {
-      if (!schema || (schema as { hide?: boolean }).hide) return { schema, url };
-      return { schema: documentRoute({ method: route.method, url, config: route.config as RouteLike['config'] }, schema as JsonObject) as never, url };
+      if ((schema as { hide?: boolean } | undefined)?.hide) return { schema, url };
+      return { schema: documentRoute({ method: route.method, url, config: route.config as RouteLike['config'] }, (schema ?? {}) as JsonObject) as never, url };
     },
   };
 }

@@ -26,27 +26,32 @@ export function describeType(schema: Json | undefined): string {
 }
 
 /** Rows `field · type · required · description` of an object schema, nested objects flattened with dots. */
-function fieldRows(schema: Json | undefined, prefix = '', depth = 0): string[] {
+function fieldRows(schema: Json | undefined, prefix = '', depth = 0): string[][] {
   if (!schema || depth > 3) return [];
   const target = schema.type === 'array' && schema.items ? schema.items : schema;
   const props = target.properties as Json | undefined;
   if (!props) return [];
   const required = new Set<string>(target.required ?? []);
-  const rows: string[] = [];
+  const rows: string[][] = [];
   for (const [name, prop] of Object.entries(props)) {
     const field = prefix ? `${prefix}.${name}` : name;
-    rows.push(
-      `<tr><td><code>${escapeHtml(field)}</code></td><td>${escapeHtml(describeType(prop))}</td><td>${required.has(name) ? 'yes' : ''}</td><td>${escapeHtml(prop.description ?? '')}</td></tr>`,
-    );
+    rows.push([`<code>${escapeHtml(field)}</code>`, escapeHtml(describeType(prop)), required.has(name) ? 'yes' : '', prose(prop.description ?? '')]);
     const inner = prop.type === 'array' ? prop.items : prop;
     if (inner?.properties) rows.push(...fieldRows(inner, prop.type === 'array' ? `${field}[]` : field, depth + 1));
   }
   return rows;
 }
 
-function table(head: string[], rows: string[]): string {
+/** A table whose cells carry their column name, so narrow screens can show each row as a card. */
+function table(head: string[], rows: string[][]): string {
   if (!rows.length) return '';
-  return `<div class="tw"><table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  const body = rows.map((cells) => `<tr>${cells.map((c, i) => `<td data-label="${head[i]}">${c}</td>`).join('')}</tr>`).join('');
+  return `<div class="tw"><table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+/** Escaped text with its `code spans` set as code (the document's descriptions use Markdown backticks). */
+function prose(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
 function anchor(method: string, path: string): string {
@@ -57,17 +62,21 @@ function operationHtml(siteUrl: string, method: string, path: string, op: Json):
   const secured = Array.isArray(op.security) && !op.security.some((s: Json) => Object.keys(s).length === 0);
   const parts = [
     `<section class="op" id="${anchor(method, path)}"><h3><span class="m ${method.toUpperCase()}">${method.toUpperCase()}</span><code>${escapeHtml(path)}</code></h3>`,
-    `<p>${escapeHtml(op.summary ?? '')}</p>`,
+    `<p>${prose(op.summary ?? '')}</p>`,
     `<p class="auth">${secured ? 'Needs an API key (<code>Authorization: Bearer hk_…</code>).' : 'Public; a key, when sent, is checked.'}</p>`,
   ];
   const params = (op.parameters ?? []) as Json[];
   parts.push(
     table(
       ['Parameter', 'In', 'Type', 'Required', 'Description'],
-      params.map(
-        (p) =>
-          `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${escapeHtml(describeType(p.schema))}</td><td>${p.required ? 'yes' : ''}</td><td>${escapeHtml(p.description ?? p.schema?.description ?? '')}</td></tr>`,
-      ),
+      params.map((p) => [
+        `<code>${escapeHtml(p.name)}</code>`,
+        escapeHtml(p.in),
+        escapeHtml(describeType(p.schema)),
+        // A parameter with a default may be left out, whatever the schema's `required` says.
+        p.required && p.schema?.default === undefined ? 'yes' : '',
+        prose(p.description ?? p.schema?.description ?? ''),
+      ]),
     ),
   );
   const body = op.requestBody?.content?.['application/json']?.schema as Json | undefined;
@@ -75,17 +84,22 @@ function operationHtml(siteUrl: string, method: string, path: string, op: Json):
     parts.push(`<p><strong>Body</strong> (JSON${body.additionalProperties === false ? ', no other fields' : ''})</p>`);
     parts.push(table(['Field', 'Type', 'Required', 'Description'], fieldRows(body)));
   }
-  const rows: string[] = [];
+  const rows: string[][] = [];
+  const errors: string[] = [];
   for (const [status, res] of Object.entries((op.responses ?? {}) as Json)) {
-    const media = Object.keys(res.content ?? {});
     const problem = res.content?.['application/problem+json']?.schema as Json | undefined;
-    const codes = (problem?.properties?.code?.enum ?? []) as string[];
-    const what = codes.length
-      ? codes.map((c) => `<a href="${escapeHtml(`${siteUrl}/problems/${c}`)}"><code>${escapeHtml(c)}</code></a>`).join(' ')
-      : `${escapeHtml(res.description ?? '')}${media.length ? ` <code>${escapeHtml(media.join(', '))}</code>` : ''}`;
-    rows.push(`<tr><td>${escapeHtml(status)}</td><td>${what}</td></tr>`);
+    if (problem) {
+      // Errors in one compact line per status: the codes link to their explanations.
+      const codes = (problem.properties?.code?.enum ?? []) as string[];
+      errors.push(`<li>${escapeHtml(status)}: ${codes.map((c) => `<a href="${escapeHtml(`${siteUrl}/problems/${c}`)}"><code>${escapeHtml(c)}</code></a>`).join(' ')}</li>`);
+      continue;
+    }
+    const media = Object.keys(res.content ?? {});
+    const description = res.description === 'Default Response' ? '' : prose(res.description ?? '');
+    rows.push([escapeHtml(status), `${description}${media.length ? ` <code>${escapeHtml(media.join(', '))}</code>` : ''}`]);
   }
-  parts.push(`<p><strong>Responses</strong></p>`, table(['Status', 'Content / problem codes'], rows));
+  parts.push(`<p><strong>Responses</strong></p>`, table(['Status', 'Content'], rows));
+  if (errors.length) parts.push(`<p><strong>Errors</strong> (<code>application/problem+json</code>)</p><ul class="errs">${errors.join('')}</ul>`);
   const ok = Object.entries((op.responses ?? {}) as Json).find(([s]) => s.startsWith('2'));
   const okSchema = ok?.[1]?.content?.['application/json']?.schema as Json | undefined;
   const okRows = fieldRows(okSchema);
@@ -116,7 +130,7 @@ export function renderReferencePage(doc: Json, siteUrl: string): string {
   const sections = [...byTag].filter(([, ops]) => ops.length);
   const body = [
     `<h1>${escapeHtml(doc.info?.title ?? 'API')} <small>${escapeHtml(doc.info?.version ?? '')}</small></h1>`,
-    ...String(doc.info?.description ?? '').split('\n\n').map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...String(doc.info?.description ?? '').split('\n\n').map((p) => `<p>${prose(p)}</p>`),
     `<p>Machine-readable: <a href="${escapeHtml(`${siteUrl}/api/v1/openapi.json`)}"><code>/api/v1/openapi.json</code></a> (OpenAPI 3.1). Error codes: <a href="${escapeHtml(`${siteUrl}/problems`)}"><code>/problems</code></a>.</p>`,
     `<nav><ul>${sections.map(([tag]) => `<li><a href="#tag-${escapeHtml(tag)}">${escapeHtml(tag)}</a>: ${escapeHtml(descriptions.get(tag) ?? '')}<ul>${toc.get(tag)!.join('')}</ul></li>`).join('')}</ul></nav>`,
     ...sections.map(([tag, ops]) => `<h2 id="tag-${escapeHtml(tag)}">${escapeHtml(tag)}</h2><p>${escapeHtml(descriptions.get(tag) ?? '')}</p>${ops.join('')}`),

@@ -119,6 +119,13 @@ describe.each(DIALECTS)('OpenAPI document (%s)', (dialect) => {
     expect(doc.paths['/api/v1/events/{id}'].get.responses[200].headers.Link).toBeUndefined();
   });
 
+  it('declares every tag an operation uses', () => {
+    const declared = doc.tags.map((t: { name: string }) => t.name);
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const op of Object.values<any>(item)) expect(declared).toEqual(expect.arrayContaining(op.tags));
+    }
+  });
+
   it('writes nullable fields as 3.1 unions with null', () => {
     const summary = doc.paths['/api/v1/events'].get.responses[200].content['application/json'].schema.items;
     expect(summary.properties.result_announced_at).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });

@@ -73,7 +73,7 @@ describe.each(DIALECTS)('problem types and the reference page (%s)', (dialect) =
     for (const tag of ['events', 'registration', 'submission', 'results', 'organizer']) expect(res.text).toContain(`<h2 id="tag-${tag}">`);
     expect(res.text).toContain(`<a href="${t.config.publicUrl}/problems/team_name_taken"><code>team_name_taken</code></a>`);
     // Body fields with their limits.
-    expect(res.text).toContain('<code>team_name</code></td><td>string (1-80 chars)</td><td>yes</td>');
+    expect(res.text).toContain('<td data-label="Field"><code>team_name</code></td><td data-label="Type">string (1-80 chars)</td><td data-label="Required">yes</td>');
     const cached = await t.request('GET', '/docs', { headers: { 'if-none-match': res.headers.get('etag')! } });
     expect(cached.status).toBe(304);
   });
