@@ -90,7 +90,7 @@ export function eventsRoutes(ctx: AppContext) {
           tags: ['organizer'],
           summary: 'Create an event (status "draft" to keep it unpublished)',
           body: CreateEventBody,
-          response: { 201: EventSchema, ...problems('forbidden', 'user_not_found') },
+          response: { 201: EventSchema, ...problems('forbidden') },
         },
       },
       async (request, reply) => {
@@ -109,7 +109,7 @@ export function eventsRoutes(ctx: AppContext) {
           summary: 'Change an event; `status` moves it forward (publish, close registration, judge, cancel)',
           params: EventIdParams,
           body: PatchEventBody,
-          response: { 200: EventSchema, ...problems('forbidden', 'event_not_found', 'user_not_found', 'invalid_transition', 'event_locked') },
+          response: { 200: EventSchema, ...problems('forbidden', 'event_not_found', 'invalid_transition', 'event_locked') },
         },
       },
       async (request) => fullEvent(await events.update(principalOf(request), request.params.id, request.body as EventInput), true),
@@ -131,7 +131,7 @@ export function agentCreateRoute(ctx: AppContext) {
           body: CreateEventBody,
           response: {
             201: Type.Object({ success: Type.Literal(true), data: EventSchema }),
-            ...problems('forbidden', 'user_not_found'),
+            ...problems('forbidden'),
           },
         },
       },
