@@ -21,6 +21,7 @@ table{border-collapse:collapse;width:100%;font-size:.92rem;margin:.4rem 0}
 th,td{text-align:left;vertical-align:top;border-top:1px solid #e3e7ee;padding:.3rem .4rem}
 th{font-weight:600;background:#f3f5f8}
 .tw{overflow-x:auto}
+pre{background:#eef1f5;padding:.6rem;border-radius:4px;overflow-x:auto;font:.85rem ui-monospace,monospace}
 ul.errs{padding-left:1.2rem;margin:.3rem 0}ul.errs li{margin:.15rem 0}
 dl{margin:.4rem 0}dt{font-weight:600}dd{margin:0 0 .6rem 0}
 @media (max-width:40rem){body{font-size:15px}main{padding:.6rem}.op{padding:.6rem}

@@ -79,10 +79,13 @@ function operationHtml(siteUrl: string, method: string, path: string, op: Json):
       ]),
     ),
   );
-  const body = op.requestBody?.content?.['application/json']?.schema as Json | undefined;
+  const media = op.requestBody?.content?.['application/json'] as Json | undefined;
+  const body = media?.schema as Json | undefined;
   if (body) {
     parts.push(`<p><strong>Body</strong> (JSON${body.additionalProperties === false ? ', no other fields' : ''})</p>`);
     parts.push(table(['Field', 'Type', 'Required', 'Description'], fieldRows(body)));
+    const example = media?.example ?? body.examples?.[0];
+    if (example !== undefined) parts.push(`<details><summary>Example body</summary><pre>${escapeHtml(JSON.stringify(example, null, 2))}</pre></details>`);
   }
   const rows: string[][] = [];
   const errors: string[] = [];

@@ -145,6 +145,17 @@ function queryString(values: Json, repeat: string | null): string {
   return s ? `?${s}` : '';
 }
 
+/** `schema` with the document's `#/components/...` references inlined (a `$ref`'s siblings kept beside it, as 2020-12 reads them). */
+function inline(schema: unknown, doc: Json): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => inline(s, doc));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const { $ref, ...rest } = schema as Json;
+  const out: Json = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, inline(v, doc)]));
+  if (typeof $ref !== 'string') return out;
+  const target = $ref.slice(2).split('/').reduce((node: Json, part) => node[part], doc);
+  return Object.keys(out).length ? { allOf: [inline(target, doc), out] } : inline(target, doc);
+}
+
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
 
 describe('OpenAPI schema-driven fuzz (sqlite)', () => {
@@ -188,7 +199,7 @@ describe('OpenAPI schema-driven fuzz (sqlite)', () => {
     const ajv = addFormats(new Ajv({ strict: false, allErrors: false }));
     const compiled = new Map<object, ValidateFunction>();
     const check = (schema: object) => {
-      if (!compiled.has(schema)) compiled.set(schema, ajv.compile(schema));
+      if (!compiled.has(schema)) compiled.set(schema, ajv.compile(inline(schema, doc) as object));
       return compiled.get(schema)!;
     };
     const failures: string[] = [];

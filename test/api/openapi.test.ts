@@ -85,6 +85,10 @@ describe.each(DIALECTS)('OpenAPI document (%s)', (dialect) => {
       }
     }
     expect(count).toBeGreaterThan(100);
+    // The problem shape itself is shared, not repeated per response.
+    expect(doc.components.schemas.Problem.required).toEqual(['type', 'title', 'status', 'detail', 'code']);
+    const anyProblem = doc.paths['/api/v1/events/{id}'].get.responses[404].content['application/problem+json'].schema;
+    expect(anyProblem).toEqual({ $ref: '#/components/schemas/Problem', properties: { code: { enum: ['event_not_found'] } } });
     // A route's own codes sit beside the common ones.
     const register = doc.paths['/api/v1/events/{id}/register'].post.responses;
     expect(register[409].content['application/problem+json'].schema.properties.code.enum).toEqual(

@@ -74,6 +74,7 @@ describe.each(DIALECTS)('problem types and the reference page (%s)', (dialect) =
     expect(res.text).toContain(`<a href="${t.config.publicUrl}/problems/team_name_taken"><code>team_name_taken</code></a>`);
     // Body fields with their limits.
     expect(res.text).toContain('<td data-label="Field"><code>team_name</code></td><td data-label="Type">string (1-80 chars)</td><td data-label="Required">yes</td>');
+    expect(res.text).toContain('<summary>Example body</summary><pre>{\n  &quot;team_name&quot;: &quot;Night Owls&quot;');
     const cached = await t.request('GET', '/docs', { headers: { 'if-none-match': res.headers.get('etag')! } });
     expect(cached.status).toBe(304);
   });
