@@ -1,8 +1,7 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvent, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { conformanceChecker } from '../helpers/openapi-conformance.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
 
 /**
@@ -145,19 +144,6 @@ function queryString(values: Json, repeat: string | null): string {
   return s ? `?${s}` : '';
 }
 
-/** `schema` with the document's `#/components/...` references inlined (a `$ref`'s siblings kept beside it, as 2020-12 reads them). */
-function inline(schema: unknown, doc: Json): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => inline(s, doc));
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const { $ref, ...rest } = schema as Json;
-  const out: Json = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, inline(v, doc)]));
-  if (typeof $ref !== 'string') return out;
-  const target = $ref.slice(2).split('/').reduce((node: Json, part) => node[part], doc);
-  return Object.keys(out).length ? { allOf: [inline(target, doc), out] } : inline(target, doc);
-}
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
-
 describe('OpenAPI schema-driven fuzz (sqlite)', () => {
   let t: TestApp;
   let doc: Json;
@@ -196,12 +182,7 @@ describe('OpenAPI schema-driven fuzz (sqlite)', () => {
 
   it('finds no 5xx and no answer outside its documented schema', async () => {
     const r = rng(SEED);
-    const ajv = addFormats(new Ajv({ strict: false, allErrors: false }));
-    const compiled = new Map<object, ValidateFunction>();
-    const check = (schema: object) => {
-      if (!compiled.has(schema)) compiled.set(schema, ajv.compile(inline(schema, doc) as object));
-      return compiled.get(schema)!;
-    };
+    const check = conformanceChecker(doc);
     const failures: string[] = [];
     let total = 0;
     let successes = 0;
@@ -259,29 +240,8 @@ describe('OpenAPI schema-driven fuzz (sqlite)', () => {
         total++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status < 300) successes++;
-        const where = `${method.toUpperCase()} ${url} [${what}] -> ${res.status} ${text.slice(0, 200)}`;
-        if (res.status >= 500) {
-          failures.push(`5xx: ${where}`);
-          continue;
-        }
-        const documented = op.responses[String(res.status)] ?? (res.status < 400 ? op.responses.default : undefined);
-        if (!documented) {
-          failures.push(`undocumented status: ${where}`);
-          continue;
-        }
-        const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
-        if (!documented.content) {
-          if (text !== '') failures.push(`body on a bodiless answer: ${where}`);
-          continue;
-        }
-        const media = documented.content[mediaType];
-        if (!media) {
-          failures.push(`undocumented media type ${mediaType}: ${where}`);
-          continue;
-        }
-        if (!mediaType.endsWith('json')) continue;
-        const validate = check(media.schema);
-        if (!validate(JSON.parse(text))) failures.push(`schema: ${where} ${ajv.errorsText(validate.errors)}`);
+        const problem = check(method, path, { status: res.status, contentType: res.headers.get('content-type'), text });
+        if (problem) failures.push(`${problem}: ${method.toUpperCase()} ${url} [${what}] -> ${res.status} ${text.slice(0, 200)}`);
       }
     }
     const summary = `${total} requests, ${successes} successful; statuses ${JSON.stringify(Object.fromEntries(statuses))}`;
