@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.js';
-import { isErrorCode, problemType, problemTypes } from '../core/error-catalog.js';
+import { isErrorCode, problemTypes } from '../core/error-catalog.js';
 import { AppError } from '../core/errors.js';
 import { problems } from '../core/http/schemas.js';
 import { ifNoneMatch } from '../results/results-routes.js';
@@ -140,7 +140,7 @@ export function docsRoutes(ctx: AppContext) {
       async (request, reply) => {
         const { code } = request.params as { code: string };
         if (!isErrorCode(code)) throw new AppError('not_found', `No error code "${code}"; see ${site}/problems.`);
-        const page = problemPages.get(code) ?? { html: serveDocument(''), json: serveDocument(problemType(code, site)) };
+        const page = problemPages.get(code)!;
         reply.header('Vary', 'Accept');
         return wantsHtml(request)
           ? sendCached(request, reply, page.html, 'text/html; charset=utf-8')
