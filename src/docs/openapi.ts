@@ -146,9 +146,13 @@ export function documentRoute(route: RouteLike, schema: JsonObject): JsonObject 
     security: route.config?.auth ? [{ [SECURITY_SCHEME]: [] }] : [{}, { [SECURITY_SCHEME]: [] }],
   };
   if (IDEMPOTENT_ROUTES.has(key) || route.config?.idempotent) {
+    // Beside any header the route itself declares.
+    const own = (schema.headers ?? {}) as { properties?: JsonObject };
     out.headers = {
       type: 'object',
+      ...own,
       properties: {
+        ...own.properties,
         'Idempotency-Key': {
           type: 'string',
           minLength: 1,
