@@ -171,6 +171,8 @@ export function documentRoute(route: RouteLike, schema: JsonObject): JsonObject 
   return out;
 }
 
+export const OPENAPI_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
 const HEADER_REFS: Record<string, string> = {
   ...Object.fromEntries(Object.keys(rateLimitHeaders).map((h) => [h, `#/components/headers/${h}`])),
   'Retry-After': '#/components/headers/Retry-After',
@@ -183,6 +185,8 @@ const HEADER_REFS: Record<string, string> = {
  */
 export function shareComponents(doc: JsonObject): JsonObject {
   for (const item of Object.values((doc.paths ?? {}) as Record<string, JsonObject>)) {
+    // A route on every method (`app.all`) also lists WebDAV ones, which a 3.1 path item cannot hold.
+    for (const method of Object.keys(item)) if (!OPENAPI_METHODS.has(method)) delete item[method];
     for (const op of Object.values(item) as JsonObject[]) {
       for (const response of Object.values((op.responses ?? {}) as Record<string, JsonObject>)) {
         const media = (response.content as JsonObject | undefined)?.[PROBLEM_MEDIA_TYPE] as JsonObject | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commonCodes, documentRoute } from '../../src/docs/openapi.js';
+import { commonCodes, documentRoute, shareComponents } from '../../src/docs/openapi.js';
 import { ERROR_STATUS } from '../../src/core/errors.js';
 import { problems } from '../../src/core/http/schemas.js';
 
@@ -50,5 +50,31 @@ describe('documentRoute(): what every route of a kind can meet', () => {
     const doc = documentRoute({ method: 'POST', url: '/api/v1/mcp', config: { auth: true } }, {}) as any;
     expect(doc.response.default).toBeDefined();
     expect(codesAt(doc.response, 401)).toEqual(['unauthorized']);
+  });
+});
+
+describe('shareComponents(): the finished document', () => {
+  it('refers problems and rate-limit headers to components, and drops methods a 3.1 path item cannot hold', () => {
+    const doc = {
+      paths: {
+        '/api/v1/mcp': {
+          post: {
+            responses: {
+              200: { description: 'ok', headers: { 'RateLimit-Limit': { schema: { type: 'integer' } }, Link: { schema: { type: 'string' } } } },
+              ...problems('unauthorized'),
+            },
+          },
+          propfind: { responses: {} },
+        },
+      },
+    };
+    const out = shareComponents(JSON.parse(JSON.stringify(doc))) as any;
+    const item = out.paths['/api/v1/mcp'];
+    expect(Object.keys(item)).toEqual(['post']);
+    expect(item.post.responses[401].content['application/problem+json'].schema).toEqual({
+      $ref: '#/components/schemas/Problem',
+      properties: { code: { enum: ['unauthorized'] } },
+    });
+    expect(item.post.responses[200].headers).toEqual({ 'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' }, Link: { schema: { type: 'string' } } });
   });
 });
