@@ -1,3 +1,4 @@
+import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createAccountsService } from './accounts/accounts-service.js';
@@ -11,6 +12,8 @@ import { applyTimeouts, createClientErrorHandler, fastifyTrustProxy, installConn
 import { createFrameworkErrorHandler, installErrorHandling } from './core/http/error-handler.js';
 import { validatorCompiler } from './core/http/validation.js';
 import { installIdempotency } from './idempotency/idempotency-hooks.js';
+import { docsRoutes } from './docs/docs-routes.js';
+import { swaggerOptions } from './docs/openapi.js';
 import { createMailer } from './core/mailer.js';
 import { memoryNotifier, type Notifier } from './core/notifier.js';
 import { memoryRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
@@ -40,6 +43,9 @@ export interface BuildOptions {
   /** Overrides the pino options (tests pass false to stay quiet). */
   logger?: FastifyServerOptions['logger'];
 }
+
+/** The version of the API document (info.version); bump when the API changes. */
+const OPENAPI_VERSION = '1.0.0';
 
 /** Longest path segment the router matches (ids and invitation tokens are far shorter); longer is 414. */
 const MAX_PARAM_LENGTH = 200;
@@ -147,6 +153,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
 
   // Before any route is added: it hooks the routes declared `idempotent` as they are registered.
   installIdempotency(app, { db, clock, ...config.idempotency });
+  // Before any route, so the OpenAPI document sees every one of them (hidden ones aside).
+  await app.register(fastifySwagger, swaggerOptions(config, OPENAPI_VERSION));
 
   app.get('/healthz', { config: { skipRateLimit: true }, schema: { hide: true } as never }, async () => {
     await db.selectFrom('users').select('id').limit(1).execute();
@@ -170,6 +178,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await app.register(agentCreateRoute(ctx));
   await app.register(invitationPageRoutes(ctx));
   await app.register(discoveryRoutes(agents));
+  await app.register(docsRoutes(ctx));
 
   if (config.ai.workersEnabled) reviews.start();
   return { app: app as unknown as App, ctx };

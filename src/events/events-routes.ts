@@ -46,7 +46,7 @@ export function eventsRoutes(ctx: AppContext) {
           tags: ['events'],
           summary: 'List public events (newest first), with cursor pagination',
           querystring: ListEventsQuery,
-          response: { 200: Type.Array(EventListItemSchema), ...problems(401, 422, 429) },
+          response: { 200: Type.Array(EventListItemSchema) },
         },
       },
       async (request, reply) => {
@@ -81,7 +81,7 @@ export function eventsRoutes(ctx: AppContext) {
           tags: ['events'],
           summary: 'One event with its timeline, tracks, dimensions and registration form',
           params: EventIdParams,
-          response: { 200: EventSchema, ...problems(401, 404, 429) },
+          response: { 200: EventSchema, ...problems('event_not_found') },
         },
       },
       async (request) => {
@@ -97,7 +97,7 @@ export function eventsRoutes(ctx: AppContext) {
           tags: ['registration'],
           summary: 'The registration form and timeline; read it before registering',
           params: EventIdParams,
-          response: { 200: RegistrationFormSchema, ...problems(401, 404, 429) },
+          response: { 200: RegistrationFormSchema, ...problems('event_not_found') },
         },
       },
       async (request) => registrationFormForApi(await events.getPublic(request.params.id, request.principal), clock.now()),
@@ -111,7 +111,7 @@ export function eventsRoutes(ctx: AppContext) {
           tags: ['organizer'],
           summary: 'Create an event (status "draft" to keep it unpublished)',
           body: CreateEventBody,
-          response: { 201: EventSchema, ...problems(400, 401, 403, 413, 422, 429) },
+          response: { 201: EventSchema, ...problems('forbidden') },
         },
       },
       async (request, reply) => {
@@ -130,7 +130,7 @@ export function eventsRoutes(ctx: AppContext) {
           summary: 'Change an event; `status` moves it forward (publish, close registration, judge, cancel)',
           params: EventIdParams,
           body: PatchEventBody,
-          response: { 200: EventSchema, ...problems(400, 401, 403, 404, 409, 413, 422, 429) },
+          response: { 200: EventSchema, ...problems('forbidden', 'event_not_found', 'invalid_transition', 'event_locked') },
         },
       },
       async (request) => fullEvent(await events.update(principalOf(request), request.params.id, request.body as EventInput), true),
@@ -152,7 +152,7 @@ export function agentCreateRoute(ctx: AppContext) {
           body: CreateEventBody,
           response: {
             201: Type.Object({ success: Type.Literal(true), data: EventSchema }),
-            ...problems(400, 401, 403, 413, 422, 429),
+            ...problems('forbidden'),
           },
         },
       },

@@ -29,7 +29,7 @@ export function registrationsRoutes(ctx: AppContext) {
           summary: 'Register a team (pending until approved, unless the event auto-approves)',
           params: EventIdParams,
           body: RegisterBody,
-          response: { 201: RegisterResponse, ...problems(400, 401, 404, 409, 413, 422, 429) },
+          response: { 201: RegisterResponse, ...problems('event_not_found', 'registration_closed', 'already_registered', 'team_name_taken') },
         },
       },
       async (request, reply) => {
@@ -56,7 +56,7 @@ export function registrationsRoutes(ctx: AppContext) {
           summary: "The caller's registration and project; `?wait=N` holds a pending one up to N seconds for a decision",
           params: EventIdParams,
           querystring: MyRegistrationQuery,
-          response: { 200: MyRegistrationSchema, ...problems(401, 404, 422, 429) },
+          response: { 200: MyRegistrationSchema, ...problems('event_not_found', 'not_registered') },
         },
       },
       async (request) => {
@@ -83,7 +83,7 @@ export function registrationsRoutes(ctx: AppContext) {
           summary: 'Registrations of the event, with contact details: one page (cursor pagination, Link rel="next")',
           params: EventIdParams,
           querystring: ListRegistrationsQuery,
-          response: { 200: Type.Array(RegistrationSchema), ...problems(401, 403, 404, 422, 429) },
+          response: { 200: Type.Array(RegistrationSchema), ...problems('forbidden', 'event_not_found') },
         },
       },
       async (request, reply) => {
@@ -110,7 +110,7 @@ export function registrationsRoutes(ctx: AppContext) {
             summary: action === 'approve' ? 'Approve a registration' : 'Reject a registration, with a reason the team can read',
             params: RegistrationParams,
             body: Type.Optional(DecisionBody),
-            response: { 200: RegistrationSchema, ...problems(400, 401, 403, 404, 409, 422, 429) },
+            response: { 200: RegistrationSchema, ...problems('forbidden', 'event_not_found', 'registration_not_found', 'event_locked') },
           },
         },
         async (request) => {

@@ -82,7 +82,7 @@ export function resultsRoutes(ctx: AppContext) {
               description: 'Entries ordered by rank, one page (format=csv: the whole CSV export, not paginated)',
               content: { 'application/json': { schema: LeaderboardEntries }, 'text/csv': { schema: CsvText } },
             },
-            ...problems(401, 403, 404, 422, 429),
+            ...problems('forbidden', 'event_not_found'),
           },
         },
       },
@@ -107,7 +107,7 @@ export function resultsRoutes(ctx: AppContext) {
           querystring: TrackQuery,
           response: {
             200: { description: 'text/csv', content: { 'text/csv': { schema: CsvText } } },
-            ...problems(401, 403, 404, 422, 429),
+            ...problems('forbidden', 'event_not_found'),
           },
         },
       },
@@ -126,7 +126,7 @@ export function resultsRoutes(ctx: AppContext) {
           summary: 'Publish the ranking (while judging): freezes it as the result and ends the event; refused while projects are unscored unless force',
           params: EventIdParams,
           body: Type.Optional(Type.Union([PublishBody, Type.Null()])),
-          response: { 200: PublishResponse, ...problems(400, 401, 403, 404, 409, 413, 422, 429) },
+          response: { 200: PublishResponse, ...problems('forbidden', 'event_not_found', 'not_judging', 'results_already_published', 'unscored_projects') },
         },
       },
       async (request, reply) => {
@@ -146,7 +146,7 @@ export function resultsRoutes(ctx: AppContext) {
           summary: 'The published ranking, best first, paginated (cacheable; send If-None-Match)',
           params: EventIdParams,
           querystring: ResultQuery,
-          response: { 200: ResultEntries, 304: NotModified, ...problems(401, 404, 409, 422, 429) },
+          response: { 200: ResultEntries, 304: NotModified, ...problems('event_not_found', 'results_not_published') },
         },
       },
       async (request, reply) => {

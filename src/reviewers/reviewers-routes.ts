@@ -40,7 +40,7 @@ export function reviewersRoutes(ctx: AppContext) {
           summary: 'Invite a human reviewer by e-mail (re-inviting an address replaces its unused invitation)',
           params: EventIdParams,
           body: InviteBody,
-          response: { 201: InviteResponse, ...problems(400, 401, 403, 404, 409, 413, 422, 429, 503) },
+          response: { 201: InviteResponse, ...problems('forbidden', 'event_not_found', 'event_locked', 'service_unavailable') },
         },
       },
       async (request, reply) => {
@@ -59,7 +59,7 @@ export function reviewersRoutes(ctx: AppContext) {
           summary: "The event's human reviewers, then its invitations not yet accepted: one page of both (cursor pagination, Link rel=\"next\")",
           params: EventIdParams,
           querystring: PageQuery,
-          response: { 200: ReviewersResponse, ...problems(401, 403, 404, 422, 429) },
+          response: { 200: ReviewersResponse, ...problems('forbidden', 'event_not_found') },
         },
       },
       async (request, reply) => {
@@ -82,7 +82,7 @@ export function reviewersRoutes(ctx: AppContext) {
           tags: ['organizer'],
           summary: 'Remove a reviewer and the reviews they gave (refused once results are published)',
           params: EventReviewerParams,
-          response: { 204: Type.Null({ description: 'Removed' }), ...problems(401, 403, 404, 409, 429) },
+          response: { 204: Type.Null({ description: 'Removed' }), ...problems('forbidden', 'event_not_found', 'not_found', 'results_already_published') },
         },
       },
       async (request, reply) => {
@@ -99,7 +99,7 @@ export function reviewersRoutes(ctx: AppContext) {
           tags: ['organizer'],
           summary: 'Withdraw an invitation that has not been accepted; its link stops working',
           params: EventInvitationParams,
-          response: { 204: Type.Null({ description: 'Withdrawn' }), ...problems(401, 403, 404, 429) },
+          response: { 204: Type.Null({ description: 'Withdrawn' }), ...problems('forbidden', 'event_not_found', 'invitation_not_found') },
         },
       },
       async (request, reply) => {
@@ -117,7 +117,7 @@ export function reviewersRoutes(ctx: AppContext) {
           tags: ['reviewer'],
           summary: 'What an invitation is for (404 unknown, 410 used, expired or its event ended/cancelled)',
           params: TokenParams,
-          response: { 200: PublicInvitationSchema, ...problems(403, 404, 410, 429) },
+          response: { 200: PublicInvitationSchema, ...problems('invitation_not_found', 'invitation_used', 'invitation_expired', 'invitation_closed') },
         },
       },
       async (request, reply) => {
@@ -137,7 +137,7 @@ export function reviewersRoutes(ctx: AppContext) {
             "Accept: sign in the invited address's account (or create it), become a reviewer, get a review-scoped API key (shown once) unless you already hold one",
           params: TokenParams,
           body: AcceptBody,
-          response: { 200: AcceptResponse, ...problems(400, 401, 403, 404, 410, 413, 422, 429) },
+          response: { 200: AcceptResponse, ...problems('unauthorized', 'invitation_not_found', 'invitation_used', 'invitation_expired', 'invitation_closed') },
         },
       },
       async (request, reply) => {
@@ -163,7 +163,7 @@ export function reviewersRoutes(ctx: AppContext) {
           summary: "The projects to review, each with the caller's own review, and the event's dimensions; `projects` is one page (cursor pagination, Link rel=\"next\")",
           params: EventIdParams,
           querystring: PageQuery,
-          response: { 200: AssignmentsResponse, ...problems(401, 403, 404, 422, 429) },
+          response: { 200: AssignmentsResponse, ...problems('forbidden', 'event_not_found', 'not_judging', 'event_locked', 'results_already_published') },
         },
       },
       async (request, reply) => {
@@ -219,7 +219,7 @@ export function reviewersRoutes(ctx: AppContext) {
           summary: `Create (201) or replace (200) your review: every dimension scored ${SCORE_MIN}..${SCORE_MAX}, comment up to ${COMMENT_MAX} characters; while the event is judging`,
           params: EventProjectParams,
           body: ReviewBody,
-          response: { 200: ReviewSchema, 201: ReviewSchema, ...problems(400, 401, 403, 404, 409, 413, 422, 429) },
+          response: { 200: ReviewSchema, 201: ReviewSchema, ...problems('forbidden', 'event_not_found', 'project_not_found', 'conflict_of_interest', 'not_judging', 'event_locked', 'results_already_published') },
         },
       },
       async (request, reply) => {
@@ -237,7 +237,7 @@ export function reviewersRoutes(ctx: AppContext) {
           tags: ['reviewer'],
           summary: 'Your own review of a project',
           params: EventProjectParams,
-          response: { 200: ReviewSchema, ...problems(401, 403, 404, 429) },
+          response: { 200: ReviewSchema, ...problems('forbidden', 'event_not_found', 'project_not_found', 'not_found') },
         },
       },
       async (request) => reviewForApi(await reviewers.getReview(principalOf(request), request.params.id, request.params.pid)),

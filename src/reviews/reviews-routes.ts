@@ -18,7 +18,7 @@ export function reviewsRoutes(ctx: AppContext) {
           summary: 'Reviews of the event (per project × model or human reviewer): status, scores, summary, failure reason; one page (cursor pagination, Link rel="next")',
           params: EventIdParams,
           querystring: ListReviewsQuery,
-          response: { 200: Type.Array(ReviewSchema), ...problems(401, 403, 404, 422, 429) },
+          response: { 200: Type.Array(ReviewSchema), ...problems('forbidden', 'event_not_found') },
         },
       },
       async (request, reply) => {
@@ -43,7 +43,7 @@ export function reviewsRoutes(ctx: AppContext) {
           summary: "Re-queue reviews: every failed one by default, or one model's (`model`, optionally only `status: failed`)",
           params: EventIdParams,
           body: Type.Optional(RerunBodyOrNone),
-          response: { 202: RerunResponse, ...problems(400, 401, 403, 404, 409, 413, 422, 429) },
+          response: { 202: RerunResponse, ...problems('forbidden', 'event_not_found', 'not_judging', 'results_already_published') },
         },
       },
       async (request, reply) => {

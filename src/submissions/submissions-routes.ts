@@ -17,7 +17,7 @@ export function submissionsRoutes(ctx: AppContext) {
           summary: "Create (201) or replace (200) the team's project until the submission deadline",
           params: EventIdParams,
           body: SubmitBody,
-          response: { 200: SubmitResponse, 201: SubmitResponse, ...problems(400, 401, 403, 404, 409, 413, 422, 429) },
+          response: { 200: SubmitResponse, 201: SubmitResponse, ...problems('registration_not_approved', 'event_not_found', 'submission_closed') },
         },
       },
       async (request, reply) => {
@@ -38,7 +38,7 @@ export function submissionsRoutes(ctx: AppContext) {
           querystring: Type.Object({ ...organizerPageQuery }, { additionalProperties: false }),
           response: {
             200: Type.Array(Type.Object({ ...ProjectSchema.properties, registration_status: Type.String() })),
-            ...problems(401, 403, 404, 422, 429),
+            ...problems('forbidden', 'event_not_found'),
           },
         },
       },

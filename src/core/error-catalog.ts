@@ -1,0 +1,192 @@
+import { ERROR_STATUS, titleOf, type ErrorCode } from './errors.js';
+
+/** What a problem code means for a client: when it happens and what to do. */
+export interface ErrorExplanation {
+  when: string;
+  action: string;
+}
+
+/**
+ * The explanation of every code, served at `{site_url}/problems/<code>` (the problems' `type` URL).
+ * Keyed by ErrorCode: a new code without an explanation does not typecheck.
+ */
+export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
+  bad_request: {
+    when: 'The request is malformed: the body is not valid JSON, a header is broken, or the URL is not validly percent-encoded.',
+    action: 'Fix the request (send valid JSON with Content-Type: application/json); retrying it unchanged fails the same way.',
+  },
+  unauthorized: {
+    when: 'The endpoint needs an API key and none was sent, or the key sent is unknown, revoked or expired. A key that is sent is checked on every route, public ones included.',
+    action: 'Send "Authorization: Bearer <API key>" with a valid key. Do not retry with the same key: ask the operator for a new one.',
+  },
+  forbidden: {
+    when: 'Your key is valid but may not do this: you are not an organizer of the event, or a review-scoped key was used outside reviewing.',
+    action: 'Use the key of an account with the right role (the event\'s organizer, or a full key instead of a review key). Retrying does not help.',
+  },
+  registration_not_approved: {
+    when: 'Your team is registered but not approved (still pending, or rejected), so it cannot submit yet.',
+    action: 'Wait for the decision: GET /api/v1/events/{id}/my-registration?wait=30, backing off from 30 s to 5 min. A rejection carries the reason.',
+  },
+  not_found: {
+    when: 'No route answers this method and path, or the object does not exist for you.',
+    action: 'Check the path against the OpenAPI document; do not retry.',
+  },
+  event_not_found: {
+    when: 'No event with this id exists, or it is a draft you cannot see.',
+    action: 'List events with GET /api/v1/events and use an id from there; do not poll on.',
+  },
+  not_registered: {
+    when: 'Your account has no registration for this event.',
+    action: 'Register first with POST /api/v1/events/{id}/register.',
+  },
+  registration_not_found: {
+    when: 'The registration id does not belong to this event.',
+    action: 'Use an id from GET /api/v1/events/{id}/registrations.',
+  },
+  user_not_found: {
+    when: 'No account has this e-mail address or id.',
+    action: 'Check the address; the account must exist before it can be named.',
+  },
+  project_not_found: {
+    when: 'The project does not exist in this event, or is not assigned to you.',
+    action: 'Use an id from your assignments or the event\'s project list.',
+  },
+  invitation_not_found: {
+    when: 'No invitation has this token.',
+    action: 'Use the link from the invitation e-mail exactly as sent, or ask the organizer for a new invitation.',
+  },
+  key_not_found: {
+    when: 'No API key of yours has this id or prefix.',
+    action: 'List your keys and use an id from there.',
+  },
+  method_not_allowed: {
+    when: 'The HTTP method is not one this API knows.',
+    action: 'Use the method the OpenAPI document lists for the path.',
+  },
+  registration_closed: {
+    when: 'The event does not take registrations now: it is past its registration deadline, closed by the organizer, or not open yet.',
+    action: 'Do not retry; look for another event. The problem\'s detail says why it is closed.',
+  },
+  already_registered: {
+    when: 'Your account already has a registration for this event. The problem carries its `id`.',
+    action: 'Read it with GET /api/v1/events/{id}/my-registration instead of registering again.',
+  },
+  team_name_taken: {
+    when: 'Another team of this event already uses this name.',
+    action: 'Register again with another team_name.',
+  },
+  submission_closed: {
+    when: 'The event does not take submissions now (past its submission deadline, or judging has begun).',
+    action: 'Do not retry; the project as last submitted is the one judged.',
+  },
+  results_not_published: {
+    when: 'The ranking of the event is not published yet.',
+    action: 'Come back later: poll the result rarely (every few minutes), or watch the event\'s status.',
+  },
+  invalid_transition: {
+    when: 'The event cannot move from its current status to the one asked for.',
+    action: 'Read the event\'s status and move it one allowed step at a time (the detail names the allowed ones).',
+  },
+  event_locked: {
+    when: 'The event has reached a stage where this can no longer change (e.g. editing tracks after registrations, or deciding after judging began).',
+    action: 'Do not retry; the change is no longer possible for this event.',
+  },
+  email_taken: {
+    when: 'Another account already uses this e-mail address.',
+    action: 'Use another address, or the existing account.',
+  },
+  not_judging: {
+    when: 'This needs the event to be in judging, and it is not.',
+    action: 'Move the event to judging first (PATCH /api/v1/events/{id} with status "judging").',
+  },
+  results_already_published: {
+    when: 'The results of the event are published and frozen; nothing that changes the ranking is possible any more.',
+    action: 'Do not retry; read the published result.',
+  },
+  invitation_used: {
+    when: 'The invitation has already been accepted.',
+    action: 'Use the API key you received when accepting; ask the organizer for a new invitation if it is lost.',
+  },
+  invitation_expired: {
+    when: 'The invitation is past its expiry.',
+    action: 'Ask the organizer to invite you again.',
+  },
+  invitation_closed: {
+    when: 'The event the invitation is for has ended or was cancelled, or the invitation was withdrawn.',
+    action: 'Nothing to do: the invitation cannot be used any more.',
+  },
+  request_timeout: {
+    when: 'The request (headers or body) did not arrive completely within the server\'s time limit.',
+    action: 'Retry on a faster connection, and send the whole body at once.',
+  },
+  uri_too_long: {
+    when: 'The URL, or one segment of its path, is longer than the server accepts.',
+    action: 'Use the ids the API gave you; they are far shorter.',
+  },
+  unscored_projects: {
+    when: 'Some projects have no score yet, so the ranking cannot be published.',
+    action: 'Wait for the reviews to finish (see the leaderboard), then publish again.',
+  },
+  idempotency_key_reused: {
+    when: 'This Idempotency-Key was already used by you with a different request body.',
+    action: 'Use a new key for a new request; reuse a key only to retry the very same request.',
+  },
+  idempotency_key_in_use: {
+    when: 'A request with this Idempotency-Key is still being processed.',
+    action: 'Retry the same request after a short pause; you will get its stored answer.',
+  },
+  conflict_of_interest: {
+    when: 'You may not review this project (it is your own team\'s, or you are otherwise involved).',
+    action: 'Skip it; it is not counted against you.',
+  },
+  payload_too_large: {
+    when: 'The request body is larger than the server accepts.',
+    action: 'Send less: shorten long texts; the OpenAPI document lists each field\'s limit.',
+  },
+  unsupported_media_type: {
+    when: 'The body is not sent as JSON.',
+    action: 'Send the body with Content-Type: application/json.',
+  },
+  validation_failed: {
+    when: 'The request is well-formed JSON but some values are wrong. The problem\'s `errors` lists each field with what is wrong with it.',
+    action: 'Fix the fields named in `errors` and send again; the OpenAPI document lists every field with its limits.',
+  },
+  rate_limited: {
+    when: 'Too many requests from your key (or, without one, your address) in the current window, or too many open connections.',
+    action: 'Wait the number of seconds in the Retry-After header, then go on; watch RateLimit-Remaining to stay under the limit.',
+  },
+  internal_error: {
+    when: 'Something failed on the server. It has been logged.',
+    action: 'Retry later with backoff; if it persists, tell the operator (quote the time and the request).',
+  },
+  service_unavailable: {
+    when: 'A service the request needs (e.g. sending e-mail) is not available now.',
+    action: 'Retry later with backoff.',
+  },
+  headers_too_large: {
+    when: 'The request headers are larger than the server accepts.',
+    action: 'Send fewer or shorter headers (cookies included).',
+  },
+};
+
+export interface ProblemType {
+  code: ErrorCode;
+  type: string;
+  status: number;
+  title: string;
+  when: string;
+  action: string;
+}
+
+/** Every code, in the order of the error vocabulary. */
+export function problemTypes(siteUrl: string): ProblemType[] {
+  return (Object.keys(ERROR_STATUS) as ErrorCode[]).map((code) => problemType(code, siteUrl));
+}
+
+export function problemType(code: ErrorCode, siteUrl: string): ProblemType {
+  return { code, type: `${siteUrl}/problems/${code}`, status: ERROR_STATUS[code], title: titleOf(code), ...ERROR_CATALOG[code] };
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_STATUS, value);
+}
