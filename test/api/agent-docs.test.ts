@@ -212,6 +212,76 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     });
   });
 
+  describe('against the OpenAPI document', () => {
+    let doc: { info: { description?: string }; paths: Record<string, Record<string, any>> };
+    beforeAll(async () => {
+      const res = await t.api('GET', '/openapi.json');
+      expect(res.status).toBe(200);
+      doc = res.body;
+    });
+
+    /** `/api/v1/events/{id}/register` → `/api/v1/events/:p/register`, the pattern routePattern writes. */
+    const documented = () => {
+      const out = new Map<string, any>();
+      for (const [path, ops] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(ops)) out.set(`${method.toUpperCase()} ${path.replace(/\{\w+\}/g, ':p')}`, op);
+      }
+      return out;
+    };
+    const prefix = () => new URL(site).origin + new URL(site).pathname;
+
+    it('documents every route skill.md and the scripts call', async () => {
+      const ops = documented();
+      const mentioned = mentionsIn(skill, site).map((m) => `${m.method} ${routePattern(m.url, prefix())}`);
+      for (const name of SCRIPT_NAMES) {
+        const text = (await t.request('GET', `/scripts/${name}.sh`)).text;
+        for (const m of text.matchAll(/^\s*api (GET|POST) "(\/.*?)"(?= "\{|$)/gm)) mentioned.push(`${m[1]} ${routePattern(`/api/v1${m[2]}`, site)}`);
+      }
+      expect(mentioned.length).toBeGreaterThan(25);
+      expect([...new Set(mentioned)].filter((m) => !ops.has(m))).toEqual([]);
+    });
+
+    it('documents every request field skill.md lists, in the same route\'s body or query', () => {
+      const ops = documented();
+      const missing: string[] = [];
+      for (const s of fieldSections(skill)) {
+        const op = ops.get(`${s.method} ${routePattern(s.url, site)}`);
+        // An optional body is documented as a union (object or null): its members are the object's.
+        const body = op?.requestBody?.content?.['application/json']?.schema ?? {};
+        const branches: Array<{ properties?: object }> = [body, ...(body.anyOf ?? []), ...(body.oneOf ?? [])];
+        const names: string[] =
+          s.part === 'Body'
+            ? branches.flatMap((b) => Object.keys(b.properties ?? {}))
+            : (op?.parameters ?? []).filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name);
+        for (const f of s.fields) {
+          const top = f.split('.')[0]!.replace(/\[\]$/, '');
+          if (!names.includes(top)) missing.push(`${s.part} ${s.method} ${s.url} ${f}`);
+        }
+      }
+      expect(missing).toEqual([]);
+    });
+
+    it('documents every error code skill.md and the scripts name on some route', async () => {
+      const codes = new Set<string>();
+      for (const ops of Object.values(doc.paths)) {
+        for (const op of Object.values(ops)) {
+          for (const r of Object.values((op as { responses?: Record<string, any> }).responses ?? {})) {
+            for (const c of r?.content?.['application/problem+json']?.schema?.properties?.code?.enum ?? []) codes.add(c);
+          }
+        }
+      }
+      // Codes no route can list (raised before routing) are named in the document's description.
+      for (const m of (doc.info.description ?? '').matchAll(/`([a-z_]+)` \(\d{3}\)/g)) codes.add(m[1]!);
+      const named = [...skill.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => m[1]!);
+      for (const name of SCRIPT_NAMES) {
+        const text = (await t.request('GET', `/scripts/${name}.sh`)).text;
+        named.push(...[...text.matchAll(/API_CODE" = "(\w+)"/g)].map((m) => m[1]!));
+      }
+      expect(named.length).toBeGreaterThan(10);
+      expect([...new Set(named)].filter((c) => !codes.has(c))).toEqual([]);
+    });
+  });
+
   describe('llms.txt and the agent card', () => {
     it('llms.txt follows llmstxt.org (H1, summary, link sections) and links skill.md, OpenAPI, docs, MCP and the scripts', async () => {
       const res = await t.request('GET', '/llms.txt');
