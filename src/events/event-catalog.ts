@@ -12,6 +12,17 @@ interface Entry {
   loadedAt: number;
 }
 
+/** The ids of one page of GET /events (which events, not their contents). */
+interface PageEntry {
+  ids: string[];
+  loadedAt: number;
+  /** Clock time (ms) until which the page's membership cannot change without a write. */
+  validUntil: number;
+}
+
+/** Pages of GET /events remembered (per filter, cursor and limit): the first pages of the common filters. */
+const MAX_PAGES = 256;
+
 /** Rough in-memory size of a parsed event: its text twice over (UTF-16) plus object overhead. */
 function sizeOf(row: EventRow): number {
   return 2 * (row.name.length + row.description.length + row.tracks.length + row.dimensions.length + row.models.length + row.form_fields.length) + 1024;
@@ -35,6 +46,12 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
   let bytes = 0;
   /** Bumped by every invalidation: a read that started before one must not store what it read. */
   let epoch = 0;
+  /**
+   * Which ids make up a page, by page key. Any write to any event drops them all (a new or edited
+   * event can enter or leave any page): writes to events are rare next to reads, and refilling a
+   * page is one index range read, never a reload of the catalog.
+   */
+  const pages = new Map<string, PageEntry>();
 
   const unsubscribe = [
     notifier.subscribe(EVENTS_CHANGED, (id) => (id ? drop(id) : clear())),
@@ -43,6 +60,7 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
 
   function drop(id: string): void {
     epoch++;
+    pages.clear();
     const e = entries.get(id);
     if (!e) return;
     entries.delete(id);
@@ -51,6 +69,7 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
 
   function clear(): void {
     epoch++;
+    pages.clear();
     entries.clear();
     bytes = 0;
   }
@@ -116,16 +135,43 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
     return ids.flatMap((id) => found.get(id) ?? []);
   }
 
+  /**
+   * The ids of a page of GET /events: remembered while no event was written, for at most `ttlMs`, and,
+   * when the filter depends on the clock (a status filter), only until `nextBoundary` (the next
+   * deadline at which some event's effective status changes), so a page never lists an event under a
+   * status it no longer has.
+   */
+  async function pageIds(
+    key: string,
+    opts: { now: number; clockDependent: boolean; load: () => Promise<string[]>; nextBoundary: () => Promise<number> },
+  ): Promise<string[]> {
+    const hit = pages.get(key);
+    if (hit && Date.now() - hit.loadedAt < ttlMs && opts.now < hit.validUntil) {
+      pages.delete(key);
+      pages.set(key, hit);
+      return hit.ids;
+    }
+    const at = epoch;
+    const [ids, validUntil] = await Promise.all([opts.load(), opts.clockDependent ? opts.nextBoundary() : Promise.resolve(Infinity)]);
+    if (ttlMs > 0 && at === epoch) {
+      pages.delete(key);
+      pages.set(key, { ids, loadedAt: Date.now(), validUntil });
+      while (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
+    }
+    return ids;
+  }
+
   return {
     get,
     getMany,
+    pageIds,
     /** Call after a write to one event (or with no id after a write to many). */
     changed(id?: string): void {
       if (id) drop(id);
       else clear();
       notifier.publish(EVENTS_CHANGED, id ?? '');
     },
-    stats: () => ({ entries: entries.size, bytes }),
+    stats: () => ({ entries: entries.size, bytes, pages: pages.size }),
     close(): void {
       for (const u of unsubscribe) u();
     },

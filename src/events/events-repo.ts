@@ -137,6 +137,39 @@ export async function listPublicEventIds(db: Executor, q: PublicPageQuery): Prom
   return ids.slice(0, q.limit);
 }
 
+/**
+ * The next instant (ms) at which some published event's effective status changes by the clock alone
+ * (a stored `open` event's registration deadline, or a stored `open`/`active` one's submission
+ * deadline), after `now`; Infinity when none will. Until then, which events a status filter matches
+ * cannot change without a write. Two index seeks (migration 0110).
+ */
+export async function nextStatusBoundary(db: Executor, now: string): Promise<number> {
+  const [registration, submission] = await Promise.all([
+    db
+      .selectFrom('events')
+      .select('registration_deadline as at')
+      .where('status', '=', 'open')
+      .where('registration_deadline', '>', now)
+      .orderBy('registration_deadline')
+      .limit(1)
+      .executeTakeFirst(),
+    Promise.all(
+      (['open', 'active'] as const).map((status) =>
+        db
+          .selectFrom('events')
+          .select('submission_deadline as at')
+          .where('status', '=', status)
+          .where('submission_deadline', '>', now)
+          .orderBy('submission_deadline')
+          .limit(1)
+          .executeTakeFirst(),
+      ),
+    ),
+  ]);
+  const times = [registration, ...submission].flatMap((r) => (r ? [Date.parse(r.at)] : []));
+  return times.length ? Math.min(...times) : Infinity;
+}
+
 export async function findEvent(db: Executor, id: string): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -208,11 +208,21 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     }
     if (!q.mine) {
       // Which events (ids) from the index, their contents from the cache.
-      const ids = await repo.listPublicEventIds(db, {
-        statuses: statuses as Array<Exclude<EventStatus, 'draft'>> | null,
-        now: iso(clock.now()),
-        limit: q.limit + 1,
-        ...(q.cursor ? { before: q.cursor } : {}),
+      const now = clock.now();
+      const publicStatuses = statuses as Array<Exclude<EventStatus, 'draft'>> | null;
+      const key = `${publicStatuses ? [...new Set(publicStatuses)].sort().join(',') : '*'}|${q.limit}|${q.cursor ?? ''}`;
+      const ids = await catalog.pageIds(key, {
+        now: now.getTime(),
+        // Without a status filter a page is every published event by id: the clock cannot change it.
+        clockDependent: publicStatuses !== null,
+        load: () =>
+          repo.listPublicEventIds(db, {
+            statuses: publicStatuses,
+            now: iso(now),
+            limit: q.limit + 1,
+            ...(q.cursor ? { before: q.cursor } : {}),
+          }),
+        nextBoundary: () => repo.nextStatusBoundary(db, iso(now)),
       });
       const page = await catalog.getMany(ids.slice(0, q.limit));
       return { events: page, nextCursor: ids.length > q.limit ? ids[q.limit - 1]! : null };

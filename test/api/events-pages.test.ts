@@ -35,6 +35,7 @@ describe.each(DIALECTS)('GET /events pages from the index (%s)', (dialect) => {
     t = await startTestApp(dialect, { env: { EVENT_CACHE_MAX_ENTRIES: '10', REVIEW_WORKERS: 'false' } });
     org = await quickUser(t, 'organizer');
     // 90 events whose deadlines and stored statuses vary, so every filter has members on many pages.
+    const moves: number[] = [];
     for (let i = 0; i < 90; i++) {
       const reg = 1 + (i % 5);
       const id = await createEvent(t, org.key, {
@@ -43,9 +44,12 @@ describe.each(DIALECTS)('GET /events pages from the index (%s)', (dialect) => {
         submission_deadline: new Date(T0.getTime() + (reg + 1 + (i % 3)) * HOUR).toISOString(),
       });
       const stored = i % 11 === 0 ? 'cancelled' : i % 13 === 0 ? 'judging' : i % 7 === 0 ? 'active' : null;
-      if (stored) expect((await t.api('PATCH', `/events/${id}`, { key: org.key, body: { status: stored } })).status).toBe(200);
+      if (stored) moves.push((await t.api('PATCH', `/events/${id}`, { key: org.key, body: { status: stored } })).status);
       ids.push(id);
     }
+    // Every stored-status move was accepted.
+    expect(moves).toEqual(Array(moves.length).fill(200));
+    expect(moves.length).toBeGreaterThan(10);
     // A draft never appears in the public list.
     await createEvent(t, org.key, { status: 'draft' });
     // Some deadlines have passed: the clock moves effective statuses.
@@ -134,5 +138,59 @@ describe.each(DIALECTS)('GET /events pages from the index (%s)', (dialect) => {
       expect(res.body.errors[0].field).toBe('fields');
       expect(res.body.errors[0].message).toContain(`allowed: ${ALLOWED}`);
     }
+  });
+});
+
+describe.each(DIALECTS)('GET /events remembers pages, never past a write or a status change (%s)', (dialect) => {
+  let t: TestApp;
+  let org: Awaited<ReturnType<typeof quickUser>>;
+
+  beforeAll(async () => {
+    // A long TTL: only a write or the clock crossing a deadline may refresh a remembered page.
+    t = await startTestApp(dialect, { env: { EVENT_CACHE_TTL_MS: '600000', REVIEW_WORKERS: 'false' } });
+    org = await quickUser(t, 'organizer');
+  });
+  afterAll(async () => t?.close());
+
+  const ids = async (query: string) => {
+    const res = await t.api('GET', `/events${query}`);
+    expect(res.status).toBe(200);
+    return res.body.map((e: { id: string; status: string }) => `${e.id}:${e.status}`);
+  };
+
+  it('moves an event from ?status=open to ?status=active the moment its registration deadline passes', async () => {
+    const start = t.clock.now().getTime();
+    const soon = await createEvent(t, org.key, {
+      registration_deadline: new Date(start + HOUR).toISOString(),
+      submission_deadline: new Date(start + 3 * HOUR).toISOString(),
+    });
+    const later = await createEvent(t, org.key, {
+      registration_deadline: new Date(start + 2 * HOUR).toISOString(),
+      submission_deadline: new Date(start + 3 * HOUR).toISOString(),
+    });
+    expect(await ids('?status=open')).toEqual([`${later}:open`, `${soon}:open`]);
+    expect(await ids('?status=active')).toEqual([]);
+    expect(t.ctx.events.cacheStats().pages).toBe(2); // both pages are remembered now
+
+    t.clock.set(start + HOUR); // exactly at the deadline the window is closed
+    expect(await ids('?status=open')).toEqual([`${later}:open`]);
+    expect(await ids('?status=active')).toEqual([`${soon}:active`]);
+    // The unfiltered list does not depend on the clock: same members, statuses computed now.
+    expect(await ids('')).toEqual([`${later}:open`, `${soon}:active`]);
+
+    t.clock.set(start + 3 * HOUR);
+    expect(await ids('?status=judging')).toEqual([`${later}:judging`, `${soon}:judging`]);
+    expect(await ids('?status=open,active')).toEqual([]);
+  });
+
+  it('shows a new, edited or cancelled event at once', async () => {
+    const first = await createEvent(t, org.key, { name: 'First' });
+    const before = await ids('?status=open');
+    expect(before[0]).toBe(`${first}:open`);
+    const second = await createEvent(t, org.key, { name: 'Second' });
+    expect((await ids('?status=open'))[0]).toBe(`${second}:open`);
+    expect((await t.api('PATCH', `/events/${second}`, { key: org.key, body: { status: 'cancelled' } })).status).toBe(200);
+    expect(await ids('?status=open')).toEqual(before);
+    expect((await ids('?status=cancelled'))[0]).toBe(`${second}:cancelled`);
   });
 });

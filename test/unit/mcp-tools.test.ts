@@ -18,8 +18,10 @@ describe('MCP tool catalogue', () => {
     for (const tool of MCP_TOOLS) {
       expect(tool.outputSchema.type, tool.name).toBe('object');
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
-      if (tool.list) expect(tool.outputSchema.required, tool.name).toEqual(['items', 'next_cursor']);
     }
+    const lists = MCP_TOOLS.filter((tool) => tool.list);
+    expect(lists.map((tool) => tool.name).sort()).toEqual(['get_leaderboard', 'get_result', 'list_events', 'list_registrations']);
+    for (const tool of lists) expect(tool.outputSchema.required, tool.name).toEqual(['items', 'next_cursor']);
   });
 
   it('marks read tools read-only and the irreversible ones destructive', () => {

@@ -401,6 +401,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('idempotency_keys_expires_idx').on('idempotency_keys').column('expires_at').execute();
     },
   },
+  '0110_events_status_boundaries': {
+    async up(db: Kysely<any>) {
+      // GET /events remembers a filtered page until the next deadline at which some event's
+      // effective status changes: the earliest future deadline per stored status, one index seek each.
+      await db.schema.createIndex('events_status_registration_deadline_idx').on('events').columns(['status', 'registration_deadline']).execute();
+      await db.schema.createIndex('events_status_submission_deadline_idx').on('events').columns(['status', 'submission_deadline']).execute();
+    },
+  },
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
