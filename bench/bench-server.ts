@@ -37,6 +37,8 @@ export async function startBenchServer(env: Record<string, string>): Promise<Ben
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_ENABLED: 'false',
+      // Every load generator connects from 127.0.0.1: no per-address connection cap.
+      MAX_CONNECTIONS_PER_IP: '0',
       REDIS_URL: '',
       REVIEW_WORKERS: 'false',
       ...env,

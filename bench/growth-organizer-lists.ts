@@ -177,6 +177,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
     DATABASE_URL: testDb.config.url,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_ENABLED: 'false',
+      // Every load generator connects from 127.0.0.1: no per-address connection cap.
+      MAX_CONNECTIONS_PER_IP: '0',
     REVIEW_WORKERS: 'false',
     PUBLIC_URL: 'http://127.0.0.1',
   });

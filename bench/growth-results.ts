@@ -213,7 +213,7 @@ async function run(dialect: 'sqlite' | 'postgres', projects: number): Promise<Ro
     let t = performance.now();
     const eventId = await seed(database.db, projects);
     const seedMs = performance.now() - t;
-    const config = loadConfig({ DATABASE_URL: target.config.url, LOG_LEVEL: 'silent', REVIEW_WORKERS: 'false', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000' });
+    const config = loadConfig({ DATABASE_URL: target.config.url, LOG_LEVEL: 'silent', REVIEW_WORKERS: 'false', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', MAX_CONNECTIONS_PER_IP: '0' });
     const { app, ctx } = await buildApp({ config, database, clock: new ManualClock(NOW), logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();

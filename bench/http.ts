@@ -143,6 +143,7 @@ async function startReal(dbUrl: string): Promise<{ child: ChildProcess; url: str
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_IP: '1000000',
       RATE_LIMIT_PER_KEY: '1000000',
+      MAX_CONNECTIONS_PER_IP: '0',
       REDIS_URL: '',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -242,7 +242,7 @@ async function benchStored(dialect: 'sqlite' | 'postgres', fx: Fixture): Promise
   try {
     await migrateToLatest(database.db);
     const { eventId } = await seed(database.db, fx);
-    const config = loadConfig({ DATABASE_URL: dbConfig.url, LOG_LEVEL: 'silent', REVIEW_WORKERS: 'false', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000' });
+    const config = loadConfig({ DATABASE_URL: dbConfig.url, LOG_LEVEL: 'silent', REVIEW_WORKERS: 'false', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', MAX_CONNECTIONS_PER_IP: '0' });
     const { app, ctx } = await buildApp({ config, database, clock: new ManualClock(NOW), logger: false });
     const owner: Principal = { userId: 'usr_bench', email: 'bench@example.com', role: 'organizer', keyId: 'key_bench', scope: 'full' };
 
