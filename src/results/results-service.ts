@@ -65,10 +65,20 @@ function decodeCursor(cursor: string): unknown[] {
   if (!Array.isArray(parts)) throw badCursor();
   return parts;
 }
-function decodeStandingCursor(cursor: string): StandingKey {
-  const [k, f, p, extra] = decodeCursor(cursor);
+/**
+ * A leaderboard cursor: the last entry's sort key and, so the next page need not count its place
+ * again, that entry's rank and 0-based position in the walk of `track` ('' for every track).
+ */
+interface StandingCursor extends StandingKey {
+  place: { rank: number; position: number; track: string } | null;
+}
+function decodeStandingCursor(cursor: string): StandingCursor {
+  const [k, f, p, rank, position, track, extra] = decodeCursor(cursor);
   if (!Number.isSafeInteger(k) || (k as number) < -1 || typeof f !== 'string' || typeof p !== 'string' || extra !== undefined) throw badCursor();
-  return { score_key: k as number, first_submitted_at: f, project_id: p };
+  if (rank === undefined && position === undefined && track === undefined) return { score_key: k as number, first_submitted_at: f, project_id: p, place: null };
+  const ok = Number.isSafeInteger(rank) && (rank as number) >= 1 && Number.isSafeInteger(position) && (position as number) >= (rank as number) - 1 && typeof track === 'string';
+  if (!ok) throw badCursor();
+  return { score_key: k as number, first_submitted_at: f, project_id: p, place: { rank: rank as number, position: position as number, track: track as string } };
 }
 function decodePositionCursor(cursor: string): number {
   const [n, extra] = decodeCursor(cursor);
@@ -138,11 +148,25 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
     const more = rows.length > limit;
     if (more) rows.length = limit;
     if (rows.length === 0) return { event, json: '[]', nextCursor: null };
-    const place = from ? await placeOf(db, event.id, q.trackId, rows[0]!) : { rank: 1, position: 0 };
+    const track = q.trackId ?? '';
+    let place = { rank: 1, position: 0 };
+    if (from?.place && from.place.track === track) {
+      // Continuing a walk: the first entry follows the previous page's last one.
+      const position = from.place.position + 1;
+      place = { rank: rows[0]!.score_key === from.score_key ? from.place.rank : position + 1, position };
+    } else if (from) {
+      place = await placeOf(db, event.id, q.trackId, rows[0]!);
+    }
     const rankOf = ranker(place.rank, place.position);
-    const json = '[' + rows.map((r) => `{"rank":${rankOf(r.score_key)}${entryTail(r, true)}`).join(',') + ']';
+    let lastRank = place.rank;
+    const json = '[' + rows.map((r) => `{"rank":${(lastRank = rankOf(r.score_key))}${entryTail(r, true)}`).join(',') + ']';
     const last = rows[rows.length - 1]!;
-    return { event, json, nextCursor: more ? encodeCursor([last.score_key, last.first_submitted_at, last.project_id]) : null };
+    const lastPosition = place.position + rows.length - 1;
+    return {
+      event,
+      json,
+      nextCursor: more ? encodeCursor([last.score_key, last.first_submitted_at, last.project_id, lastRank, lastPosition, track]) : null,
+    };
   }
 
   /**

@@ -241,7 +241,10 @@ function ranked(db: Executor, eventId: string, trackId: string | undefined) {
 }
 
 function after(k: StandingKey) {
-  return sql<boolean>`(standings.score_key < ${k.score_key} or (standings.score_key = ${k.score_key} and (standings.first_submitted_at > ${k.first_submitted_at} or (standings.first_submitted_at = ${k.first_submitted_at} and standings.project_id > ${k.project_id}))))`;
+  // The leading `score_key <=` is implied by the rest; it is there for the planner, as a bound of the
+  // index range (the mixed sort directions rule out a row-value comparison), so a later page starts
+  // at its place in the index instead of filtering every entry before it.
+  return sql<boolean>`(standings.score_key <= ${k.score_key} and (standings.score_key < ${k.score_key} or (standings.score_key = ${k.score_key} and (standings.first_submitted_at > ${k.first_submitted_at} or (standings.first_submitted_at = ${k.first_submitted_at} and standings.project_id > ${k.project_id})))))`;
 }
 
 /** Up to `limit` judged projects in ranking order, after `from` when given, with their names. */
