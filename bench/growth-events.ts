@@ -14,13 +14,13 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { generateApiKey } from '../src/accounts/api-keys.js';
 import type { DatabaseConfig } from '../src/core/config.js';
 import { openDatabase, type Db } from '../src/core/db/index.js';
 import { migrateToLatest } from '../src/core/db/migrations.js';
 import type { NewEventRow } from '../src/core/db/schema.js';
 import { newId } from '../src/core/ids.js';
 import { startBenchServer, type BenchServer } from './bench-server.js';
+import { seedTeamUsers } from './seed-users.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
 const CONNECTIONS = 50;
@@ -91,20 +91,7 @@ async function seedUsers(db: Db) {
   const now = iso(Date.now());
   const orgId = newId('usr');
   await db.insertInto('users').values({ id: orgId, email: 'org@bench.test', password_hash: null, role: 'organizer', created_at: now, updated_at: now }).execute();
-  const keys: string[] = [];
-  const users = [];
-  const apiKeys = [];
-  for (let i = 0; i < USERS; i++) {
-    const id = newId('usr');
-    const k = generateApiKey();
-    keys.push(k.token);
-    users.push({ id, email: `team${i}@bench.test`, password_hash: null, role: 'user' as const, created_at: now, updated_at: now });
-    apiKeys.push({ id: newId('key'), user_id: id, name: 'bench', prefix: k.displayPrefix, key_hash: k.hash, created_at: now, expires_at: null, revoked_at: null, last_used_at: null });
-  }
-  for (let i = 0; i < USERS; i += 500) {
-    await db.insertInto('users').values(users.slice(i, i + 500)).execute();
-    await db.insertInto('api_keys').values(apiKeys.slice(i, i + 500)).execute();
-  }
+  const keys = await seedTeamUsers(db, USERS, now);
   return { orgId, keys };
 }
 

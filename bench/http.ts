@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -15,7 +14,8 @@ import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/core/db/index.js';
 import { migrateToLatest } from '../src/core/db/migrations.js';
 import type { DatabaseConfig } from '../src/core/config.js';
-import { generateApiKey } from '../src/accounts/api-keys.js';
+import { freePort } from './bench-server.js';
+import { seedTeamUsers } from './seed-users.js';
 import { newId } from '../src/core/ids.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -23,16 +23,6 @@ const CONNECTIONS = 50;
 const EVENTS = 20;
 const USERS = 1500;
 const PG_ADMIN = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitReady(child: ChildProcess, url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -115,20 +105,7 @@ async function seed(db: DatabaseHandle['db']) {
       })
       .execute();
   }
-  const keys: string[] = [];
-  const users = [];
-  const apiKeys = [];
-  for (let i = 0; i < USERS; i++) {
-    const id = newId('usr');
-    const k = generateApiKey();
-    keys.push(k.token);
-    users.push({ id, email: `team${i}@bench.test`, password_hash: null, role: 'user' as const, created_at: now, updated_at: now });
-    apiKeys.push({ id: newId('key'), user_id: id, name: 'bench', prefix: k.displayPrefix, key_hash: k.hash, created_at: now, expires_at: null, revoked_at: null, last_used_at: null });
-  }
-  for (let i = 0; i < USERS; i += 500) {
-    await db.insertInto('users').values(users.slice(i, i + 500)).execute();
-    await db.insertInto('api_keys').values(apiKeys.slice(i, i + 500)).execute();
-  }
+  const keys = await seedTeamUsers(db, USERS, now);
   return { eventIds, keys };
 }
 

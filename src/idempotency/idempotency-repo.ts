@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../core/db/index.js';
-import type { IdempotencyKeyRow } from '../core/db/schema.js';
+import type { Database, IdempotencyKeyRow } from '../core/db/schema.js';
 
 export interface IdempotencyScope {
   userId: string;
@@ -19,6 +19,9 @@ export interface StoredResponse {
 export function createIdempotencyRepo(db: Db) {
   const byScope = (s: IdempotencyScope) =>
     db.selectFrom('idempotency_keys').where('user_id', '=', s.userId).where('route', '=', s.route).where('idem_key', '=', s.key);
+  /** The row of this key while the claim with `token` holds it (for updates and deletes alike). */
+  const heldBy = (s: IdempotencyScope, token: string) => (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
+    eb.and([eb('user_id', '=', s.userId), eb('route', '=', s.route), eb('idem_key', '=', s.key), eb('lock_token', '=', token)]);
 
   return {
     /** Inserts a running claim; false when the key already has a row (the primary key decides). */
@@ -66,10 +69,7 @@ export function createIdempotencyRepo(db: Db) {
           response_headers: null,
           response_body: null,
         })
-        .where('user_id', '=', s.userId)
-        .where('route', '=', s.route)
-        .where('idem_key', '=', s.key)
-        .where('lock_token', '=', seenToken)
+        .where(heldBy(s, seenToken))
         .executeTakeFirst();
       return Number(res.numUpdatedRows) === 1;
     },
@@ -79,10 +79,7 @@ export function createIdempotencyRepo(db: Db) {
       await db
         .updateTable('idempotency_keys')
         .set({ state: 'done', response_status: response.status, response_headers: JSON.stringify(response.headers), response_body: response.body })
-        .where('user_id', '=', s.userId)
-        .where('route', '=', s.route)
-        .where('idem_key', '=', s.key)
-        .where('lock_token', '=', token)
+        .where(heldBy(s, token))
         .where('state', '=', 'running')
         .execute();
     },
@@ -91,10 +88,7 @@ export function createIdempotencyRepo(db: Db) {
     async release(s: IdempotencyScope, token: string): Promise<void> {
       await db
         .deleteFrom('idempotency_keys')
-        .where('user_id', '=', s.userId)
-        .where('route', '=', s.route)
-        .where('idem_key', '=', s.key)
-        .where('lock_token', '=', token)
+        .where(heldBy(s, token))
         .where('state', '=', 'running')
         .execute();
     },
