@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // API and unit tests of the server, browser tests of the built pages, and unit tests of the
+    // front end's own logic (beside its code in web/src).
+    include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

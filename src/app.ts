@@ -33,6 +33,7 @@ import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
 import { submissionsRoutes } from './submissions/submissions-routes.js';
+import { webRoutes } from './web/web-routes.js';
 
 export interface BuildOptions {
   config: Config;
@@ -179,6 +180,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await app.register(invitationPageRoutes(ctx));
   await app.register(discoveryRoutes(agents));
   await app.register(docsRoutes(ctx));
+  await app.register(webRoutes(ctx));
 
   if (config.ai.workersEnabled) reviews.start();
   return { app: app as unknown as App, ctx };

@@ -53,7 +53,15 @@ export const T0 = new Date('2030-01-01T12:00:00.000Z');
 
 export async function startTestApp(
   dialect: Dialect,
-  opts: { env?: Record<string, string>; now?: Date; database?: TestDatabase; notifier?: Notifier; rateLimitStore?: RateLimitStore } = {},
+  opts: {
+    env?: Record<string, string>;
+    now?: Date;
+    database?: TestDatabase;
+    notifier?: Notifier;
+    rateLimitStore?: RateLimitStore;
+    /** Listen on this port with PUBLIC_URL http://127.0.0.1:<port> (browser tests: the pages' origin must be the site's). */
+    port?: number;
+  } = {},
 ): Promise<TestApp> {
   const testDb = opts.database ?? (await createTestDatabase(dialect));
   const config = loadConfig({
@@ -63,7 +71,7 @@ export async function startTestApp(
     RATE_LIMIT_PER_KEY: '100000',
     // Every test client is 127.0.0.1: load and race tests must not meet the connection cap.
     MAX_CONNECTIONS_PER_IP: '0',
-    PUBLIC_URL: 'http://hackathon.test',
+    PUBLIC_URL: opts.port ? `http://127.0.0.1:${opts.port}` : 'http://hackathon.test',
     // The floor, not OWASP's 2^17: suites hash hundreds of passwords (test/unit/passwords.test.ts covers the default).
     PASSWORD_SCRYPT_N: '16384',
     ...opts.env,
@@ -79,7 +87,7 @@ export async function startTestApp(
     ...(opts.notifier ? { notifier: opts.notifier } : {}),
     ...(opts.rateLimitStore ? { rateLimitStore: opts.rateLimitStore } : {}),
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 

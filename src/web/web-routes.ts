@@ -1,0 +1,105 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
+import type { App, AppContext } from '../app-context.js';
+
+/**
+ * The pages' Content-Security-Policy: scripts and styles only from this origin (Vite emits no inline
+ * script), no plugins, no framing, forms and fetches to this origin only.
+ */
+export const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The page routes of the web app: every one answers the same index.html and the app's router draws
+ * the page. Listed (not a catch-all) so that an unknown path stays a problem+json 404 for API clients.
+ */
+export const PAGE_ROUTES = [
+  '/',
+  '/signin',
+  '/signup',
+  '/forgot-password',
+  '/reset-password',
+  '/account',
+  '/api-keys',
+  '/admin',
+  '/admin/*',
+  '/events',
+  '/events/*',
+  '/hackathons/*',
+  '/reviews',
+  '/reviews/*',
+] as const;
+
+/** Where the built front end lives: dist/web beside the compiled server (or the source tree's dist). */
+export function webRoot(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  // dist/web/web-routes.js -> dist/web is the server code; the assets are built into dist/public.
+  for (const candidate of [resolve(here, '../public'), resolve(here, '../../dist/public')]) {
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+  }
+  return resolve(here, '../../dist/public');
+}
+
+function pageHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('content-security-policy', PAGE_CSP)
+    .header('referrer-policy', 'same-origin')
+    .header('x-frame-options', 'DENY')
+    .header('cache-control', 'no-cache')
+    .type('text/html; charset=utf-8');
+}
+
+/**
+ * Serves the built web app from the same process and port as the API: hashed assets under /assets
+ * (cached for a year), and index.html for every page route. Without a build (a checkout where
+ * `npm run build:web` has not run) the pages answer 503 with a hint instead of a bare 404.
+ */
+export function webRoutes(_ctx: AppContext) {
+  return async (app: App) => {
+    const root = webRoot();
+    const indexPath = join(root, 'index.html');
+    const built = existsSync(indexPath);
+    let index: Buffer | null = null;
+    const page = async (_req: unknown, reply: FastifyReply) => {
+      if (!built) {
+        return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built: run `npm run build` (npm install does it).');
+      }
+      index ??= readFileSync(indexPath);
+      return pageHeaders(reply).send(index);
+    };
+    for (const url of PAGE_ROUTES) {
+      app.get(url, { config: { skipRateLimit: true }, schema: { hide: true } as never }, page);
+    }
+    if (built) {
+      await app.register(fastifyStatic, {
+        root: join(root, 'assets'),
+        prefix: '/assets/',
+        wildcard: true,
+        index: false,
+        immutable: true,
+        maxAge: '365d',
+        setHeaders: (reply) => void reply.header('content-security-policy', PAGE_CSP),
+      });
+      for (const file of ['favicon.svg', 'robots.txt']) {
+        if (!existsSync(join(root, file))) continue;
+        const body = readFileSync(join(root, file));
+        app.get(`/${file}`, { config: { skipRateLimit: true }, schema: { hide: true } as never }, async (_req, reply) =>
+          reply.type(file.endsWith('.svg') ? 'image/svg+xml' : 'text/plain; charset=utf-8').header('cache-control', 'public, max-age=86400').send(body),
+        );
+      }
+    }
+  };
+}

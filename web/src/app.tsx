@@ -1,0 +1,106 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Route, Switch, useLocation } from 'wouter';
+import { i18n } from './i18n';
+import { ApiProblem } from './lib/api';
+import { RequireRole, type Role } from './lib/session';
+import { Layout } from './ui/layout';
+import { Loading, NotFound } from './ui/states';
+
+// Every page is its own chunk: the public pages load none of the dashboard's code.
+const pages = {
+  home: lazy(() => import('./features/public/home-page')),
+  event: lazy(() => import('./features/public/event-page')),
+  result: lazy(() => import('./features/public/result-page')),
+  signIn: lazy(() => import('./features/auth/signin-page')),
+  signUp: lazy(() => import('./features/auth/signup-page')),
+  forgotPassword: lazy(() => import('./features/auth/forgot-password-page')),
+  resetPassword: lazy(() => import('./features/auth/reset-password-page')),
+  account: lazy(() => import('./features/auth/account-page')),
+  apiKeys: lazy(() => import('./features/keys/api-keys-page')),
+  admin: lazy(() => import('./features/admin/admin-page')),
+  organizerEvents: lazy(() => import('./features/organizer/events-page')),
+  eventForm: lazy(() => import('./features/organizer/event-form-page')),
+  eventDetail: lazy(() => import('./features/organizer/event-detail-page')),
+  reviewEvents: lazy(() => import('./features/reviewer/review-events-page')),
+  reviewProjects: lazy(() => import('./features/reviewer/review-projects-page')),
+  reviewProject: lazy(() => import('./features/reviewer/review-project-page')),
+  invitation: lazy(() => import('./features/reviewer/invitation-page')),
+};
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 10_000,
+        refetchOnWindowFocus: true,
+        // A 4xx will not change by asking again; a network error or a 5xx may.
+        retry: (count, error) => !(error instanceof ApiProblem && error.status < 500) && count < 2,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+function guarded(Page: ComponentType<any>, role: Role) {
+  return (props: any) => (
+    <RequireRole role={role}>
+      <Page {...props} />
+    </RequireRole>
+  );
+}
+
+/** Scroll to the top and move focus to the main region when the page changes (screen readers hear it). */
+function FocusOnNavigate() {
+  const [location] = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+    const main = document.getElementById('main');
+    if (main && document.activeElement !== document.body) main.focus({ preventScroll: true });
+  }, [location]);
+  return null;
+}
+
+export function Routes() {
+  return (
+    <Switch>
+      <Route path="/" component={pages.home} />
+      <Route path="/hackathons/:id" component={pages.event} />
+      <Route path="/hackathons/:id/result" component={pages.result} />
+      <Route path="/signin" component={pages.signIn} />
+      <Route path="/signup" component={pages.signUp} />
+      <Route path="/forgot-password" component={pages.forgotPassword} />
+      <Route path="/reset-password" component={pages.resetPassword} />
+      <Route path="/account" component={guarded(pages.account, 'user')} />
+      <Route path="/api-keys" component={guarded(pages.apiKeys, 'user')} />
+      <Route path="/admin" component={guarded(pages.admin, 'admin')} />
+      <Route path="/admin/:tab" component={guarded(pages.admin, 'admin')} />
+      <Route path="/events" component={guarded(pages.organizerEvents, 'organizer')} />
+      <Route path="/events/new" component={guarded(pages.eventForm, 'organizer')} />
+      <Route path="/events/:id/edit" component={guarded(pages.eventForm, 'organizer')} />
+      <Route path="/events/:id" component={guarded(pages.eventDetail, 'organizer')} />
+      <Route path="/events/:id/:tab" component={guarded(pages.eventDetail, 'organizer')} />
+      <Route path="/reviews" component={guarded(pages.reviewEvents, 'user')} />
+      <Route path="/reviews/:eventId" component={guarded(pages.reviewProjects, 'user')} />
+      <Route path="/reviews/:eventId/projects/:projectId" component={guarded(pages.reviewProject, 'user')} />
+      <Route path="/invitations/:token" component={pages.invitation} />
+      <Route component={NotFound} />
+    </Switch>
+  );
+}
+
+export function App({ client }: { client: QueryClient }) {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={client}>
+        <FocusOnNavigate />
+        <Layout>
+          <Suspense fallback={<Loading />}>
+            <Routes />
+          </Suspense>
+        </Layout>
+      </QueryClientProvider>
+    </I18nextProvider>
+  );
+}

@@ -1,0 +1,7 @@
+import { defineMessages } from '../../i18n/messages';
+
+/** The words of the admin pages, English and Simplified Chinese (the same keys: the compiler checks). */
+export const messages = defineMessages({
+  en: {},
+  'zh-CN': {},
+});

@@ -1,0 +1,103 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Redirect, useLocation } from 'wouter';
+import { useT } from '../i18n';
+import { Loading, ErrorState } from '../ui/states';
+import { ApiProblem, get, post, setCsrfToken } from './api';
+
+export type Role = 'user' | 'organizer' | 'admin';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  created_at: string;
+}
+
+export interface SessionInfo {
+  user: SessionUser;
+  csrf_token: string | null;
+  session: { id: string; created_at: string; expires_at: string } | null;
+}
+
+export const SESSION_KEY = ['session'] as const;
+
+/** The signed-in person, or null. Every page shares this one query. */
+export function useSession() {
+  const query = useQuery({
+    queryKey: SESSION_KEY,
+    queryFn: async (): Promise<SessionInfo | null> => {
+      try {
+        const info = await get<SessionInfo>('/auth/session');
+        setCsrfToken(info.csrf_token);
+        return info;
+      } catch (err) {
+        if (err instanceof ApiProblem && err.status === 401) {
+          setCsrfToken(null);
+          return null;
+        }
+        throw err;
+      }
+    },
+    staleTime: 60_000,
+    retry: false,
+  });
+  return { user: query.data?.user ?? null, info: query.data ?? null, loading: query.isPending, error: query.error, refetch: query.refetch };
+}
+
+/** After sign-in or sign-up: remember the answer as the session without another round trip. */
+export function useSessionUpdate() {
+  const client = useQueryClient();
+  return {
+    signedIn(answer: { user: SessionUser; csrf_token: string | null }) {
+      setCsrfToken(answer.csrf_token);
+      const optimistic: SessionInfo = { user: answer.user, csrf_token: answer.csrf_token, session: null };
+      client.setQueryData(SESSION_KEY, optimistic);
+      void client.invalidateQueries({ queryKey: SESSION_KEY });
+    },
+    async signOut() {
+      try {
+        await post('/auth/signout');
+      } finally {
+        setCsrfToken(null);
+        client.clear();
+        client.setQueryData(SESSION_KEY, null);
+      }
+    },
+  };
+}
+
+const RANK: Record<Role, number> = { user: 0, organizer: 1, admin: 2 };
+
+export function hasRole(user: SessionUser | null, role: Role): boolean {
+  return user !== null && RANK[user.role] >= RANK[role];
+}
+
+/** Where sign-in sends a person back to: only paths of this site. */
+export function safeNext(next: string | null | undefined): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  return next;
+}
+
+/** Shows `children` to signed-in people with at least `role`; sends others to sign in, or says no. */
+export function RequireRole({ role = 'user', children }: { role?: Role; children: ReactNode }) {
+  const { user, loading, error, refetch } = useSession();
+  const [location] = useLocation();
+  const { t } = useT();
+  if (loading) return <Loading />;
+  if (error) return <ErrorState error={error} onRetry={() => void refetch()} />;
+  if (!user) return <Redirect to={`/signin?next=${encodeURIComponent(location + window.location.search)}`} replace />;
+  if (!hasRole(user, role)) {
+    return (
+      <section className="state state-block" aria-labelledby="forbidden-title">
+        <h1 id="forbidden-title">{t('states.forbiddenTitle')}</h1>
+        <p>{t('states.forbidden')}</p>
+        <p>
+          <a href="/">{t('states.home')}</a>
+        </p>
+      </section>
+    );
+  }
+  return <>{children}</>;
+}
