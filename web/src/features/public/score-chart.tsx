@@ -9,7 +9,7 @@ export default function ScoreChart({ bars, scoreLabel, format }: { bars: Array<{
   return (
     <div className="chart" aria-hidden="true" style={{ height }}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={bars} layout="vertical" margin={{ top: 4, right: 24, bottom: 4, left: 8 }}>
+        <BarChart accessibilityLayer={false} data={bars} layout="vertical" margin={{ top: 4, right: 24, bottom: 4, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
           <XAxis type="number" domain={[0, 10]} tickFormatter={format} />
           <YAxis type="category" dataKey="label" width={130} tick={{ fontSize: 12 }} tickFormatter={(v: string) => (v.length > 18 ? `${v.slice(0, 17)}…` : v)} />
