@@ -92,7 +92,8 @@ function ChangePassword() {
     if (!found.current && !found.next) change.mutate({ current_password: current, new_password: next });
   };
   const problem = change.error instanceof ApiProblem ? change.error : null;
-  const wrongCurrent = problem && (problem.code === 'invalid_credentials' || problem.code === 'wrong_password' || problem.code === 'invalid_password') ? t('account.wrongCurrent') : undefined;
+  // The server answers a wrong current password as a validation problem on current_password.
+  const wrongCurrent = problem && (problem.code === 'invalid_credentials' || problem.fieldError('current_password')) ? t('account.wrongCurrent') : undefined;
   const currentError = checks.current ?? wrongCurrent ?? problem?.fieldError('current_password');
   const nextError = checks.next ?? problem?.fieldError('new_password');
   return (

@@ -80,6 +80,10 @@ function EventView({ event }: { event: PublicEvent }) {
       ) : null}
       {event.status === 'cancelled' ? <div className="alert alert-warn">{t('event.cancelled')}</div> : null}
       <div className="event-layout">
+        {/* First in reading order (the dates matter most on a phone); beside the content on wide screens. */}
+        <aside className="event-side">
+          <Timeline event={event} />
+        </aside>
         <div className="event-main stack">
           <section className="card" aria-labelledby="about-title">
             <h2 id="about-title">{t('event.about')}</h2>
@@ -90,9 +94,6 @@ function EventView({ event }: { event: PublicEvent }) {
           <FormFields fields={fields} hasTracks={event.tracks.length > 0} autoApprove={form.data?.auto_approve ?? event.registration_config.auto_approve} />
           <HowToJoin event={event} fields={fields} registrationOpen={registrationOpen} />
         </div>
-        <aside className="event-side">
-          <Timeline event={event} />
-        </aside>
       </div>
     </article>
   );
