@@ -55,6 +55,8 @@ declare module 'fastify' {
     reviewKeyAllowed?: boolean;
     /** Honours an `Idempotency-Key` header (src/idempotency): retries replay the first answer. Needs `auth`. */
     idempotent?: boolean;
+    /** Sign-in/up and password-reset: checked for login CSRF by origin only (no session token exists yet). */
+    loginCsrf?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -98,6 +98,8 @@ export function commonCodes(route: RouteLike, schema: JsonObject): ErrorCode[] {
     codes.push('bad_request', 'payload_too_large', 'unsupported_media_type');
     if (schema.body) codes.push('validation_failed');
   }
+  // A browser session's writes need the site's origin and the CSRF token (src/core/http/auth-hook.ts).
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE') codes.push('csrf_failed');
   if (IDEMPOTENT_ROUTES.has(`${method} ${route.url}`) || route.config?.idempotent) {
     codes.push('idempotency_key_reused', 'idempotency_key_in_use');
   }
@@ -233,6 +235,8 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
         { name: 'reference', description: 'This document, the reference page and the problem types' },
         { name: 'agents', description: 'Agent material: skill.md, shell scripts, llms.txt, the agent card' },
         { name: 'mcp', description: 'The MCP server (streamable HTTP, stateless): the flow as tools' },
+        { name: 'account', description: 'The web app: sign-up, sign-in, sessions, password, API keys, the site description' },
+        { name: 'admin', description: 'Administrators: users and invite codes' },
       ],
       components: {
         schemas: { Problem: { ...JSON.parse(JSON.stringify(Problem)), description: 'RFC 9457 problem document; `type` is {site_url}/problems/<code>' } },
