@@ -115,7 +115,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const shutdown = new AbortController();
-  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, shutdownSignal: shutdown.signal, accounts, events, registrations, submissions, mailer, reviewers, results, reviews };
+  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, shutdownSignal: shutdown.signal, accounts, auth, events, registrations, submissions, mailer, reviewers, results, reviews };
 
   const app = Fastify({
     logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,
@@ -184,7 +184,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(resultsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
       await api.register(mcpRoutes(ctx));
-      await api.register(accountsRoutes(ctx, auth));
+      await api.register(accountsRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

@@ -28,7 +28,6 @@ import {
   SignupBody,
   SiteResponse,
 } from './accounts-schemas.js';
-import type { AuthService } from './auth-service.js';
 import { PASSWORD_MIN_LENGTH } from './passwords.js';
 import { clearedSessionCookie, sessionCookie } from './sessions.js';
 import type { InviteCodeRow } from '../core/db/schema.js';
@@ -59,8 +58,8 @@ function inviteCodeForApi(row: InviteCodeRow) {
  * and reset, the caller's sessions and API keys, and the admin's users and invite codes. A browser
  * session and an API key reach the same handlers; sessions are full-scope.
  */
-export function accountsRoutes(ctx: AppContext, auth: AuthService) {
-  const { accounts, config } = ctx;
+export function accountsRoutes(ctx: AppContext) {
+  const { accounts, auth, config } = ctx;
   const ttlSeconds = config.accounts.sessionTtlDays * 86_400;
   const loginOriginCheck = createLoginOriginCheck(config.publicUrl);
 

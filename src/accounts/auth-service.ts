@@ -18,7 +18,7 @@ import { generateInviteCode, hashInviteCode } from './invite-codes.js';
 import { hashPassword, PASSWORD_MIN_LENGTH } from './passwords.js';
 import { passwordResetMail } from './password-reset-mail.js';
 
-/** Password-reset requests allowed per e-mail address and per client IP within the sign-in window. */
+/** Password-reset requests allowed per e-mail address within the sign-in window (per IP: SIGNIN_MAX_FAILURES_PER_IP). */
 export const RESET_REQUESTS_PER_WINDOW = 5;
 
 export interface ClientMeta {
@@ -132,9 +132,11 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     const email = normaliseEmailAddress(rawEmail);
     const now = clock.now();
     let retryAfter = 0;
-    for (const bucket of [`pwreset:ip:${meta.ip}`, ...(email ? [`pwreset:e:${email}`] : [])]) {
+    const buckets: Array<[string, number]> = [[`pwreset:ip:${meta.ip}`, cfg.signinMaxFailuresPerIp]];
+    if (email) buckets.push([`pwreset:e:${email}`, RESET_REQUESTS_PER_WINDOW]);
+    for (const [bucket, max] of buckets) {
       const hit = await store.hit(bucket, windowMs, now.getTime());
-      if (hit.count > RESET_REQUESTS_PER_WINDOW) retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil(hit.resetMs / 1000)));
+      if (hit.count > max) retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil(hit.resetMs / 1000)));
     }
     if (retryAfter > 0) throw rateLimited(retryAfter, 'password-reset requests');
     if (!email) return;
