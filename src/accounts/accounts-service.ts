@@ -261,7 +261,7 @@ export function createAccountsService(deps: {
     const now = clock.now();
     const { token, hash } = newSessionToken();
     const row = {
-      id: newId('ses', now.getTime()),
+      id: newId('ses'),
       user_id: userId,
       token_hash: hash,
       csrf_token: newCsrfToken(),

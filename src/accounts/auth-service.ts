@@ -65,7 +65,7 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     const passwordHash = await hashPassword(input.password, accounts.scrypt);
     const now = iso(clock.now());
     const user: UserRow = {
-      id: newId('usr', clock.now().getTime()),
+      id: newId('usr'),
       email,
       password_hash: passwordHash,
       role: 'user',
@@ -152,7 +152,7 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     const expiresAt = iso(now.getTime() + cfg.passwordResetTtlMinutes * 60_000);
     await db.transaction().execute(async (tx) => {
       await repo.retirePasswordResets(tx, user.id, iso(now));
-      await repo.insertPasswordReset(tx, { id: newId('pwr', now.getTime()), user_id: user.id, token_hash: hashResetToken(token), created_at: iso(now), expires_at: expiresAt, used_at: null });
+      await repo.insertPasswordReset(tx, { id: newId('pwr'), user_id: user.id, token_hash: hashResetToken(token), created_at: iso(now), expires_at: expiresAt, used_at: null });
     });
     const link = `${config.publicUrl}/reset-password?token=${token}`;
     const delivery = await mailer.send(passwordResetMail({ to: user.email, siteName: config.siteName, link, expiresAt }));
@@ -225,7 +225,7 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     }
     const { code, hash, prefix } = generateInviteCode();
     const row: InviteCodeRow = {
-      id: newId('icd', now.getTime()),
+      id: newId('icd'),
       code_hash: hash,
       prefix,
       note: input.note?.trim() || null,
