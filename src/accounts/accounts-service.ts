@@ -331,6 +331,17 @@ export function createAccountsService(deps: {
     invalidateAuth();
   }
 
+  /** Disables or enables an account by e-mail (CLI); disabling ends its sessions, and its keys stop working. */
+  async function setDisabled(email: string, disabled: boolean): Promise<UserRow> {
+    const user = await requireUser(email);
+    const now = iso(clock.now());
+    const disabledAt = disabled ? (user.disabled_at ?? now) : null;
+    await repo.updateUser(db, user.id, { disabled_at: disabledAt }, now);
+    if (disabled) await repo.revokeUserSessions(db, user.id, now);
+    invalidateAuth();
+    return { ...user, disabled_at: disabledAt };
+  }
+
   /** Signs out one session of the user if it is still live (sign-out: no error when it is not). */
   async function revokeUserSessionById(userId: string, sessionId: string): Promise<void> {
     if (await repo.revokeSession(db, userId, sessionId, iso(clock.now()))) invalidateAuth();
@@ -365,6 +376,7 @@ export function createAccountsService(deps: {
     revokeUserSessions,
     revokeUserSessionById,
     requireUserById,
+    setDisabled,
     listKeys,
     revokeOwnKey,
     invalidateAuth,
