@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { sessionCookieName } from '../accounts/sessions.js';
 import type { Config } from '../core/config.js';
 import { ERROR_STATUS, type ErrorCode } from '../core/errors.js';
 import { Problem, PROBLEM_MEDIA_TYPE, problemResponse, type ProblemResponse } from '../core/http/schemas.js';
@@ -250,6 +251,14 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
             scheme: 'bearer',
             bearerFormat: 'hk_…',
             description: `An API key: \`Authorization: Bearer hk_…\`. An operator creates one with \`npx hackathon keys create --email you@example.com\`.`,
+          },
+          // The web app's session; every route that takes a key takes it too (writes need X-CSRF-Token).
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: sessionCookieName(config.publicUrl),
+            description:
+              'The web app\'s session cookie (POST /api/v1/auth/signin). Accepted wherever an API key is; cookie-authenticated POST, PUT, PATCH and DELETE also need the site\'s Origin and X-CSRF-Token.',
           },
         },
       },
