@@ -5,7 +5,7 @@ import type { ApiKeyRow, KeyScope, Role, UserRow } from '../core/db/schema.js';
 import { requireEmailAddress } from '../core/email-address.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import type { Notifier } from '../core/notifier.js';
+import { NOTIFIER_RESYNC, type Notifier } from '../core/notifier.js';
 import { iso } from '../core/time.js';
 import * as repo from './accounts-repo.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
@@ -85,6 +85,8 @@ export function createAccountsService(deps: {
   const authCache = new Map<string, { principal: Principal; expiresAt: number | null; cachedAt: number }>();
   const AUTH_CACHE_MAX = 10_000;
   notifier?.subscribe(KEYS_REVOKED, () => authCache.clear());
+  // A reconnected notifier may have missed revocations published while it was down: forget everything.
+  notifier?.subscribe(NOTIFIER_RESYNC, () => authCache.clear());
   const sessionTtlMs = (deps.sessionTtlDays ?? 30) * 86_400_000;
 
   /** After any revocation (keys, sessions, a disabled user): forget cached principals here and elsewhere. */
