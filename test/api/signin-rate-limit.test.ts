@@ -69,7 +69,7 @@ describe.each(DIALECTS)('sign-in lockout (%s)', (dialect) => {
 });
 
 /** Several processes share the lockout through Redis: a second app sees the failures counted by the first. */
-describe('sign-in lockout through Redis', () => {
+describe.each(DIALECTS)('sign-in lockout through Redis (%s)', (dialect) => {
   const apps: TestApp[] = [];
   const clients: Redis[] = [];
   beforeAll(async () => {
@@ -78,7 +78,7 @@ describe('sign-in lockout through Redis', () => {
     for (let i = 0; i < 2; i++) {
       const redis = new Redis(process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
       clients.push(redis);
-      apps.push(await startTestApp('sqlite', { env, rateLimitStore: redisRateLimitStore(redis, prefix) }));
+      apps.push(await startTestApp(dialect, { env, rateLimitStore: redisRateLimitStore(redis, prefix) }));
     }
   });
   afterAll(async () => {
@@ -89,6 +89,8 @@ describe('sign-in lockout through Redis', () => {
   it('failures on one instance lock the account on the other, until the aligned window ends', async () => {
     const [a, b] = apps as [TestApp, TestApp];
     await b.ctx.accounts.createUser({ email: 'shared@example.com', password: PASSWORD });
+    // Each app has its own database here; the account exists on both.
+    await a.ctx.accounts.createUser({ email: 'shared@example.com', password: PASSWORD });
     for (let i = 0; i < 2; i++) expect((await a.api('POST', '/auth/signin', { body: { email: 'shared@example.com', password: 'wrong password' } })).status).toBe(401);
     const locked = await b.api('POST', '/auth/signin', { body: { email: 'shared@example.com', password: PASSWORD } });
     expect(locked.status).toBe(429);
