@@ -274,6 +274,8 @@ export function createAccountsService(deps: {
       user_agent: meta.userAgent ? meta.userAgent.slice(0, 200) : null,
       ip: meta.ip ?? null,
     };
+    // Housekeeping at sign-in keeps the table bounded by live sessions, without a sweeper.
+    await repo.deleteEndedSessions(tx, userId, row.created_at);
     await repo.insertSession(tx, row);
     return { id: row.id, token, csrfToken: row.csrf_token, createdAt: row.created_at, expiresAt: row.expires_at };
   }

@@ -151,7 +151,7 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     const token = randomBytes(32).toString('base64url');
     const expiresAt = iso(now.getTime() + cfg.passwordResetTtlMinutes * 60_000);
     await db.transaction().execute(async (tx) => {
-      await repo.retirePasswordResets(tx, user.id, iso(now));
+      await repo.deletePasswordResets(tx, user.id);
       await repo.insertPasswordReset(tx, { id: newId('pwr'), user_id: user.id, token_hash: hashResetToken(token), created_at: iso(now), expires_at: expiresAt, used_at: null });
     });
     const link = `${config.publicUrl}/reset-password?token=${token}`;
