@@ -109,6 +109,21 @@ describe('account pages (SQLite)', () => {
     await context.close();
   });
 
+  it('a disabled account is told so', async () => {
+    const admin = await t.user('admin');
+    const user = await t.user('user');
+    expect((await t.api('PATCH', `/admin/users/${user.id}`, { key: admin.key, body: { disabled: true } })).status).toBe(200);
+    const { page, context, problems } = await open();
+    await page.goto(`${t.url}/signin`);
+    await settled(page);
+    await page.getByLabel('E-mail address').fill(user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This account is disabled. Contact the site administrator.' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('an organizer lands on the dashboard; too many failures show a countdown', async () => {
     const organizer = await t.user('organizer');
     const { page, context } = await open();

@@ -115,7 +115,7 @@ describe('public pages (SQLite)', () => {
     await context.close();
   });
 
-  it('home says so when a filter has no event', async () => {
+  it('home says so when a filter has no event, and loads more events page by page', async () => {
     const other = await startWebApp('sqlite');
     try {
       const { page, context, problems } = await open(browser, { viewport: 'phone' });
@@ -123,6 +123,17 @@ describe('public pages (SQLite)', () => {
       await settled(page);
       await page.getByText('No hackathon is being judged right now.').waitFor();
       await screenshot(page, 'home-empty');
+
+      // 14 events: a page shows 12, "Load more" follows the Link header to the other 2.
+      const organizer = await other.user('organizer');
+      for (let i = 1; i <= 14; i++) await createEvent(other, organizer.key, { name: `Event ${String(i).padStart(2, '0')}`, models: [] });
+      await page.goto(`${other.url}/?status=open`);
+      await settled(page);
+      expect(await cardTitles(page)).toHaveLength(12);
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await page.getByText('Showing 14 hackathons').waitFor();
+      expect((await cardTitles(page)).sort()).toEqual(Array.from({ length: 14 }, (_, i) => `Event ${String(i + 1).padStart(2, '0')}`));
+      expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
       expect(problems).toEqual([]);
       await context.close();
     } finally {
