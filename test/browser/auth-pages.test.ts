@@ -297,6 +297,8 @@ describe('account pages (SQLite)', () => {
           await page.getByRole('heading', { level: 1 }).waitFor();
           expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
           await expectAccessible(page);
+          // Nothing makes the page wider than the screen (tables and code scroll inside their boxes).
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
           await screenshot(page, `${name}-${locale}`);
         }
         await signInSession(context, t.url, user.email, PASSWORD);
@@ -304,6 +306,7 @@ describe('account pages (SQLite)', () => {
         await settled(page);
         await page.getByRole('heading', { level: 1 }).waitFor();
         await expectAccessible(page);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
         await screenshot(page, `account-${locale}`);
         await page.getByRole('button', { name: /^(Sign out the session of|退出) .*Safari/ }).click();
         await page.getByRole('dialog').waitFor();

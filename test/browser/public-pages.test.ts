@@ -214,8 +214,10 @@ describe('public pages (SQLite)', () => {
     await page.goto(`${t.url}/hackathons/${ids.judging}/result`);
     await settled(page);
     await page.getByRole('heading', { level: 1, name: 'Results are not published yet' }).waitFor();
-    await page.getByRole('link', { name: 'Judging Hack' }).waitFor();
     await screenshot(page, 'result-not-published');
+    await page.getByRole('link', { name: 'Back to the hackathon' }).click();
+    await page.waitForURL(`${t.url}/hackathons/${ids.judging}`);
+    await page.getByRole('heading', { level: 1, name: 'Judging Hack' }).waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -237,6 +239,8 @@ describe('public pages (SQLite)', () => {
           await page.getByRole('heading', { level: 1 }).waitFor();
           expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
           await expectAccessible(page);
+          // Nothing makes the page wider than the screen (tables and code scroll inside their boxes).
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
           await screenshot(page, `${name}-${locale}`);
         }
         expect(problems).toEqual([]);

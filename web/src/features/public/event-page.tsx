@@ -92,7 +92,8 @@ function EventView({ event }: { event: PublicEvent }) {
           <Tracks tracks={event.tracks} />
           <Scoring dimensions={event.dimensions} models={event.models} />
           <FormFields fields={fields} hasTracks={event.tracks.length > 0} autoApprove={form.data?.auto_approve ?? event.registration_config.auto_approve} />
-          <HowToJoin event={event} fields={fields} registrationOpen={registrationOpen} />
+          {/* Joining only makes sense while teams can still register or submit. */}
+          {event.status === 'open' || event.status === 'active' ? <HowToJoin event={event} fields={fields} registrationOpen={registrationOpen} /> : null}
         </div>
       </div>
     </article>
@@ -235,7 +236,7 @@ function FormFields({ fields, hasTracks, autoApprove }: { fields: FormField[]; h
       ) : (
         <>
           <p>{t('event.formText', { track: hasTracks ? t('event.formTrack') : '' })}</p>
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-labelledby="form-title" tabIndex={0}>
             <table>
               <thead>
                 <tr>

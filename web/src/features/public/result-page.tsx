@@ -4,7 +4,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { useT } from '../../i18n';
 import { ApiProblem, apiPage } from '../../lib/api';
 import { useFormat } from '../../lib/format';
-import { Button, PageHeader, useTitle } from '../../ui/controls';
+import { Button, PageHeader, StatusBadge, useTitle } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import { EventNotFound, useEvent, type PublicEvent } from './event-page';
@@ -29,12 +29,15 @@ function NotPublished({ event }: { event: PublicEvent }) {
   const { t } = useT('public', messages);
   useTitle(t('result.notPublishedTitle'));
   return (
-    <section className="state state-block" aria-labelledby="np-title">
+    <section className="card not-published" aria-labelledby="np-title">
+      <p className="muted small not-published-event">
+        {event.name} <StatusBadge status={event.status} />
+      </p>
       <h1 id="np-title">{t('result.notPublishedTitle')}</h1>
       <p>{t('result.notPublished')}</p>
-      <p>
-        <Link href={`/hackathons/${event.id}`}>{event.name}</Link>
-      </p>
+      <Link className="btn btn-primary" href={`/hackathons/${event.id}`}>
+        {t('result.back')}
+      </Link>
     </section>
   );
 }
