@@ -174,6 +174,23 @@ describe('public pages (SQLite)', () => {
     await context.close();
   });
 
+  it('signing in from the event page comes back to it', async () => {
+    const team = await t.user('user');
+    const { page, context, problems } = await open(browser, { viewport: 'desktop' });
+    await page.goto(`${t.url}/hackathons/${ids.open}`);
+    await settled(page);
+    await page.getByRole('region', { name: 'Registration command' }).waitFor();
+    await page.locator('.join').getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.url}/signin?next=${encodeURIComponent(`/hackathons/${ids.open}`)}`);
+    await page.getByLabel('E-mail address').fill(team.email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.url}/hackathons/${ids.open}`);
+    await page.getByText(`You are signed in as ${team.email}.`).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('an unknown event is a friendly not-found page', async () => {
     const { page, context, problems } = await open(browser);
     await page.goto(`${t.url}/hackathons/evt_nope`);

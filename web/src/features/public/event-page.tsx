@@ -285,12 +285,16 @@ function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fi
           <h3 id="join-person">{t('event.asPerson')}</h3>
           <ol className="steps">
             <li>
-              {t('event.personSteps.account')}{' '}
-              {user ? null : (
-                <span className="row join-links">
-                  <Link href={`/signin?next=${encodeURIComponent('/api-keys')}`}>{t('event.signIn')}</Link>
-                  <Link href="/signup">{t('event.signUp')}</Link>
-                </span>
+              {user ? (
+                t('event.personSteps.signedIn', { email: user.email })
+              ) : (
+                <>
+                  {t('event.personSteps.account')}{' '}
+                  <span className="row join-links">
+                    <Link href={`/signin?next=${encodeURIComponent(`/hackathons/${event.id}`)}`}>{t('event.signIn')}</Link>
+                    <Link href={`/signup?next=${encodeURIComponent(`/hackathons/${event.id}`)}`}>{t('event.signUp')}</Link>
+                  </span>
+                </>
               )}
             </li>
             <li>

@@ -76,6 +76,7 @@ export const messages = defineMessages({
       asPerson: 'As a person',
       personSteps: {
         account: 'Sign in or create an account.',
+        signedIn: 'You are signed in as {{email}}.',
         key: 'Create an API key on the API keys page. It is shown once: keep it.',
         register: 'Register your team with one request (registration and submission are done over the API):',
         submit: 'Once approved, submit your project with POST /events/{id}/submit before the deadline.',
@@ -200,6 +201,7 @@ export const messages = defineMessages({
       asPerson: '个人参加',
       personSteps: {
         account: '登录或创建账户。',
+        signedIn: '你已登录为 {{email}}。',
         key: '在“API 密钥”页面创建一个密钥。密钥只显示一次，请妥善保存。',
         register: '用一个请求为团队报名（报名与提交均通过 API 完成）：',
         submit: '审核通过后，在截止前通过 POST /events/{id}/submit 提交作品。',
