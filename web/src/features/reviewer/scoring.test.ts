@@ -68,3 +68,14 @@ describe('next unreviewed project', () => {
     expect(nextUnreviewed([], 'a')).toBeNull();
   });
 });
+
+describe('project links', () => {
+  it('keeps http(s) URLs only', async () => {
+    const { safeHttpUrl } = await import('./scoring');
+    expect(safeHttpUrl('https://github.com/a/b')).toBe('https://github.com/a/b');
+    expect(safeHttpUrl('http://demo.example/x?y=1')).toBe('http://demo.example/x?y=1');
+    expect(safeHttpUrl('javascript:alert(1)')).toBeNull();
+    expect(safeHttpUrl('not a url')).toBeNull();
+    expect(safeHttpUrl(null)).toBeNull();
+  });
+});

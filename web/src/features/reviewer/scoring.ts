@@ -54,3 +54,14 @@ export function nextUnreviewed<P extends { project_id: string; reviewed: boolean
   }
   return null;
 }
+
+/** Only http(s) links become clickable (a submitted "javascript:" URL stays text). */
+export function safeHttpUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
