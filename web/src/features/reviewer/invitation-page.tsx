@@ -114,7 +114,6 @@ function AcceptPanel({
   const client = useQueryClient();
   const site = useSite();
   const minLength = site.data?.password_min_length ?? 8;
-  const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [localError, setLocalError] = useState<string | null>(null);
   const [signingOut, setSigningOut] = useState(false);
@@ -172,12 +171,12 @@ function AcceptPanel({
     if (!password) return setLocalError(t('invitation.passwordRequired'));
     if (!exists && password.length < minLength) return setLocalError(t('invitation.passwordShort', { min: minLength }));
     setLocalError(null);
-    accept.mutate({ email: invitation.email, password, ...(!exists && name.trim() ? { name: name.trim() } : {}) });
+    // No `name`: in this API it labels the review key, not the person.
+    accept.mutate({ email: invitation.email, password });
   };
   // A wrong password is 401 for the form as a whole; it belongs next to the password.
   const passwordError = localError ?? problem?.fieldError('password') ?? (problem?.status === 401 ? problem.detail : undefined);
-  const nameError = problem?.fieldError('name');
-  const rest = accept.error && !passwordError && !nameError ? accept.error : null;
+  const rest = accept.error && !passwordError ? accept.error : null;
   return (
     <section className="card" aria-labelledby="accept-heading">
       <h2 id="accept-heading">{t(exists ? 'invitation.signInToAccept' : 'invitation.createToAccept')}</h2>
@@ -185,11 +184,6 @@ function AcceptPanel({
       <form onSubmit={submit} noValidate>
         {/* The address is fixed by the invitation; a hidden username field helps password managers. */}
         <input type="email" name="username" autoComplete="username" value={invitation.email} readOnly hidden />
-        {exists ? null : (
-          <Field label={t('invitation.name')} error={nameError}>
-            <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" maxLength={100} />
-          </Field>
-        )}
         <Field label={t(exists ? 'invitation.password' : 'invitation.newPassword')} hint={exists ? undefined : t('invitation.passwordHint', { min: minLength })} error={passwordError}>
           <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete={exists ? 'current-password' : 'new-password'} required />
         </Field>
