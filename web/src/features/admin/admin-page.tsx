@@ -140,7 +140,9 @@ function UsersTab() {
               <thead>
                 <tr>
                   <th scope="col">{t('users.person')}</th>
-                  <th scope="col">{t('users.role')}</th>
+                  <th scope="col" id="users-role-col">
+                    {t('users.role')}
+                  </th>
                   <th scope="col">{t('users.joined')}</th>
                   <th scope="col">{t('users.status')}</th>
                   <th scope="col">
@@ -209,8 +211,10 @@ function UserRow({
       <td>
         <Cell label={t('users.person')} />
         <span className="person">
-          <strong>{u.name || u.email}</strong>
-          {u.name ? <span className="muted small">{u.email}</span> : null}
+          {u.name ? <strong>{u.name}</strong> : null}
+          <span id={`${id}-email`} className={u.name ? 'muted small' : 'strong'}>
+            {u.email}
+          </span>
           {self ? <span className="muted small">({t('users.you')})</span> : null}
         </span>
       </td>
@@ -218,12 +222,10 @@ function UserRow({
         <label htmlFor={`${id}-role`} className="cell-label">
           {t('users.role')}
         </label>
-        <span className="sr-only" id={`${id}-rolelabel`}>
-          {t('users.roleOf', { email: u.email })}
-        </span>
         <select
           id={`${id}-role`}
-          aria-labelledby={`${id}-rolelabel`}
+          // Named by visible text: the column header (or the phone's cell label) and the person's e-mail.
+          aria-labelledby={`users-role-col ${id}-email`}
           aria-describedby={self ? `${id}-self` : undefined}
           value={u.role}
           disabled={self || busy}
