@@ -429,7 +429,7 @@ function CodeTable({ codes, onRevoked }: { codes: InviteCode[]; onRevoked: (pref
           <thead>
             <tr>
               <th scope="col">{t('codes.prefix')}</th>
-              <th scope="col">{t('codes.note')}</th>
+              <th scope="col">{t('codes.noteCol')}</th>
               <th scope="col">{t('codes.uses')}</th>
               <th scope="col">{t('codes.expiresCol')}</th>
               <th scope="col">{t('codes.created')}</th>
@@ -449,7 +449,7 @@ function CodeTable({ codes, onRevoked }: { codes: InviteCode[]; onRevoked: (pref
                     <code className="key-code">{c.prefix}…</code>
                   </td>
                   <td>
-                    <Cell label={t('codes.note')} />
+                    <Cell label={t('codes.noteCol')} />
                     {c.note || '–'}
                   </td>
                   <td>
@@ -469,7 +469,7 @@ function CodeTable({ codes, onRevoked }: { codes: InviteCode[]; onRevoked: (pref
                     <span className={`badge ${CODE_BADGE[status]}`}>{t(`codes.statusName.${status}`)}</span>
                   </td>
                   <td>
-                    {status === 'revoked' ? null : (
+                    {status !== 'active' ? null : (
                       <Button variant="danger" className="btn-small" aria-label={t('codes.revokeOf', { prefix: c.prefix })} onClick={() => (revoke.reset(), setTarget(c))}>
                         {t('codes.revoke')}
                       </Button>

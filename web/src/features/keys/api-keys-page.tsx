@@ -220,7 +220,7 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (name: strin
                     <span className={`badge ${BADGE[status]}`}>{t(`status.${status}`)}</span>
                   </td>
                   <td>
-                    {status === 'revoked' ? null : (
+                    {status !== 'active' ? null : (
                       <Button variant="danger" className="btn-small" onClick={() => (revoke.reset(), setTarget(k))} aria-label={t('list.revokeKey', { name: k.name })}>
                         {t('list.revoke')}
                       </Button>
