@@ -189,7 +189,7 @@ function ProjectReview({
                 />
               ))}
               <div className="total-box" aria-live="polite">
-                <span>{t('project.total')}:</span>
+                <span>{t('project.total')}</span>
                 {total === null ? (
                   <span className="muted">{t('project.totalPending')}</span>
                 ) : (

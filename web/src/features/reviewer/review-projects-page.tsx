@@ -106,8 +106,8 @@ function ProjectItem({ eventId, project: p, dimensions, trackName }: { eventId: 
           <Link href={href}>{p.name}</Link>
         </h3>
         <span className="muted small">
-          {t('projects.team')}: {p.team_name}
-          {trackName ? ` · ${t('projects.track')}: ${trackName}` : ''}
+          {t('projects.team', { team: p.team_name })}
+          {trackName ? ` · ${t('projects.track', { track: trackName })}` : ''}
         </span>
       </div>
       <div className="project-score">
