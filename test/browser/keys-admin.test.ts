@@ -37,6 +37,7 @@ describe('API keys and admin pages (SQLite)', () => {
     const { page, context, problems } = await signedIn(user);
     await goto(page, '/api-keys');
     await page.getByText('No API keys yet').waitFor();
+    await screenshot(page, 'api-keys-empty');
     await expect(page.getByRole('link', { name: 'Read the agent guide (skill.md)' }).getAttribute('href')).resolves.toBe('/api/v1/skill.md');
 
     // The name is required: the problem shows next to the field, nothing is created.

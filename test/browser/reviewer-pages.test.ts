@@ -210,6 +210,30 @@ describe('reviewer pages and the invitation page (SQLite)', () => {
     await page.getByRole('heading', { name: 'Your review API key' }).waitFor();
     const events = await t.api('GET', '/me/review-events', { key: judge.key });
     expect(events.body.map((e: { event_id: string }) => e.event_id)).toEqual([eventId]);
+
+    // A second event: the review key held already works there too, so no key is shown; straight to the projects.
+    const second = await createEvent(t, org.key, { name: 'Second Hack' });
+    const before = smtp.count();
+    expect((await t.api('POST', `/events/${second}/reviewers`, { key: org.key, body: { email: judge.email } })).status).toBe(201);
+    const token2 = /\/invitations\/([A-Za-z0-9_-]{43})/.exec(unfoldMail((await smtp.nextTo(judge.email, before)).raw))![1]!;
+    await goto(page, `/invitations/${token2}`);
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.waitForURL(`${t.url}/reviews/${second}`);
+    await page.getByRole('heading', { level: 1, name: 'Second Hack' }).waitFor();
+    await page.getByText('No projects have been submitted yet.').waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('explains the empty states: no events to review yet', async () => {
+    const user = await t.user();
+    const { page, context, problems } = await openPage(browser);
+    await signInSession(context, t.url, user.email, PASSWORD);
+    await goto(page, '/reviews');
+    await page.getByRole('heading', { level: 1, name: 'My reviews' }).waitFor();
+    await page.getByText('once an organizer invites you').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'review-events-empty');
     expect(problems).toEqual([]);
     await context.close();
   });
