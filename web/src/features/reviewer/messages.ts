@@ -64,7 +64,6 @@ export const messages = defineMessages({
       invalidScore: 'Enter a number from {{min}} to {{max}}.',
       notJudging: 'Reviews can be saved only while the event is judging. It is now “{{status}}”.',
       notFound: 'This project is not in your review list.',
-      created: 'First reviewed {{when}}',
       updated: 'Last saved {{when}}',
     },
     invitation: {
@@ -103,7 +102,6 @@ export const messages = defineMessages({
       keyNote: 'AI agents and scripts can review for you with this key (review routes only). It is shown only this once: copy it now or skip it.',
       keyLabel: 'Review API key',
       copyKey: 'Copy key',
-      existingKey: 'You already hold a review key ({{prefix}}…); it now works for this event too.',
       continue: 'Continue to the projects',
     },
   },
@@ -169,7 +167,6 @@ export const messages = defineMessages({
       invalidScore: '请输入 {{min}} 到 {{max}} 之间的数字。',
       notJudging: '只有在活动评审阶段才能保存评审。当前为“{{status}}”。',
       notFound: '此项目不在你的评审列表中。',
-      created: '首次评审于 {{when}}',
       updated: '最近保存于 {{when}}',
     },
     invitation: {
@@ -208,7 +205,6 @@ export const messages = defineMessages({
       keyNote: 'AI 智能体和脚本可以用此密钥代你评审（仅限评审接口）。它只显示这一次：请立即复制，或直接跳过。',
       keyLabel: '评审 API 密钥',
       copyKey: '复制密钥',
-      existingKey: '你已持有评审密钥（{{prefix}}…），它现在也可用于此活动。',
       continue: '继续查看项目',
     },
   },
