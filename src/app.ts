@@ -27,7 +27,6 @@ import { mcpRoutes } from './mcp/mcp-routes.js';
 import { createRegistrationsService } from './registrations/registrations-service.js';
 import { registrationsRoutes } from './registrations/registrations-routes.js';
 import { createRegistrationWaits } from './registrations/registration-waits.js';
-import { invitationPageRoutes } from './reviewers/invitation-page.js';
 import { reviewersRoutes } from './reviewers/reviewers-routes.js';
 import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
@@ -204,7 +203,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     { prefix: '/api/v1' },
   );
   await app.register(agentCreateRoute(ctx));
-  await app.register(invitationPageRoutes(ctx));
   await app.register(discoveryRoutes(agents));
   await app.register(docsRoutes(ctx));
   await app.register(webRoutes(ctx));

@@ -25,7 +25,10 @@ export function formatters(locale: string): Formatters {
     locale,
     dateTime(iso, timeZone) {
       if (!iso) return dash;
-      return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone, timeZoneName: 'short' }).format(new Date(iso));
+      // dateStyle/timeStyle cannot be combined with timeZoneName (a RangeError): spell the parts out.
+      return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone, timeZoneName: 'short' }).format(
+        new Date(iso),
+      );
     },
     date(iso, timeZone) {
       if (!iso) return dash;
