@@ -313,7 +313,7 @@ function Section({ id, title, hint, locked, children }: { id: string; title: str
 }
 
 function TimeZoneSelect(props: React.SelectHTMLAttributes<HTMLSelectElement> & { ref?: React.Ref<HTMLSelectElement> }) {
-  const zones = useMemo(() => timeZones(), []);
+  const zones = useMemo(() => timeZones([browserTimeZone()]), []);
   return (
     <select {...props}>
       {zones.map((z) => (
@@ -456,7 +456,7 @@ function DimensionsSection({ form, err, values, locked }: { form: UseFormReturn<
                 <output>{t('form.share', { share: fmt.percent(share / 100) })}</output>
               </div>
             </div>
-            <RowActions row={label} index={i} count={fields.length} onMove={move} onRemove={remove} minRows={2} />
+            <RowActions row={label} index={i} count={fields.length} onMove={move} onRemove={remove} minRows={1} />
           </fieldset>
         );
       })}

@@ -68,5 +68,7 @@ describe('labels', () => {
     expect(zones[0]).toBe('UTC');
     expect(zones.filter((z) => z === 'UTC')).toHaveLength(1);
     expect(zones).toContain('Asia/Shanghai');
+    expect(timeZones(['Etc/GMT-14', 'UTC', 'Not/AZone'])).toContain('Etc/GMT-14');
+    expect(timeZones(['Not/AZone'])).not.toContain('Not/AZone');
   });
 });

@@ -95,13 +95,17 @@ export function offsetLabel(zone: string, iso: string = new Date().toISOString()
   return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
-/** Every IANA zone the browser knows, UTC first (Chromium's list omits it). */
-export function timeZones(): string[] {
+/**
+ * Every IANA zone the browser knows, UTC first (Chromium's list omits it), plus `also` (the browser's
+ * own zone may be spelled differently from the list, Asia/Kolkata vs Asia/Calcutta).
+ */
+export function timeZones(also: string[] = []): string[] {
   let zones: string[] = [];
   try {
     zones = (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone');
   } catch {
     zones = [];
   }
-  return ['UTC', ...zones.filter((z) => z !== 'UTC')];
+  const extra = also.filter((z) => z !== 'UTC' && !zones.includes(z) && isTimeZone(z));
+  return ['UTC', ...[...zones, ...extra].filter((z) => z !== 'UTC').sort()];
 }
