@@ -2,6 +2,8 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createAccountsService } from './accounts/accounts-service.js';
+import { accountsRoutes } from './accounts/accounts-routes.js';
+import { createAuthService } from './accounts/auth-service.js';
 import { agentMaterial, discoveryRoutes, skillRoutes } from './agents/agents-routes.js';
 import type { App, AppContext } from './app-context.js';
 import { systemClock, type Clock } from './core/clock.js';
@@ -11,6 +13,7 @@ import { createAuthHook } from './core/http/auth-hook.js';
 import { applyTimeouts, createClientErrorHandler, fastifyTrustProxy, installConnectionCap, requireHostHeader } from './core/http/connection-guard.js';
 import { createFrameworkErrorHandler, installErrorHandling } from './core/http/error-handler.js';
 import { validatorCompiler } from './core/http/validation.js';
+import { assertWellFormedJson } from './core/http/well-formed-json.js';
 import { installIdempotency } from './idempotency/idempotency-hooks.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { swaggerOptions } from './docs/openapi.js';
@@ -55,7 +58,12 @@ export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
+  'req.headers["x-csrf-token"]',
   '*.password',
+  '*.current_password',
+  '*.new_password',
+  '*.csrf_token',
+  '*.invite_code',
   '*.password_hash',
   '*.key_hash',
   '*.token',
@@ -87,7 +95,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const rateLimitStore = opts.rateLimitStore ?? memoryRateLimitStore();
   const db = database.db;
 
-  const accounts = createAccountsService({ db, clock, notifier, authCacheTtlMs: config.authCacheTtlMs, scrypt: config.passwordScrypt });
+  const accounts = createAccountsService({
+    db,
+    clock,
+    notifier,
+    authCacheTtlMs: config.authCacheTtlMs,
+    scrypt: config.passwordScrypt,
+    sessionTtlDays: config.accounts.sessionTtlDays,
+  });
   const catalog = createEventCatalog({
     db,
     notifier,
@@ -102,11 +117,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const results = createResultsService({ db, dialect: database.dialect, clock, events });
   const mailer = createMailer(config.mail);
   const reviewers = createReviewersService({ db, clock, config, accounts, events, mailer });
+  const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, mailer });
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const shutdown = new AbortController();
-  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, shutdownSignal: shutdown.signal, accounts, events, registrations, submissions, mailer, reviewers, results, reviews };
+  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, shutdownSignal: shutdown.signal, accounts, auth, events, registrations, submissions, mailer, reviewers, results, reviews };
 
   const app = Fastify({
     logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,
@@ -132,7 +148,15 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    defaultJson(request, body as string, done);
+    defaultJson(request, body as string, (err, parsed) => {
+      if (err) return done(err, undefined);
+      try {
+        assertWellFormedJson(body as string, parsed);
+      } catch (invalid) {
+        return done(invalid as Error, undefined);
+      }
+      done(null, parsed);
+    });
   });
 
   app.addHook('preClose', async () => shutdown.abort());
@@ -146,6 +170,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   });
   app.addHook('onClose', async () => catalog.close());
   app.addHook('onClose', async () => waits.close());
+  // Password-reset mails still being sent finish before the database closes.
+  app.addHook('onClose', async () => auth.drain());
   // Review workers stop with the app: calls in flight are aborted and their reviews re-queued.
   app.addHook('onClose', async () => reviews.stop());
   app.decorateRequest('principal', null);
@@ -173,6 +199,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(resultsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
       await api.register(mcpRoutes(ctx));
+      await api.register(accountsRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );
