@@ -35,17 +35,7 @@ describe('organizer events pages (SQLite)', () => {
     return opened;
   }
 
-  async function signIn(context: BrowserContext, user: { email: string; key: string; id: string; role?: string }) {
-    if (process.env.FAKE_SESSION) {
-      // TEMP until the accounts back end lands: the key rides on every API call.
-      await context.route(`${t.url}/api/v1/**`, async (route) => {
-        if (route.request().url().endsWith('/auth/session')) {
-          return route.fulfill({ json: { user: { id: user.id, email: user.email, name: null, role: user.role, created_at: '2026-01-01T00:00:00Z' }, csrf_token: null, session: null } });
-        }
-        return route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${user.key}` } });
-      });
-      return;
-    }
+  async function signIn(context: BrowserContext, user: { email: string }) {
     await signInSession(context, t.url, user.email, PASSWORD);
   }
 
@@ -111,7 +101,7 @@ describe('organizer events pages (SQLite)', () => {
 
     // One AI judge.
     await page.getByRole('button', { name: 'Add a model' }).click();
-    await page.getByLabel('Model 1').fill('openai/gpt-4o-mini');
+    await page.getByRole('textbox', { name: 'Model 1', exact: true }).fill('openai/gpt-4o-mini');
 
     // The registration form: a required text question and an optional link.
     const q = (n: number) => page.getByRole('group', { name: `Question ${n}`, exact: true });
@@ -178,7 +168,6 @@ describe('organizer events pages (SQLite)', () => {
     await page.getByText('Published: the event is open for registration.').waitFor();
     const published = await t.api('GET', `/events/${id}`, { key: organizer.key });
     expect(published.body.status).toBe('open');
-    expect(published.body.updated_at).not.toBe(draft.body.updated_at);
     expect({ ...published.body, status: 'draft', updated_at: draft.body.updated_at }).toEqual(draft.body);
 
     // A team registers over the API with the custom form.
@@ -221,13 +210,13 @@ describe('organizer events pages (SQLite)', () => {
     // The server refuses publishing with a past registration deadline and an unknown co-organizer.
     await fillDeadline(page, 'Registration deadline', dayFromNow(-1), '12:00');
     await page.getByRole('button', { name: 'Add a co-organizer' }).click();
-    await page.getByLabel('Co-organizer 1 e-mail').fill('ghost@example.com');
+    await page.getByRole('textbox', { name: 'Co-organizer 1 e-mail', exact: true }).fill('ghost@example.com');
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByRole('dialog', { name: 'Publish this event?' }).getByRole('button', { name: 'Publish now' }).click();
     const reg = page.getByRole('group', { name: 'Registration deadline', exact: true });
     await reg.getByText(/must be in the future when the event is published/).waitFor();
     await page.getByText('no user with e-mail ghost@example.com').waitFor();
-    expect(await page.getByLabel('Co-organizer 1 e-mail').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('textbox', { name: 'Co-organizer 1 e-mail', exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await sub.getByLabel('Date').getAttribute('aria-invalid')).toBeNull();
     // Focus moves to the first invalid input: the registration date.
     await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('date');
@@ -258,7 +247,7 @@ describe('organizer events pages (SQLite)', () => {
     const { page, context, problems } = await open();
     await signIn(context, organizer);
     await page.goto(`${t.url}/events/${id}/edit`);
-    expect(await page.getByLabel('Co-organizer 1 e-mail').inputValue()).toBe(co.email);
+    expect(await page.getByRole('textbox', { name: 'Co-organizer 1 e-mail', exact: true }).inputValue()).toBe(co.email);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Nothing has changed.').waitFor();
     await page.getByLabel('Event name').fill('Edited');

@@ -11,7 +11,7 @@ import { ErrorState, Loading, NotFound, ProblemAlert } from '../../ui/states';
 import { FIELD_TYPES, keyForLabel, MAX_FIELDS, newField } from './event-form-builder';
 import { changedFields, emptyValues, formPath, payloadFromValues, valuesFromEvent, type EventDoc, type EventFormValues, type EventPayload } from './event-form-payload';
 import { weightShares } from './event-form-shares';
-import { formatUtc, offsetLabel, timeZones, utcToWall, wallToUtc, type WallTime } from './event-form-time';
+import { formatDateTime, formatUtc, offsetLabel, timeZones, utcToWall, wallToUtc, type WallTime } from './event-form-time';
 import { modelProvider, validateValues } from './event-form-validate';
 import { formMessages } from './form-messages';
 import './event-form.css';
@@ -256,32 +256,21 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
         </aside>
       </div>
 
+      {/* One dialog at a time: ConfirmDialog names itself by a fixed element id. */}
       <ConfirmDialog
-        open={confirm === 'publish'}
-        title={t('form.publishTitle')}
-        confirmLabel={t('form.publishConfirm')}
+        open={confirm !== null}
+        title={confirm === 'cancel' ? t('form.cancelTitle') : t('form.publishTitle')}
+        confirmLabel={confirm === 'cancel' ? t('form.cancelConfirm') : t('form.publishConfirm')}
+        variant={confirm === 'cancel' ? 'danger' : 'primary'}
         busy={write.isPending}
         onClose={() => setConfirm(null)}
         onConfirm={() => {
+          const action = confirm;
           setConfirm(null);
-          run('publish');
+          if (action) run(action);
         }}
       >
-        <p>{t('form.publishBody', { deadline: regIso ? fmt.dateTime(regIso, values.timeZone) : '–' })}</p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={confirm === 'cancel'}
-        title={t('form.cancelTitle')}
-        confirmLabel={t('form.cancelConfirm')}
-        variant="danger"
-        busy={write.isPending}
-        onClose={() => setConfirm(null)}
-        onConfirm={() => {
-          setConfirm(null);
-          run('cancel');
-        }}
-      >
-        <p>{t('form.cancelBody')}</p>
+        <p>{confirm === 'cancel' ? t('form.cancelBody') : t('form.publishBody', { deadline: regIso ? formatDateTime(fmt.locale, regIso, values.timeZone) : '–' })}</p>
       </ConfirmDialog>
     </>
   );

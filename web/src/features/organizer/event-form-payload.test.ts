@@ -32,6 +32,11 @@ describe('values <-> payload', () => {
     expect(changedFields(event, payloadFromValues(values))).toEqual({});
   });
 
+  it('does not count seconds the form cannot show as a change', () => {
+    const precise = { ...event, registration_deadline: '2026-12-01T03:30:42.123Z' };
+    expect(changedFields(precise, payloadFromValues(valuesFromEvent(precise, 'UTC')))).toEqual({});
+  });
+
   it('sends only what changed', () => {
     const values = valuesFromEvent(event, 'UTC');
     values.name = '  Agents Hack 2 ';

@@ -124,6 +124,9 @@ export function payloadFromValues(v: EventFormValues): EventPayload {
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** The form edits deadlines to the minute: a stored 09:00:30 shown as 09:00 is not a change. */
+const sameMinute = (a: string | undefined, b: string | undefined) =>
+  a !== undefined && b !== undefined && Math.floor(Date.parse(a) / 60_000) === Math.floor(Date.parse(b) / 60_000);
 
 /** Only what changed against the stored event (PATCH sends those members and nothing else). */
 export function changedFields(event: EventDoc, next: EventPayload): Partial<EventPayload> {
@@ -145,7 +148,9 @@ export function changedFields(event: EventDoc, next: EventPayload): Partial<Even
   const after = { ...next, co_organizers: next.co_organizers.map((e) => e.toLowerCase()).sort() };
   const out: Partial<EventPayload> = {};
   for (const key of Object.keys(next) as (keyof EventPayload)[]) {
-    if (key === 'co_organizers') {
+    if (key === 'registration_deadline' || key === 'submission_deadline') {
+      if (!sameMinute(before[key], next[key])) out[key] = next[key];
+    } else if (key === 'co_organizers') {
       if (!same(before.co_organizers, after.co_organizers)) out.co_organizers = next.co_organizers;
     } else if (!same(before[key], next[key])) {
       (out as Record<string, unknown>)[key] = next[key];

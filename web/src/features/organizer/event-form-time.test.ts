@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUtc, offsetLabel, timeZones, utcToWall, wallToUtc } from './event-form-time';
+import { formatDateTime, formatUtc, offsetLabel, timeZones, utcToWall, wallToUtc } from './event-form-time';
 
 describe('wallToUtc', () => {
   it('converts a plain wall time in a zone with DST (winter and summer offsets)', () => {
@@ -70,5 +70,14 @@ describe('labels', () => {
     expect(zones).toContain('Asia/Shanghai');
     expect(timeZones(['Etc/GMT-14', 'UTC', 'Not/AZone'])).toContain('Etc/GMT-14');
     expect(timeZones(['Not/AZone'])).not.toContain('Not/AZone');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('formats in the locale and zone, with the zone named', () => {
+    expect(formatDateTime('en', '2026-12-03T14:30:00.000Z', 'Asia/Tehran')).toBe('Dec 3, 2026, 6:00 PM GMT+3:30');
+    expect(formatDateTime('en', '2026-12-03T14:30:00.000Z', 'UTC')).toBe('Dec 3, 2026, 2:30 PM UTC');
+    expect(formatDateTime('zh-CN', '2026-12-03T14:30:00.000Z', 'Asia/Shanghai')).toContain('2026年12月3日');
+    expect(formatDateTime('en', null)).toBe('–');
   });
 });

@@ -109,3 +109,17 @@ export function timeZones(also: string[] = []): string[] {
   const extra = also.filter((z) => z !== 'UTC' && !zones.includes(z) && isTimeZone(z));
   return ['UTC', ...[...zones, ...extra].filter((z) => z !== 'UTC').sort()];
 }
+
+/**
+ * "Dec 3, 2026, 6:00 PM GMT+3:30" in `locale` and `zone`. Spelled out part by part: Intl refuses
+ * `timeZoneName` beside `dateStyle`/`timeStyle`.
+ */
+export function formatDateTime(locale: string, iso: string | null | undefined, zone?: string): string {
+  if (!iso || Number.isNaN(Date.parse(iso))) return '–';
+  const opts: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
+  try {
+    return new Intl.DateTimeFormat(locale, { ...opts, ...(zone && isTimeZone(zone) ? { timeZone: zone } : {}) }).format(new Date(iso));
+  } catch {
+    return new Date(iso).toISOString();
+  }
+}

@@ -7,6 +7,7 @@ import { browserTimeZone, useFormat } from '../../lib/format';
 import { Button, PageHeader, StatusBadge } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
+import { formatDateTime } from './event-form-time';
 import { formMessages } from './form-messages';
 import './events-list.css';
 
@@ -108,7 +109,7 @@ function EventCard({ event }: { event: EventItem }) {
   const headingId = `event-${event.id}`;
   const deadline = (iso: string) => (
     <>
-      <time dateTime={iso}>{fmt.dateTime(iso, zone)}</time>{' '}
+      <time dateTime={iso}>{formatDateTime(fmt.locale, iso, zone)}</time>{' '}
       {Date.parse(iso) > Date.now() ? <span className="events-list-rel">({fmt.relative(iso)})</span> : null}
     </>
   );
