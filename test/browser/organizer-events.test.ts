@@ -57,6 +57,8 @@ describe('organizer events pages (SQLite)', () => {
     // A new organizer sees the steps, and the way to start.
     await page.goto(`${t.url}/events`);
     await page.getByRole('heading', { name: 'Run your first hackathon' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'events-list-empty-en');
     await page.getByRole('link', { name: 'Create your first event' }).click();
     await page.getByRole('heading', { level: 1, name: 'New event' }).waitFor();
 
@@ -187,6 +189,11 @@ describe('organizer events pages (SQLite)', () => {
     const stats = await t.api('GET', `/events/${id}/stats`, { key: organizer.key });
     const shown = await card.getByRole('list', { name: 'Registrations and projects' }).locator('strong').allTextContents();
     expect(shown).toEqual(stats.status === 200 ? ['0', '1', '0'] : []);
+    // The status filter asks the server again.
+    await page.getByLabel('Status').selectOption('draft');
+    await page.getByText('No events with this status.').waitFor();
+    await page.getByRole('button', { name: 'Show all events' }).click();
+    await page.getByRole('heading', { name: 'Monsoon Agents Hack' }).waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });
