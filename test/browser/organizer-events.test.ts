@@ -126,6 +126,7 @@ describe('organizer events pages (SQLite)', () => {
     await preview.getByLabel('Track (required)').waitFor();
 
     await page.getByLabel('Approve teams automatically').check();
+    await screenshot(page, 'event-new-filled-en');
 
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.waitForURL(/\/events\/evt_[0-9a-z]+$/);
