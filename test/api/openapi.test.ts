@@ -7,6 +7,7 @@ import { ERROR_STATUS, type ErrorCode } from '../../src/core/errors.js';
 import { OPENAPI_METHODS } from '../../src/docs/openapi.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
+import { PAGE_ROUTES } from '../../src/web/web-routes.js';
 
 /** Every route the server registers, seen through Fastify's own onRoute hook (not through the document). */
 const registered: Array<{ method: string; url: string; auth: boolean }> = [];
@@ -25,7 +26,10 @@ vi.mock('fastify', async (importOriginal) => {
 });
 
 /** Routes deliberately left out of the document: the health check and the invitation page (an HTML page for browsers). */
-const HIDDEN = new Set(['GET /healthz', 'GET /invitations/:token']);
+// The health probe, the web app's pages (they answer index.html) and the invitation page are not API.
+const HIDDEN = new Set(['GET /healthz', 'GET /invitations/:token', ...PAGE_ROUTES.map((url) => `GET ${url}`)]);
+/** The built web app's files (hashed assets, icon, robots.txt), served beside the pages. */
+const isWebAsset = (url: string) => url.startsWith('/assets/') || url === '/favicon.svg' || url === '/robots.txt';
 
 const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
@@ -55,7 +59,7 @@ describe.each(DIALECTS)('OpenAPI document (%s)', (dialect) => {
 
   it('documents every route the server registers, with security matching config.auth', () => {
     // HEAD twins of GET routes are implied; methods outside OpenAPI's eight cannot be listed.
-    const routes = registered.filter((r) => r.method !== 'HEAD' && OPENAPI_METHODS.has(r.method.toLowerCase()) && !HIDDEN.has(`${r.method} ${r.url}`));
+    const routes = registered.filter((r) => r.method !== 'HEAD' && OPENAPI_METHODS.has(r.method.toLowerCase()) && !HIDDEN.has(`${r.method} ${r.url}`) && !isWebAsset(r.url));
     expect(routes.length).toBeGreaterThan(20);
     for (const r of routes) {
       const op = doc.paths[toOpenApiPath(r.url)]?.[r.method.toLowerCase()];
