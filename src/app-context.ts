@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AccountsService, Principal } from './accounts/accounts-service.js';
+import type { AuthService } from './accounts/auth-service.js';
 import type { Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import type { DatabaseHandle, Db } from './core/db/index.js';
@@ -25,6 +26,8 @@ export interface AppContext {
   /** Aborted when the server starts shutting down, so long-polls answer at once instead of holding it. */
   shutdownSignal: AbortSignal;
   accounts: AccountsService;
+  /** Web accounts: sign-up/in, password reset, admin users and invite codes. */
+  auth: AuthService;
   events: EventsService;
   registrations: RegistrationsService;
   /** AI reviews: judging scheduler, workers, organizer view and re-run. */
@@ -55,6 +58,8 @@ declare module 'fastify' {
     reviewKeyAllowed?: boolean;
     /** Honours an `Idempotency-Key` header (src/idempotency): retries replay the first answer. Needs `auth`. */
     idempotent?: boolean;
+    /** Sign-in/up and password-reset: checked for login CSRF by origin only (no session token exists yet). */
+    loginCsrf?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -2,6 +2,8 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createAccountsService } from './accounts/accounts-service.js';
+import { accountsRoutes } from './accounts/accounts-routes.js';
+import { createAuthService } from './accounts/auth-service.js';
 import { agentMaterial, discoveryRoutes, skillRoutes } from './agents/agents-routes.js';
 import type { App, AppContext } from './app-context.js';
 import { systemClock, type Clock } from './core/clock.js';
@@ -88,7 +90,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const rateLimitStore = opts.rateLimitStore ?? memoryRateLimitStore();
   const db = database.db;
 
-  const accounts = createAccountsService({ db, clock, notifier, authCacheTtlMs: config.authCacheTtlMs, scrypt: config.passwordScrypt });
+  const accounts = createAccountsService({
+    db,
+    clock,
+    notifier,
+    authCacheTtlMs: config.authCacheTtlMs,
+    scrypt: config.passwordScrypt,
+    sessionTtlDays: config.accounts.sessionTtlDays,
+  });
   const catalog = createEventCatalog({
     db,
     notifier,
@@ -103,11 +112,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const results = createResultsService({ db, dialect: database.dialect, clock, events });
   const mailer = createMailer(config.mail);
   const reviewers = createReviewersService({ db, clock, config, accounts, events, mailer });
+  const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, mailer });
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const shutdown = new AbortController();
-  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, shutdownSignal: shutdown.signal, accounts, events, registrations, submissions, mailer, reviewers, results, reviews };
+  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, shutdownSignal: shutdown.signal, accounts, auth, events, registrations, submissions, mailer, reviewers, results, reviews };
 
   const app = Fastify({
     logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,
@@ -147,6 +157,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   });
   app.addHook('onClose', async () => catalog.close());
   app.addHook('onClose', async () => waits.close());
+  // Password-reset mails still being sent finish before the database closes.
+  app.addHook('onClose', async () => auth.drain());
   // Review workers stop with the app: calls in flight are aborted and their reviews re-queued.
   app.addHook('onClose', async () => reviews.stop());
   app.decorateRequest('principal', null);
@@ -175,6 +187,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(reviewsRoutes(ctx));
       await api.register(statsRoutes(ctx));
       await api.register(mcpRoutes(ctx));
+      await api.register(accountsRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { insertInviteCode } from './accounts/accounts-repo.js';
 import { createAccountsService, ROLES } from './accounts/accounts-service.js';
+import { generateInviteCode } from './accounts/invite-codes.js';
+import { newId } from './core/ids.js';
 import { ConfigError, loadConfig, type Config } from './core/config.js';
 import { openDatabase } from './core/db/index.js';
 import { migrateToLatest } from './core/db/migrations.js';
@@ -16,6 +19,11 @@ Commands:
   migrate                                 apply database migrations and exit
   users create --email E [--password P] [--role user|organizer|admin]
   users set-role --email E --role R
+  users disable --email E                 signs the user out; their keys stop working
+  users enable --email E
+  invite-codes create [--uses N] [--note T] [--expires-in-days D]
+                                          prints the new code alone on stdout (shown once);
+                                          for SIGNUP_MODE=invite
   keys create --email E [--name N] [--expires 2027-01-01T00:00:00Z | --expires-in-days 90]
                                           prints the new key alone on stdout (shown once)
   keys list --email E                     one line per key (tab-separated): id, name, prefix, created,
@@ -122,7 +130,46 @@ export async function main(argv: string[]): Promise<void> {
         process.stdout.write(`${user.id} ${user.email} ${user.role}\n`);
         return;
       }
-      throw new UsageError(`unknown users command ${JSON.stringify(sub ?? '')}; use create or set-role`);
+      if (sub === 'disable' || sub === 'enable') {
+        const { values } = parse(rest, { email: { type: 'string' } });
+        const user = await withAccounts(config, (svc) => svc.setDisabled(need(values, 'email'), sub === 'disable'));
+        process.stdout.write(`${user.id} ${user.email} ${user.disabled_at ? 'disabled' : 'enabled'}\n`);
+        return;
+      }
+      throw new UsageError(`unknown users command ${JSON.stringify(sub ?? '')}; use create, set-role, disable or enable`);
+    }
+    case 'invite-codes': {
+      if (sub !== 'create') throw new UsageError(`unknown invite-codes command ${JSON.stringify(sub ?? '')}; use create`);
+      const { values } = parse(rest, { uses: { type: 'string' }, note: { type: 'string' }, 'expires-in-days': { type: 'string' } });
+      const uses = values.uses === undefined ? 1 : Number(values.uses);
+      if (!Number.isInteger(uses) || uses < 1 || uses > 10_000) throw new UsageError('--uses must be a whole number from 1 to 10000');
+      let expiresAt: string | null = null;
+      if (values['expires-in-days'] !== undefined) {
+        const days = Number(values['expires-in-days']);
+        if (!Number.isInteger(days) || days < 1) throw new UsageError('--expires-in-days must be a whole number of days, at least 1');
+        expiresAt = new Date(Date.now() + days * 86_400_000).toISOString();
+      }
+      const database = openDatabase(config.database, { poolSize: 1 });
+      try {
+        await migrateToLatest(database.db);
+        const { code, hash, prefix } = generateInviteCode();
+        await insertInviteCode(database.db, {
+          id: newId('icd'),
+          code_hash: hash,
+          prefix,
+          note: typeof values.note === 'string' && values.note.trim() ? values.note.trim().slice(0, 200) : null,
+          max_uses: uses,
+          uses: 0,
+          expires_at: expiresAt,
+          revoked_at: null,
+          created_at: new Date().toISOString(),
+          created_by: null,
+        });
+        process.stdout.write(`${code}\n`);
+      } finally {
+        await database.close();
+      }
+      return;
     }
     case 'keys': {
       if (sub === 'create') {

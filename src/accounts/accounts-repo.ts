@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
-import type { ApiKeyRow, KeyScope, Role, UserRow } from '../core/db/schema.js';
+import type { ApiKeyRow, InviteCodeRow, KeyScope, Role, SessionRow, UserRow } from '../core/db/schema.js';
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -9,7 +10,7 @@ export async function findUserById(db: Executor, id: string): Promise<UserRow | 
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertUser(db: Executor, user: UserRow): Promise<void> {
+export async function insertUser(db: Executor, user: Omit<UserRow, 'name' | 'disabled_at'> & Partial<Pick<UserRow, 'name' | 'disabled_at'>>): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
 
@@ -44,6 +45,7 @@ export interface KeyWithUser {
   user_id: string;
   email: string;
   role: Role;
+  disabled_at: string | null;
 }
 
 export async function findKeyByHash(db: Executor, hash: string): Promise<KeyWithUser | undefined> {
@@ -59,6 +61,7 @@ export async function findKeyByHash(db: Executor, hash: string): Promise<KeyWith
       'users.id as user_id',
       'users.email',
       'users.role',
+      'users.disabled_at',
     ])
     .where('api_keys.key_hash', '=', hash)
     .executeTakeFirst();
@@ -105,4 +108,171 @@ export async function touchApiKey(db: Executor, id: string, now: string, staleBe
     .where('id', '=', id)
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
     .execute();
+}
+
+// ---- sessions ----
+
+export interface SessionWithUser {
+  session_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+  revoked_at: string | null;
+  user_id: string;
+  email: string;
+  role: Role;
+  disabled_at: string | null;
+}
+
+export async function insertSession(db: Executor, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+export async function findSessionByHash(db: Executor, hash: string): Promise<SessionWithUser | undefined> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id as session_id',
+      'sessions.csrf_token',
+      'sessions.created_at',
+      'sessions.expires_at',
+      'sessions.last_seen_at',
+      'sessions.revoked_at',
+      'users.id as user_id',
+      'users.email',
+      'users.role',
+      'users.disabled_at',
+    ])
+    .where('sessions.token_hash', '=', hash)
+    .executeTakeFirst();
+}
+
+/** The user's sessions that still work at `now`, newest first. */
+export async function listLiveSessions(db: Executor, userId: string, now: string): Promise<SessionRow[]> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Revokes one live session of the user; false when there is none with that id. */
+export async function revokeSession(db: Executor, userId: string, id: string, now: string): Promise<boolean> {
+  const r = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Revokes every live session of the user, but `keep` (the caller's own, on a password change). */
+export async function revokeUserSessions(db: Executor, userId: string, now: string, keep?: string): Promise<number> {
+  let q = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (keep) q = q.where('id', '!=', keep);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function touchSession(db: Executor, id: string, now: string, staleBefore: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).where('last_seen_at', '<', staleBefore).execute();
+}
+
+// ---- invite codes ----
+
+export async function insertInviteCode(db: Executor, row: InviteCodeRow): Promise<void> {
+  await db.insertInto('invite_codes').values(row).execute();
+}
+
+export async function listInviteCodes(db: Executor): Promise<InviteCodeRow[]> {
+  return db.selectFrom('invite_codes').selectAll().orderBy('id', 'desc').execute();
+}
+
+export async function revokeInviteCode(db: Executor, id: string, now: string): Promise<boolean> {
+  const found = await db.selectFrom('invite_codes').select('id').where('id', '=', id).executeTakeFirst();
+  if (!found) return false;
+  await db.updateTable('invite_codes').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  return true;
+}
+
+/**
+ * Counts one use of a code if it still has one: a single conditional UPDATE, so two concurrent
+ * sign-ups cannot both take the last use. False when the code is unknown, revoked, expired or used up.
+ */
+export async function claimInviteCode(db: Executor, hash: string, now: string): Promise<boolean> {
+  const r = await db
+    .updateTable('invite_codes')
+    .set((eb) => ({ uses: eb('uses', '+', 1) }))
+    .where('code_hash', '=', hash)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .where((eb) => eb('uses', '<', eb.ref('max_uses')))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+// ---- password resets ----
+
+export async function insertPasswordReset(
+  db: Executor,
+  row: { id: string; user_id: string; token_hash: string; created_at: string; expires_at: string; used_at: null },
+): Promise<void> {
+  await db.insertInto('password_resets').values(row).execute();
+}
+
+/** Older unused links of the user stop working when a new one is sent. */
+export async function retirePasswordResets(db: Executor, userId: string, now: string): Promise<void> {
+  await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+}
+
+/** Marks a reset token used if it is unused and unexpired; its user id, or null. One UPDATE: single use under races. */
+export async function claimPasswordReset(db: Executor, hash: string, now: string): Promise<string | null> {
+  const row = await db.selectFrom('password_resets').select(['id', 'user_id']).where('token_hash', '=', hash).executeTakeFirst();
+  if (!row) return null;
+  const r = await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0 ? row.user_id : null;
+}
+
+export async function setPasswordHash(db: Executor, id: string, hash: string, now: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', id).execute();
+}
+
+// ---- admin ----
+
+export async function listUsers(
+  db: Executor,
+  opts: { q?: string; role?: Role; after?: string; limit: number },
+): Promise<UserRow[]> {
+  let query = db.selectFrom('users').selectAll();
+  if (opts.role) query = query.where('role', '=', opts.role);
+  if (opts.q) {
+    // A substring match, case-insensitive in both dialects; LIKE wildcards in q are taken literally.
+    const pattern = `%${opts.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(email)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(coalesce(name, ''))`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  if (opts.after) query = query.where('id', '<', opts.after);
+  return query.orderBy('id', 'desc').limit(opts.limit).execute();
+}
+
+export async function updateUser(db: Executor, id: string, patch: { role?: Role; disabled_at?: string | null }, now: string): Promise<void> {
+  await db.updateTable('users').set({ ...patch, updated_at: now }).where('id', '=', id).execute();
 }

@@ -9,21 +9,42 @@ import type { Notifier } from '../core/notifier.js';
 import { iso } from '../core/time.js';
 import * as repo from './accounts-repo.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
+import { hashSessionToken, looksLikeSessionToken, newCsrfToken, newSessionToken } from './sessions.js';
 import { hashPassword, needsRehash, OWASP_SCRYPT, PASSWORD_MIN_LENGTH, verifyPassword, type ScryptParams } from './passwords.js';
 
 export const ROLES: readonly Role[] = ['user', 'organizer', 'admin'];
 
-/** Who is calling, as resolved from a valid API key. */
+/** Who is calling, as resolved from a valid API key or browser session. */
 export interface Principal {
   userId: string;
   email: string;
   role: Role;
+  /** The key id, or the session id (`ses_…`) for a session: the rate-limit bucket. */
   keyId: string;
-  /** 'review' keys may call the reviewer routes only; the auth hook enforces it. */
+  /** 'review' keys may call the reviewer routes only; the auth hook enforces it. Sessions are 'full'. */
   scope: KeyScope;
+  /** How the caller authenticated; absent means an API key. */
+  via?: 'key' | 'session';
+  /** For sessions: the session id and its CSRF token (checked on unsafe methods). */
+  sessionId?: string;
+  csrfToken?: string;
+}
+
+/** A session just started: the cookie token (shown once, to the browser) and its CSRF token. */
+export interface StartedSession {
+  id: string;
+  token: string;
+  csrfToken: string;
+  createdAt: string;
+  expiresAt: string;
 }
 
 export type PublicUser = Pick<UserRow, 'id' | 'email' | 'role' | 'created_at'>;
+
+/** A user as the web API shows it. */
+export function userForApi(u: Pick<UserRow, 'id' | 'email' | 'name' | 'role' | 'created_at'>) {
+  return { id: u.id, email: u.email, name: u.name, role: u.role, created_at: u.created_at };
+}
 
 export interface CreatedKey {
   id: string;
@@ -42,7 +63,14 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 
 export const KEYS_REVOKED = 'keys:revoked';
 
-export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: Notifier; authCacheTtlMs?: number; scrypt?: ScryptParams }) {
+export function createAccountsService(deps: {
+  db: Db;
+  clock: Clock;
+  notifier?: Notifier;
+  authCacheTtlMs?: number;
+  scrypt?: ScryptParams;
+  sessionTtlDays?: number;
+}) {
   const { db, clock, notifier } = deps;
   const scrypt = deps.scrypt ?? OWASP_SCRYPT;
   // Unknown e-mails are checked against a hash of the same cost, so timing does not reveal which exist.
@@ -57,6 +85,13 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
   const authCache = new Map<string, { principal: Principal; expiresAt: number | null; cachedAt: number }>();
   const AUTH_CACHE_MAX = 10_000;
   notifier?.subscribe(KEYS_REVOKED, () => authCache.clear());
+  const sessionTtlMs = (deps.sessionTtlDays ?? 30) * 86_400_000;
+
+  /** After any revocation (keys, sessions, a disabled user): forget cached principals here and elsewhere. */
+  function invalidateAuth(): void {
+    authCache.clear();
+    notifier?.publish(KEYS_REVOKED);
+  }
 
   async function createUser(input: { email: string; password?: string; role?: Role }): Promise<PublicUser> {
     const email = requireEmailAddress(input.email);
@@ -75,6 +110,8 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
       role,
       created_at: now,
       updated_at: now,
+      name: null,
+      disabled_at: null,
     };
     try {
       await repo.insertUser(db, user);
@@ -187,8 +224,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     if (rows.length > 1) throw new AppError('validation_failed', `${idOrPrefix} matches ${rows.length} keys; use the key id`);
     const key = rows[0]!;
     await repo.revokeApiKey(db, key.id, iso(clock.now()));
-    authCache.clear();
-    notifier?.publish(KEYS_REVOKED);
+    invalidateAuth();
     return key;
   }
 
@@ -204,13 +240,13 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     }
     const found = await repo.findKeyByHash(db, hash);
     if (!found) return null;
-    if (found.revoked_at) return null;
+    if (found.revoked_at || found.disabled_at) return null;
     if (found.expires_at && Date.parse(found.expires_at) <= now.getTime()) return null;
     if (!found.last_used_at || Date.parse(found.last_used_at) < now.getTime() - LAST_USED_GRANULARITY_MS) {
       // Fire and forget: bookkeeping must never slow down or fail the request it describes.
       repo.touchApiKey(db, found.key_id, iso(now), iso(now.getTime() - LAST_USED_GRANULARITY_MS)).catch(() => {});
     }
-    const principal: Principal = { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id, scope: found.scope };
+    const principal: Principal = { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id, scope: found.scope, via: 'key' };
     if (authCacheTtlMs > 0) {
       if (authCache.size >= AUTH_CACHE_MAX) authCache.clear();
       authCache.set(hash, { principal, expiresAt: found.expires_at ? Date.parse(found.expires_at) : null, cachedAt: Date.now() });
@@ -218,7 +254,134 @@ export function createAccountsService(deps: { db: Db; clock: Clock; notifier?: N
     return principal;
   }
 
-  return { createUser, setRole, checkPassword, createKey, createKeyForEmail, listKeysForEmail, revokeKey, issueReviewKey, authenticate, requireUser };
+  // ---- browser sessions ----
+
+  /** Starts a session for a signed-in user; the token goes into the cookie and is never stored. */
+  async function startSession(userId: string, meta: { userAgent?: string | undefined; ip?: string | undefined }, tx: Executor = db): Promise<StartedSession> {
+    const now = clock.now();
+    const { token, hash } = newSessionToken();
+    const row = {
+      id: newId('ses'),
+      user_id: userId,
+      token_hash: hash,
+      csrf_token: newCsrfToken(),
+      created_at: iso(now),
+      last_seen_at: iso(now),
+      expires_at: iso(now.getTime() + sessionTtlMs),
+      revoked_at: null,
+      user_agent: meta.userAgent ? meta.userAgent.slice(0, 200) : null,
+      ip: meta.ip ?? null,
+    };
+    await repo.insertSession(tx, row);
+    return { id: row.id, token, csrfToken: row.csrf_token, createdAt: row.created_at, expiresAt: row.expires_at };
+  }
+
+  /** Resolves a session cookie to its principal; null for unknown, revoked or expired sessions and disabled users. */
+  async function authenticateSession(token: string): Promise<Principal | null> {
+    if (!looksLikeSessionToken(token)) return null;
+    const hash = hashSessionToken(token);
+    const cacheKey = `s:${hash}`;
+    const now = clock.now();
+    const cached = authCache.get(cacheKey);
+    if (cached && Date.now() - cached.cachedAt < authCacheTtlMs) {
+      if (cached.expiresAt !== null && cached.expiresAt <= now.getTime()) return null;
+      return cached.principal;
+    }
+    const found = await repo.findSessionByHash(db, hash);
+    if (!found || found.revoked_at || found.disabled_at) return null;
+    if (Date.parse(found.expires_at) <= now.getTime()) return null;
+    if (Date.parse(found.last_seen_at) < now.getTime() - LAST_USED_GRANULARITY_MS) {
+      repo.touchSession(db, found.session_id, iso(now), iso(now.getTime() - LAST_USED_GRANULARITY_MS)).catch(() => {});
+    }
+    const principal: Principal = {
+      userId: found.user_id,
+      email: found.email,
+      role: found.role,
+      keyId: found.session_id,
+      scope: 'full',
+      via: 'session',
+      sessionId: found.session_id,
+      csrfToken: found.csrf_token,
+    };
+    if (authCacheTtlMs > 0) {
+      if (authCache.size >= AUTH_CACHE_MAX) authCache.clear();
+      authCache.set(cacheKey, { principal, expiresAt: Date.parse(found.expires_at), cachedAt: Date.now() });
+    }
+    return principal;
+  }
+
+  async function getSession(id: string) {
+    return db.selectFrom('sessions').select(['id', 'created_at', 'expires_at']).where('id', '=', id).executeTakeFirst();
+  }
+
+  async function listSessions(userId: string) {
+    return repo.listLiveSessions(db, userId, iso(clock.now()));
+  }
+
+  async function revokeSession(userId: string, sessionId: string): Promise<void> {
+    if (!(await repo.revokeSession(db, userId, sessionId, iso(clock.now())))) {
+      throw new AppError('session_not_found', `you have no live session ${sessionId}`);
+    }
+    invalidateAuth();
+  }
+
+  /** Ends every session of the user (but `keep`); takes effect at once in every process. */
+  async function revokeUserSessions(userId: string, keep?: string, tx: Executor = db): Promise<void> {
+    await repo.revokeUserSessions(tx, userId, iso(clock.now()), keep);
+    invalidateAuth();
+  }
+
+  /** Disables or enables an account by e-mail (CLI); disabling ends its sessions, and its keys stop working. */
+  async function setDisabled(email: string, disabled: boolean): Promise<UserRow> {
+    const user = await requireUser(email);
+    const now = iso(clock.now());
+    const disabledAt = disabled ? (user.disabled_at ?? now) : null;
+    await repo.updateUser(db, user.id, { disabled_at: disabledAt }, now);
+    if (disabled) await repo.revokeUserSessions(db, user.id, now);
+    invalidateAuth();
+    return { ...user, disabled_at: disabledAt };
+  }
+
+  /** Signs out one session of the user if it is still live (sign-out: no error when it is not). */
+  async function revokeUserSessionById(userId: string, sessionId: string): Promise<void> {
+    if (await repo.revokeSession(db, userId, sessionId, iso(clock.now()))) invalidateAuth();
+  }
+
+  async function requireUserById(id: string): Promise<UserRow> {
+    const user = await repo.findUserById(db, id);
+    if (!user) throw new AppError('user_not_found', `no user ${id}`);
+    return user;
+  }
+
+  /** The user's keys (incl. revoked), newest first, without their hashes. */
+  async function listKeys(userId: string): Promise<ListedKey[]> {
+    return (await repo.listApiKeys(db, userId)).map(({ key_hash: _hash, user_id: _user, ...key }) => key);
+  }
+
+  /** Revokes one of the user's own keys by id (already revoked: nothing to do). */
+  async function revokeOwnKey(userId: string, keyId: string): Promise<void> {
+    const rows = (await repo.findApiKey(db, keyId)).filter((k) => k.id === keyId && k.user_id === userId);
+    if (rows.length === 0) throw new AppError('key_not_found', `no API key ${keyId}`);
+    if (rows[0]!.revoked_at) return;
+    await repo.revokeApiKey(db, keyId, iso(clock.now()));
+    invalidateAuth();
+  }
+
+  return {
+    startSession,
+    authenticateSession,
+    getSession,
+    listSessions,
+    revokeSession,
+    revokeUserSessions,
+    revokeUserSessionById,
+    requireUserById,
+    setDisabled,
+    listKeys,
+    revokeOwnKey,
+    invalidateAuth,
+    scrypt,
+    createUser, setRole, checkPassword, createKey, createKeyForEmail, listKeysForEmail, revokeKey, issueReviewKey, authenticate, requireUser };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -40,8 +40,25 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string; invitationTtlHours: number };
   /** scrypt work factor for new password hashes (PASSWORD_SCRYPT_N); r and p stay at OWASP's 8 and 1. */
   passwordScrypt: { N: number; r: number; p: number };
+  /** Shown by GET /api/v1/site (SITE_NAME). */
+  siteName: string;
+  /** Web accounts: who may sign up, session lifetime, sign-in lockout, password-reset links. */
+  accounts: AccountsConfig;
   /** Idempotency-Key records: kept `ttlMs` after first use; a claim still running after `leaseMs` may be taken over. */
   idempotency: { ttlMs: number; leaseMs: number };
+}
+
+export type SignupMode = 'open' | 'invite' | 'closed';
+export const SIGNUP_MODES: readonly SignupMode[] = ['open', 'invite', 'closed'];
+
+export interface AccountsConfig {
+  signupMode: SignupMode;
+  sessionTtlDays: number;
+  /** Failed sign-ins allowed per account (e-mail) and per client IP within the window. */
+  signinMaxFailuresPerAccount: number;
+  signinMaxFailuresPerIp: number;
+  signinWindowSeconds: number;
+  passwordResetTtlMinutes: number;
 }
 
 /**
@@ -248,6 +265,13 @@ export function loadConfig(env: Env = process.env): Config {
     return 2 ** 17;
   };
 
+  const signupMode = (): SignupMode => {
+    const raw = (env.SIGNUP_MODE || 'open').toLowerCase() as SignupMode;
+    if (SIGNUP_MODES.includes(raw)) return raw;
+    problems.push(`SIGNUP_MODE=${JSON.stringify(env.SIGNUP_MODE)} must be one of ${SIGNUP_MODES.join(', ')}`);
+    return 'open';
+  };
+
   const port = int('PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
 
@@ -334,6 +358,15 @@ export function loadConfig(env: Env = process.env): Config {
       invitationTtlHours: int('INVITATION_TTL_HOURS', 168, 1, 24 * 365),
     },
     passwordScrypt: { N: scryptN(), r: 8, p: 1 },
+    siteName: (env.SITE_NAME || 'Hackathon platform').slice(0, 100),
+    accounts: {
+      signupMode: signupMode(),
+      sessionTtlDays: int('SESSION_TTL_DAYS', 30, 1, 3650),
+      signinMaxFailuresPerAccount: int('SIGNIN_MAX_FAILURES_PER_ACCOUNT', 5, 1, 1_000_000),
+      signinMaxFailuresPerIp: int('SIGNIN_MAX_FAILURES_PER_IP', 20, 1, 1_000_000),
+      signinWindowSeconds: int('SIGNIN_WINDOW_SECONDS', 900, 1, 86_400 * 30),
+      passwordResetTtlMinutes: int('PASSWORD_RESET_TTL_MINUTES', 60, 1, 60 * 24 * 7),
+    },
     idempotency: {
       ttlMs: int('IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 30) * 3_600_000,
       leaseMs: int('IDEMPOTENCY_LEASE_SECONDS', 60, 1, 3600) * 1000,

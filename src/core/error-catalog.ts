@@ -59,6 +59,34 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'No API key of yours has this id or prefix.',
     action: 'List your keys and use an id from there.',
   },
+  session_not_found: {
+    when: 'You have no live session with this id (it is unknown, someone else\'s, or already signed out).',
+    action: 'List your sessions with GET /api/v1/auth/sessions and use an id from there.',
+  },
+  signup_closed: {
+    when: 'This server does not take new sign-ups (SIGNUP_MODE=closed).',
+    action: 'Ask the operator for an account; retrying does not help.',
+  },
+  invite_code_invalid: {
+    when: 'Sign-up here needs an invite code, and the one sent is missing, unknown, revoked, expired or used up.',
+    action: 'Ask an administrator for a new invite code.',
+  },
+  invalid_credentials: {
+    when: 'The e-mail address and password do not match an account.',
+    action: 'Check both and try again; repeated failures lock sign-in for a while (429). Forgot it? POST /api/v1/auth/password-reset.',
+  },
+  account_disabled: {
+    when: 'An administrator has disabled this account: it cannot sign in, and its keys and sessions do not work.',
+    action: 'Contact the operator of this server.',
+  },
+  csrf_failed: {
+    when: 'A cookie-authenticated request that changes something came from another origin, or without the session\'s X-CSRF-Token header.',
+    action: 'From the web app, send the csrf_token of GET /api/v1/auth/session as X-CSRF-Token. Agents: use "Authorization: Bearer <API key>" instead of cookies.',
+  },
+  reset_token_invalid: {
+    when: 'This password-reset link is unknown, already used, replaced by a newer one, or expired.',
+    action: 'Ask for a new link with POST /api/v1/auth/password-reset.',
+  },
   method_not_allowed: {
     when: 'The HTTP method is not one this API knows.',
     action: 'Use the method the OpenAPI document lists for the path.',

@@ -14,6 +14,8 @@ export interface RateLimitStore {
   hit(bucket: string, windowMs: number, now: number): Promise<RateLimitHit>;
   /** The same without a promise, for stores that need no I/O (keeps the anonymous hot path synchronous). */
   hitSync?(bucket: string, windowMs: number, now: number): RateLimitHit;
+  /** The count so far without adding to it (sign-in lockout checks before it knows whether to count). */
+  peek(bucket: string, windowMs: number, now: number): Promise<RateLimitHit>;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,11 @@ export function memoryRateLimitStore(): RateLimitStore {
         windows.set(bucket, w);
       }
       w.count++;
+      return { count: w.count, resetMs: w.resetAt - t };
+    },
+    async peek(bucket, windowMs, t) {
+      const w = windows.get(bucket);
+      if (!w || w.resetAt <= t) return { count: 0, resetMs: windowMs };
       return { count: w.count, resetMs: w.resetAt - t };
     },
     async close() {
@@ -61,6 +68,11 @@ export function redisRateLimitStore(redis: Redis, prefix = 'hk:rl:'): RateLimitS
       const resetMs = (window + 1) * windowMs - now;
       const count = (await redis.eval(HIT_SCRIPT, 1, `${prefix}${bucket}:${window}`, String(resetMs + 1000))) as number;
       return { count, resetMs };
+    },
+    async peek(bucket, windowMs, now) {
+      const window = Math.floor(now / windowMs);
+      const raw = await redis.get(`${prefix}${bucket}:${window}`);
+      return { count: raw === null ? 0 : Number(raw), resetMs: (window + 1) * windowMs - now };
     },
     async close() {},
   };

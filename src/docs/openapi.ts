@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { sessionCookieName } from '../accounts/sessions.js';
 import type { Config } from '../core/config.js';
 import { ERROR_STATUS, type ErrorCode } from '../core/errors.js';
 import { Problem, PROBLEM_MEDIA_TYPE, problemResponse, type ProblemResponse } from '../core/http/schemas.js';
@@ -98,6 +99,8 @@ export function commonCodes(route: RouteLike, schema: JsonObject): ErrorCode[] {
     codes.push('bad_request', 'payload_too_large', 'unsupported_media_type');
     if (schema.body) codes.push('validation_failed');
   }
+  // A browser session's writes need the site's origin and the CSRF token (src/core/http/auth-hook.ts).
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE') codes.push('csrf_failed');
   if (IDEMPOTENT_ROUTES.has(`${method} ${route.url}`) || route.config?.idempotent) {
     codes.push('idempotency_key_reused', 'idempotency_key_in_use');
   }
@@ -233,6 +236,8 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
         { name: 'reference', description: 'This document, the reference page and the problem types' },
         { name: 'agents', description: 'Agent material: skill.md, shell scripts, llms.txt, the agent card' },
         { name: 'mcp', description: 'The MCP server (streamable HTTP, stateless): the flow as tools' },
+        { name: 'account', description: 'The web app: sign-up, sign-in, sessions, password, API keys, the site description' },
+        { name: 'admin', description: 'Administrators: users and invite codes' },
       ],
       components: {
         schemas: { Problem: { ...JSON.parse(JSON.stringify(Problem)), description: 'RFC 9457 problem document; `type` is {site_url}/problems/<code>' } },
@@ -246,6 +251,14 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
             scheme: 'bearer',
             bearerFormat: 'hk_…',
             description: `An API key: \`Authorization: Bearer hk_…\`. An operator creates one with \`npx hackathon keys create --email you@example.com\`.`,
+          },
+          // The web app's session; every route that takes a key takes it too (writes need X-CSRF-Token).
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: sessionCookieName(config.publicUrl),
+            description:
+              'The web app\'s session cookie (POST /api/v1/auth/signin). Accepted wherever an API key is; cookie-authenticated POST, PUT, PATCH and DELETE also need the site\'s Origin and X-CSRF-Token.',
           },
         },
       },

@@ -2,6 +2,8 @@ import { Type } from 'typebox';
 import { principalOf, type App, type AppContext } from '../app-context.js';
 import { organizerPageQuery, setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
+import { sessionCookie } from '../accounts/sessions.js';
+import { createLoginOriginCheck } from '../core/http/auth-hook.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import { COMMENT_MAX, SCORE_MAX, SCORE_MIN } from './review-input.js';
 import { invitationForApi, reviewForApi } from './reviewers-model.js';
@@ -29,6 +31,7 @@ const PageQuery = Type.Object({ ...organizerPageQuery }, { additionalProperties:
  */
 export function reviewersRoutes(ctx: AppContext) {
   const { reviewers, clock, config } = ctx;
+  const loginOriginCheck = createLoginOriginCheck(config.publicUrl);
   return async function plugin(app: App) {
     // ---- organizers ----
     app.post(
@@ -131,25 +134,36 @@ export function reviewersRoutes(ctx: AppContext) {
       '/invitations/:token/accept',
       {
         config: { reviewKeyAllowed: true },
+        // A browser without a session may sign in here (start_session): refuse other sites (login CSRF).
+        // With a session the auth hook has already checked origin and CSRF token.
+        onRequest: (request, reply, done) => (request.principal?.via === 'session' ? done() : loginOriginCheck(request, reply, done)),
         schema: {
           tags: ['reviewer'],
           summary:
             "Accept: sign in the invited address's account (or create it), become a reviewer, get a review-scoped API key (shown once) unless you already hold one",
           params: TokenParams,
           body: AcceptBody,
-          response: { 200: AcceptResponse, ...problems('unauthorized', 'invitation_not_found', 'invitation_used', 'invitation_expired', 'invitation_closed') },
+          response: { 200: AcceptResponse, ...problems('unauthorized', 'forbidden', 'csrf_failed', 'invitation_not_found', 'invitation_used', 'invitation_expired', 'invitation_closed') },
         },
       },
       async (request, reply) => {
         // The answer carries an API key: no cache may keep it. Set before the work so errors carry it too.
         reply.header('cache-control', 'no-store');
         const body = request.body;
-        return reviewers.accept(request.params.token, {
-          password: body.password,
+        const session = request.principal?.via === 'session' ? request.principal : null;
+        const result = await reviewers.accept(request.params.token, {
+          session,
+          ...(body.password !== undefined ? { password: body.password } : {}),
           ...(body.email !== undefined ? { email: body.email } : {}),
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(body.replace_key !== undefined ? { replaceKey: body.replace_key } : {}),
         });
+        if (session) return { ...result, csrf_token: session.csrfToken };
+        if (!body.start_session) return result;
+        // The web page signs the invitee in with the same request (the password was just checked).
+        const started = await ctx.accounts.startSession(result.user.id, { ip: request.ip, userAgent: request.headers['user-agent'] });
+        reply.header('set-cookie', sessionCookie(config.publicUrl, started.token, config.accounts.sessionTtlDays * 86_400));
+        return { ...result, csrf_token: started.csrfToken };
       },
     );
 

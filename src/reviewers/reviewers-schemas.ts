@@ -57,11 +57,14 @@ export const PublicInvitationSchema = Type.Object({
 export const AcceptBody = Type.Object(
   {
     email: Type.Optional(Type.String({ maxLength: 254, description: 'If given, must be the invited address' })),
-    password: Type.String({
-      minLength: 1,
-      maxLength: 1000,
-      description: "The existing account's password, or the new account's (at least 8 characters)",
-    }),
+    password: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description: "The existing account's password, or the new account's (at least 8 characters). Not needed when signed in (web session) as the invited address",
+      }),
+    ),
+    start_session: Type.Optional(Type.Boolean({ description: 'Web app: also sign in (sets the session cookie) and answer csrf_token' })),
     name: Type.Optional(Type.String({ maxLength: 100, description: 'A label for the API key issued (default "reviewer: <event name>")' })),
     replace_key: Type.Optional(
       Type.Boolean({ description: 'Lost your review key? true revokes the review keys you hold and issues a new one (default false)' }),
@@ -102,6 +105,7 @@ export const AcceptResponse = Type.Object({
     }, { description: 'The review key you already hold, which now also works for this event; null when api_key is set' }),
   ),
   revoked_key_ids: Type.Array(Type.String(), { description: 'Review keys revoked because replace_key was true' }),
+  csrf_token: Type.Optional(Type.String({ description: 'With start_session (or a web session): the CSRF token of the session' })),
 });
 
 const Scores = Type.Record(Type.String(), Type.Number(), {

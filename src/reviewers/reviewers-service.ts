@@ -27,7 +27,10 @@ export interface Log {
 
 export interface AcceptInput {
   email?: string;
-  password: string;
+  /** Needed unless `session` is the invited address's own web session. */
+  password?: string;
+  /** The caller's web session, if any: signed in as the invited address, no password is needed. */
+  session?: Principal | null;
   name?: string;
   /** Revoke the reviewer's working review keys and issue a new one (a lost key). */
   replaceKey?: boolean;
@@ -218,7 +221,15 @@ export function createReviewersService(deps: {
 
     let user = await findUserByEmail(db, inv.email);
     let accountCreated = false;
-    if (user) {
+    const session = input.session?.via === 'session' ? input.session : null;
+    if (session) {
+      if (session.email !== inv.email) {
+        throw new AppError('forbidden', `This invitation is for ${inv.email}; you are signed in as ${session.email}. Sign out and sign in as ${inv.email}.`);
+      }
+      if (!user) throw new Error('a session without its account');
+    } else if (input.password === undefined) {
+      throw validationError([{ field: 'password', message: 'is required (or sign in as the invited address)' }]);
+    } else if (user) {
       if (!(await accounts.checkPassword(inv.email, input.password))) {
         throw new AppError('unauthorized', `Wrong password for the existing account ${inv.email}.`);
       }

@@ -409,6 +409,58 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('events_status_submission_deadline_idx').on('events').columns(['status', 'submission_deadline']).execute();
     },
   },
+  '0201_sessions': {
+    async up(db: Kysely<any>) {
+      // Web accounts: a display name, and a disable switch that stops keys and sessions at once.
+      await db.schema.alterTable('users').addColumn('name', 'text').execute();
+      await db.schema.alterTable('users').addColumn('disabled_at', 'text').execute();
+      // Browser sessions: the cookie carries a random token; only its SHA-256 is stored.
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('token_hash', 'text', (c) => c.notNull())
+        .addColumn('csrf_token', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_seen_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .addColumn('user_agent', 'text')
+        .addColumn('ip', 'text')
+        .addUniqueConstraint('sessions_token_hash_uq', ['token_hash'])
+        .execute();
+      await db.schema.createIndex('sessions_user_idx').on('sessions').columns(['user_id', 'id']).execute();
+    },
+  },
+  '0202_invite_codes_password_resets': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('invite_codes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('code_hash', 'text', (c) => c.notNull())
+        .addColumn('prefix', 'text', (c) => c.notNull())
+        .addColumn('note', 'text')
+        .addColumn('max_uses', 'integer', (c) => c.notNull())
+        .addColumn('uses', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('expires_at', 'text')
+        .addColumn('revoked_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text')
+        .addUniqueConstraint('invite_codes_hash_uq', ['code_hash'])
+        .execute();
+      await db.schema
+        .createTable('password_resets')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('token_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .addUniqueConstraint('password_resets_token_hash_uq', ['token_hash'])
+        .execute();
+      await db.schema.createIndex('password_resets_user_idx').on('password_resets').column('user_id').execute();
+    },
+  },
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

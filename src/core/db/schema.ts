@@ -18,6 +18,45 @@ export interface UsersTable {
   role: Role;
   created_at: string;
   updated_at: string;
+  /** Display name (web sign-up); optional. */
+  name: Generated<string | null>;
+  /** Set when an admin disables the account: its keys and sessions stop working. */
+  disabled_at: Generated<string | null>;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export interface InviteCodesTable {
+  id: string;
+  code_hash: string;
+  prefix: string;
+  note: string | null;
+  max_uses: number;
+  uses: Generated<number>;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  created_by: string | null;
+}
+
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface ApiKeysTable {
@@ -223,6 +262,9 @@ export interface Database {
   reviewer_invitations: ReviewerInvitationsTable;
   results: ResultsTable;
   users: UsersTable;
+  sessions: SessionsTable;
+  invite_codes: InviteCodesTable;
+  password_resets: PasswordResetsTable;
   api_keys: ApiKeysTable;
   events: EventsTable;
   event_organizers: EventOrganizersTable;
@@ -232,6 +274,8 @@ export interface Database {
 
 export type UserRow = Selectable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type InviteCodeRow = Selectable<InviteCodesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEventRow = Insertable<EventsTable>;
 export type EventUpdate = Updateable<EventsTable>;

@@ -4,6 +4,36 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { RateLimitHit, RateLimitStore } from '../rate-limit.js';
+import { readCookie, safeEqual, sessionCookieName } from '../../accounts/sessions.js';
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The origin a browser request says it comes from: Origin, else Referer's origin; null if neither. */
+function requestOrigin(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  if (typeof origin === 'string' && origin !== 'null') return origin;
+  const referer = request.headers.referer;
+  if (typeof referer !== 'string') return null;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Login CSRF guard of the sign-in, sign-up and password-reset routes (route `onRequest`): a browser
+ * request (one with a cookie or an Origin) must come from the site's own origin. Agents and curl
+ * send neither and pass.
+ */
+export function createLoginOriginCheck(publicUrl: string) {
+  const siteOrigin = new URL(publicUrl).origin;
+  return function loginOriginCheck(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    if (request.headers.cookie === undefined && request.headers.origin === undefined) return done();
+    if (requestOrigin(request) === siteOrigin) return done();
+    done(new AppError('csrf_failed', `This request must come from ${siteOrigin}.`));
+  };
+}
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -15,6 +45,8 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 export function createAuthHook(deps: { accounts: AccountsService; config: Config; store: RateLimitStore; clock: Clock }) {
   const { accounts, config, store, clock } = deps;
   const rl = config.rateLimit;
+  const cookieName = sessionCookieName(config.publicUrl);
+  const siteOrigin = new URL(config.publicUrl).origin;
 
   /** Sets the RateLimit headers; throws rate_limited past the limit. */
   function applyLimit(reply: FastifyReply, hit: RateLimitHit, max: number): void {
@@ -32,7 +64,7 @@ export function createAuthHook(deps: { accounts: AccountsService; config: Config
 
   function requireKey(request: FastifyRequest): void {
     if (request.routeOptions.config.auth && !request.principal) {
-      throw new AppError('unauthorized', 'This endpoint needs an API key: send "Authorization: Bearer <API key>".');
+      throw new AppError('unauthorized', 'This endpoint needs an API key: send "Authorization: Bearer <API key>" (or sign in, in the web app).');
     }
   }
 
@@ -67,10 +99,46 @@ export function createAuthHook(deps: { accounts: AccountsService; config: Config
     requireScope(request);
   }
 
+  /**
+   * Cookie-authenticated writes must come from the site's own pages: the site's Origin (or Referer)
+   * and the session's CSRF token in X-CSRF-Token. SameSite=Lax alone leaves same-site subdomains and
+   * older browsers; the token closes that. The login routes check the origin themselves (no token yet).
+   */
+  function requireCsrf(request: FastifyRequest): void {
+    const p = request.principal;
+    if (!p || p.via !== 'session' || !UNSAFE_METHODS.has(request.method) || request.routeOptions.config.loginCsrf) return;
+    if (requestOrigin(request) !== siteOrigin) {
+      throw new AppError('csrf_failed', `Cookie-authenticated writes must come from ${siteOrigin} (Origin header).`);
+    }
+    const sent = request.headers['x-csrf-token'];
+    if (typeof sent !== 'string' || !p.csrfToken || !safeEqual(sent, p.csrfToken)) {
+      throw new AppError('csrf_failed', 'Send the csrf_token of GET /api/v1/auth/session in the X-CSRF-Token header.');
+    }
+  }
+
+  /** A session cookie: a valid one is a principal like a key; an unknown or ended one is just anonymous. */
+  async function authenticateSessionAndLimit(request: FastifyRequest, reply: FastifyReply, token: string): Promise<void> {
+    request.principal = await accounts.authenticateSession(token);
+    if (rl.enabled && !request.routeOptions.config.skipRateLimit) {
+      const [bucket, max] = request.principal ? [`k:${request.principal.keyId}`, rl.perKey] : [`ip:${request.ip}`, rl.perIp];
+      applyLimit(reply, await store.hit(bucket, rl.windowMs, clock.now().getTime()), max);
+    }
+    requireKey(request);
+    requireCsrf(request);
+  }
+
   return function authHook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     if (request.headers.authorization !== undefined) {
       authenticateAndLimit(request, reply).then(() => done(), done);
       return;
+    }
+    // Cookies are parsed only when sent, and only for the session cookie: the API's hot path has none.
+    if (request.headers.cookie !== undefined) {
+      const token = readCookie(request.headers.cookie, cookieName);
+      if (token) {
+        authenticateSessionAndLimit(request, reply, token).then(() => done(), done);
+        return;
+      }
     }
     // No key: counted per IP. With the in-memory store this needs no promise at all.
     const limited = rl.enabled && !request.routeOptions.config.skipRateLimit;

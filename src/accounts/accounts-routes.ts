@@ -1,0 +1,363 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { principalOf, type App, type AppContext } from '../app-context.js';
+import { AppError } from '../core/errors.js';
+import { createLoginOriginCheck } from '../core/http/auth-hook.js';
+import { setNextLink } from '../core/http/pagination.js';
+import { problems } from '../core/http/schemas.js';
+import { userForApi, type StartedSession } from './accounts-service.js';
+import {
+  AdminUserSchema,
+  AdminUsersQuery,
+  AuthResponse,
+  CreatedInviteCodeResponse,
+  CreatedKeyResponse,
+  CreateInviteCodeBody,
+  CreateKeyBody,
+  IdParams,
+  InviteCodesResponse,
+  KeysResponse,
+  PasswordBody,
+  PatchUserBody,
+  ResetConfirmBody,
+  ResetRequestBody,
+  ReviewEventsResponse,
+  SessionResponse,
+  SessionsResponse,
+  SigninBody,
+  SignupBody,
+  SiteResponse,
+} from './accounts-schemas.js';
+import { PASSWORD_MIN_LENGTH } from './passwords.js';
+import { clearedSessionCookie, sessionCookie } from './sessions.js';
+import type { InviteCodeRow } from '../core/db/schema.js';
+
+const NoContent = (description: string) => Type.Null({ description });
+
+/** A 429 from a service carries `retry_after`; the header says the same. */
+async function withRetryAfter<T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'rate_limited' && typeof err.extra?.retry_after === 'number') {
+      reply.header('Retry-After', err.extra.retry_after);
+    }
+    throw err;
+  }
+}
+
+const clientMeta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+
+function inviteCodeForApi(row: InviteCodeRow) {
+  const { code_hash: _hash, ...rest } = row;
+  return rest;
+}
+
+/**
+ * The web app's accounts API: the site description, sign-up/in/out, the session, password change
+ * and reset, the caller's sessions and API keys, and the admin's users and invite codes. A browser
+ * session and an API key reach the same handlers; sessions are full-scope.
+ */
+export function accountsRoutes(ctx: AppContext) {
+  const { accounts, auth, config } = ctx;
+  const ttlSeconds = config.accounts.sessionTtlDays * 86_400;
+  const loginOriginCheck = createLoginOriginCheck(config.publicUrl);
+
+  function setSessionCookie(reply: FastifyReply, session: StartedSession): void {
+    reply.header('set-cookie', sessionCookie(config.publicUrl, session.token, ttlSeconds));
+    // The answer carries the CSRF token: no cache may keep it.
+    reply.header('cache-control', 'no-store');
+  }
+
+  return async function plugin(app: App) {
+    app.get(
+      '/site',
+      {
+        schema: { tags: ['account'], summary: 'What this server is and offers: name, URLs, sign-up mode, configured model providers', response: { 200: SiteResponse } },
+      },
+      async () => ({
+        name: config.siteName,
+        public_url: config.publicUrl,
+        api_base: `${config.publicUrl}/api/v1`,
+        signup_mode: config.accounts.signupMode,
+        ai_providers: Object.keys(config.ai.providers).sort(),
+        password_min_length: PASSWORD_MIN_LENGTH,
+      }),
+    );
+
+    app.post(
+      '/auth/signup',
+      {
+        config: { loginCsrf: true },
+        onRequest: loginOriginCheck,
+        schema: {
+          tags: ['account'],
+          summary: 'Create an account and sign in (sets the session cookie)',
+          body: SignupBody,
+          response: { 201: AuthResponse, ...problems('signup_closed', 'invite_code_invalid', 'email_taken', 'csrf_failed') },
+        },
+      },
+      async (request, reply) => {
+        const b = request.body;
+        const { user, session } = await auth.signup({ email: b.email, password: b.password, name: b.name, inviteCode: b.invite_code }, clientMeta(request));
+        setSessionCookie(reply, session);
+        reply.status(201);
+        return { user: userForApi(user), csrf_token: session.csrfToken };
+      },
+    );
+
+    app.post(
+      '/auth/signin',
+      {
+        config: { loginCsrf: true },
+        onRequest: loginOriginCheck,
+        schema: {
+          tags: ['account'],
+          summary: 'Sign in with e-mail and password (sets the session cookie); failed attempts are limited per account and per IP',
+          body: SigninBody,
+          response: { 200: AuthResponse, ...problems('invalid_credentials', 'account_disabled', 'csrf_failed', 'rate_limited') },
+        },
+      },
+      async (request, reply) => {
+        const { user, session } = await withRetryAfter(reply, () => auth.signin(request.body, clientMeta(request)));
+        setSessionCookie(reply, session);
+        return { user: userForApi(user), csrf_token: session.csrfToken };
+      },
+    );
+
+    app.post(
+      '/auth/signout',
+      { schema: { tags: ['account'], summary: 'End the current session and clear its cookie (without one: nothing to do)', response: { 204: NoContent('Signed out') } } },
+      async (request, reply) => {
+        const p = request.principal;
+        if (p?.via === 'session' && p.sessionId) await accounts.revokeUserSessionById(p.userId, p.sessionId);
+        reply.header('set-cookie', clearedSessionCookie(config.publicUrl));
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/auth/session',
+      {
+        config: { auth: true, reviewKeyAllowed: true },
+        schema: { tags: ['account'], summary: 'Who is signed in: the user, the CSRF token and the session (null for an API key)', response: { 200: SessionResponse } },
+      },
+      async (request, reply) => {
+        const p = principalOf(request);
+        reply.header('cache-control', 'no-store');
+        const user = await accounts.requireUserById(p.userId);
+        const session = p.via === 'session' && p.sessionId ? await accounts.getSession(p.sessionId) : undefined;
+        return {
+          user: userForApi(user),
+          csrf_token: p.via === 'session' ? (p.csrfToken ?? null) : null,
+          session: session ? { id: session.id, created_at: session.created_at, expires_at: session.expires_at } : null,
+          via: p.via === 'session' ? ('session' as const) : ('key' as const),
+        };
+      },
+    );
+
+    app.get(
+      '/auth/sessions',
+      { config: { auth: true }, schema: { tags: ['account'], summary: 'Your signed-in sessions, newest first', response: { 200: SessionsResponse } } },
+      async (request, reply) => {
+        const p = principalOf(request);
+        reply.header('cache-control', 'no-store');
+        const rows = await accounts.listSessions(p.userId);
+        return rows.map((s) => ({
+          id: s.id,
+          created_at: s.created_at,
+          last_seen_at: s.last_seen_at,
+          expires_at: s.expires_at,
+          user_agent: s.user_agent,
+          ip: s.ip,
+          current: s.id === p.sessionId,
+        }));
+      },
+    );
+
+    app.delete(
+      '/auth/sessions/:id',
+      {
+        config: { auth: true },
+        schema: { tags: ['account'], summary: 'Sign one of your sessions out', params: IdParams, response: { 204: NoContent('Revoked'), ...problems('session_not_found') } },
+      },
+      async (request, reply) => {
+        await accounts.revokeSession(principalOf(request).userId, request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/auth/password',
+      {
+        config: { auth: true },
+        schema: { tags: ['account'], summary: 'Change your password; your other sessions are signed out', body: PasswordBody, response: { 204: NoContent('Changed') } },
+      },
+      async (request, reply) => {
+        await auth.changePassword(principalOf(request), request.body.current_password, request.body.new_password);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/auth/password-reset',
+      {
+        config: { loginCsrf: true },
+        onRequest: loginOriginCheck,
+        schema: {
+          tags: ['account'],
+          summary: 'E-mail a one-time password-reset link (the answer is the same whether the account exists or not)',
+          body: ResetRequestBody,
+          response: { 202: Type.Object({ ok: Type.Literal(true) }), ...problems('csrf_failed', 'rate_limited') },
+        },
+      },
+      async (request, reply) => {
+        await withRetryAfter(reply, () => auth.requestPasswordReset(request.body.email, clientMeta(request), request.log));
+        reply.status(202);
+        return { ok: true as const };
+      },
+    );
+
+    app.post(
+      '/auth/password-reset/confirm',
+      {
+        config: { loginCsrf: true },
+        onRequest: loginOriginCheck,
+        schema: {
+          tags: ['account'],
+          summary: 'Set a new password with the token from the reset link; every session of the account is signed out',
+          body: ResetConfirmBody,
+          response: { 204: NoContent('Password set'), ...problems('reset_token_invalid', 'csrf_failed') },
+        },
+      },
+      async (request, reply) => {
+        await auth.confirmPasswordReset(request.body.token, request.body.password);
+        return reply.status(204).send(null);
+      },
+    );
+
+    // ---- API keys ----
+    app.get(
+      '/api-keys',
+      { config: { auth: true }, schema: { tags: ['account'], summary: 'Your API keys, newest first, revoked ones included', response: { 200: KeysResponse } } },
+      async (request) => accounts.listKeys(principalOf(request).userId),
+    );
+
+    app.post(
+      '/api-keys',
+      {
+        config: { auth: true },
+        schema: { tags: ['account'], summary: 'Create a full API key (shown once)', body: CreateKeyBody, response: { 201: CreatedKeyResponse } },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const b = request.body;
+        const k = await accounts.createKey(principalOf(request).userId, {
+          name: b.name.trim() || 'default',
+          expiresAt: b.expires_at ? new Date(b.expires_at) : null,
+          scope: 'full',
+        });
+        reply.status(201);
+        return { ...k, last_used_at: null, revoked_at: null };
+      },
+    );
+
+    app.delete(
+      '/api-keys/:id',
+      {
+        config: { auth: true },
+        schema: { tags: ['account'], summary: 'Revoke one of your API keys; it stops working at once', params: IdParams, response: { 204: NoContent('Revoked'), ...problems('key_not_found') } },
+      },
+      async (request, reply) => {
+        await accounts.revokeOwnKey(principalOf(request).userId, request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    // ---- reviewers ----
+    app.get(
+      '/me/review-events',
+      {
+        config: { auth: true, reviewKeyAllowed: true },
+        schema: { tags: ['reviewer'], summary: 'The events you review, with how many projects each has and how many you reviewed', response: { 200: ReviewEventsResponse } },
+      },
+      async (request) => auth.reviewEvents(principalOf(request)),
+    );
+
+    // ---- admin ----
+    app.get(
+      '/admin/users',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['admin'],
+          summary: 'Users, newest first, filtered by e-mail/name part and role (cursor pagination, Link rel="next")',
+          querystring: AdminUsersQuery,
+          response: { 200: Type.Array(AdminUserSchema), ...problems('forbidden') },
+        },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const { users, nextCursor } = await auth.listUsers(principalOf(request), q);
+        setNextLink(reply, config.publicUrl, '/admin/users', q, nextCursor);
+        return users.map((u) => ({ ...userForApi(u), disabled_at: u.disabled_at }));
+      },
+    );
+
+    app.patch(
+      '/admin/users/:id',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['admin'],
+          summary: "Change a user's role, or disable/enable the account (disabling signs it out and stops its keys at once)",
+          params: IdParams,
+          body: PatchUserBody,
+          response: { 200: AdminUserSchema, ...problems('forbidden', 'user_not_found') },
+        },
+      },
+      async (request) => {
+        const u = await auth.patchUser(principalOf(request), request.params.id, request.body);
+        return { ...userForApi(u), disabled_at: u.disabled_at };
+      },
+    );
+
+    app.get(
+      '/admin/invite-codes',
+      { config: { auth: true }, schema: { tags: ['admin'], summary: 'Invite codes, newest first', response: { 200: InviteCodesResponse, ...problems('forbidden') } } },
+      async (request) => (await auth.listInviteCodes(principalOf(request))).map(inviteCodeForApi),
+    );
+
+    app.post(
+      '/admin/invite-codes',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['admin'],
+          summary: 'Create an invite code for SIGNUP_MODE=invite (shown once)',
+          body: CreateInviteCodeBody,
+          response: { 201: CreatedInviteCodeResponse, ...problems('forbidden') },
+        },
+      },
+      async (request, reply) => {
+        const b = request.body ?? {};
+        const { row, code } = await auth.createInviteCode(principalOf(request), { note: b.note, maxUses: b.max_uses, expiresAt: b.expires_at });
+        reply.header('cache-control', 'no-store');
+        reply.status(201);
+        return { ...inviteCodeForApi(row), code };
+      },
+    );
+
+    app.delete(
+      '/admin/invite-codes/:id',
+      {
+        config: { auth: true },
+        schema: { tags: ['admin'], summary: 'Revoke an invite code', params: IdParams, response: { 204: NoContent('Revoked'), ...problems('forbidden', 'not_found') } },
+      },
+      async (request, reply) => {
+        await auth.revokeInviteCode(principalOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

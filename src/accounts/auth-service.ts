@@ -1,0 +1,302 @@
+import { randomBytes, createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { uniqueViolation, type Db } from '../core/db/index.js';
+import type { InviteCodeRow, Role, UserRow } from '../core/db/schema.js';
+import { normaliseEmailAddress, requireEmailAddress } from '../core/email-address.js';
+import { AppError, validationError } from '../core/errors.js';
+import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
+import { newId } from '../core/ids.js';
+import type { Mailer } from '../core/mailer.js';
+import type { RateLimitStore } from '../core/rate-limit.js';
+import { iso } from '../core/time.js';
+import { effectiveStatus } from '../events/status.js';
+import * as repo from './accounts-repo.js';
+import { ROLES, type AccountsService, type Principal, type StartedSession } from './accounts-service.js';
+import { generateInviteCode, hashInviteCode } from './invite-codes.js';
+import { hashPassword, PASSWORD_MIN_LENGTH } from './passwords.js';
+import { passwordResetMail } from './password-reset-mail.js';
+
+/** Password-reset requests allowed per e-mail address within the sign-in window (per IP: SIGNIN_MAX_FAILURES_PER_IP). */
+export const RESET_REQUESTS_PER_WINDOW = 5;
+
+export interface ClientMeta {
+  ip: string;
+  userAgent?: string | undefined;
+}
+
+export interface Log {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+function rateLimited(retryAfter: number, what: string): AppError {
+  return new AppError('rate_limited', `Too many ${what}; try again in ${retryAfter} s.`, { extra: { retry_after: retryAfter } });
+}
+
+function requireStrongPassword(password: string, field = 'password'): void {
+  if (password.length < PASSWORD_MIN_LENGTH) {
+    throw validationError([{ field, message: `must be at least ${PASSWORD_MIN_LENGTH} characters` }]);
+  }
+}
+
+const hashResetToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * The web accounts flows: sign-up (open, invite-only or closed), sign-in with a failed-attempt
+ * lockout, password change and reset by e-mail, and the admin's users and invite codes. Sessions
+ * and keys themselves live in the accounts service.
+ */
+export function createAuthService(deps: { db: Db; clock: Clock; config: Config; accounts: AccountsService; store: RateLimitStore; mailer: Mailer }) {
+  const { db, clock, config, accounts, store, mailer } = deps;
+  const cfg = config.accounts;
+  const windowMs = cfg.signinWindowSeconds * 1000;
+  /** Background mail sends, awaited on close. */
+  const pending = new Set<Promise<void>>();
+
+  async function signup(input: { email: string; password: string; name?: string | undefined; inviteCode?: string | undefined }, meta: ClientMeta) {
+    if (cfg.signupMode === 'closed') throw new AppError('signup_closed', 'This server does not take new sign-ups; ask its operator for an account.');
+    const email = requireEmailAddress(input.email);
+    requireStrongPassword(input.password);
+    const invalidCode = () => new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code.');
+    if (cfg.signupMode === 'invite' && !input.inviteCode?.trim()) throw invalidCode();
+    // Hashed before the transaction: scrypt is slow and must not hold the database write lock.
+    const passwordHash = await hashPassword(input.password, accounts.scrypt);
+    const now = iso(clock.now());
+    const user: UserRow = {
+      id: newId('usr'),
+      email,
+      password_hash: passwordHash,
+      role: 'user',
+      created_at: now,
+      updated_at: now,
+      name: input.name?.trim() || null,
+      disabled_at: null,
+    };
+    try {
+      const session = await db.transaction().execute(async (tx) => {
+        // The code's use and the user are one transaction: a sign-up that fails gives the use back.
+        if (cfg.signupMode === 'invite' && !(await repo.claimInviteCode(tx, hashInviteCode(input.inviteCode!), now))) throw invalidCode();
+        await repo.insertUser(tx, user);
+        return accounts.startSession(user.id, meta, tx);
+      });
+      return { user, session };
+    } catch (err) {
+      if (uniqueViolation(err)) throw new AppError('email_taken', `a user with e-mail ${email} already exists`);
+      throw err;
+    }
+  }
+
+  /**
+   * Failed sign-ins are counted per account and per client IP; past either limit every attempt,
+   * the right password included, is refused until the window ends.
+   */
+  async function signin(input: { email: string; password: string }, meta: ClientMeta): Promise<{ user: UserRow; session: StartedSession }> {
+    const email = input.email.trim().toLowerCase();
+    const now = clock.now().getTime();
+    const buckets: Array<[string, number]> = [
+      [`signin:a:${email}`, cfg.signinMaxFailuresPerAccount],
+      [`signin:ip:${meta.ip}`, cfg.signinMaxFailuresPerIp],
+    ];
+    let retryAfter = 0;
+    for (const [bucket, max] of buckets) {
+      const seen = await store.peek(bucket, windowMs, now);
+      if (seen.count >= max) retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil(seen.resetMs / 1000)));
+    }
+    if (retryAfter > 0) throw rateLimited(retryAfter, 'sign-in attempts');
+    const user = await accounts.checkPassword(email, input.password);
+    if (!user) {
+      for (const [bucket] of buckets) await store.hit(bucket, windowMs, now);
+      throw new AppError('invalid_credentials', 'The e-mail address or the password is wrong.');
+    }
+    // Said only after the right password, so it reveals nothing to a guesser.
+    if (user.disabled_at) throw new AppError('account_disabled', 'This account is disabled; contact the operator of this server.');
+    return { user, session: await accounts.startSession(user.id, meta) };
+  }
+
+  async function changePassword(who: Principal, current: string, next: string): Promise<void> {
+    requireStrongPassword(next, 'new_password');
+    const user = await accounts.checkPassword(who.email, current);
+    if (!user) throw validationError([{ field: 'current_password', message: 'is not your current password' }]);
+    const hash = await hashPassword(next, accounts.scrypt);
+    await repo.setPasswordHash(db, user.id, hash, iso(clock.now()));
+    await accounts.revokeUserSessions(user.id, who.sessionId);
+  }
+
+  /**
+   * Always the same answer; the lookup, the token and the mail happen in the background, so neither
+   * the answer nor its timing tells whether the address has an account.
+   */
+  async function requestPasswordReset(rawEmail: string, meta: ClientMeta, log: Log): Promise<void> {
+    const email = normaliseEmailAddress(rawEmail);
+    const now = clock.now();
+    let retryAfter = 0;
+    const buckets: Array<[string, number]> = [[`pwreset:ip:${meta.ip}`, cfg.signinMaxFailuresPerIp]];
+    if (email) buckets.push([`pwreset:e:${email}`, RESET_REQUESTS_PER_WINDOW]);
+    for (const [bucket, max] of buckets) {
+      const hit = await store.hit(bucket, windowMs, now.getTime());
+      if (hit.count > max) retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil(hit.resetMs / 1000)));
+    }
+    if (retryAfter > 0) throw rateLimited(retryAfter, 'password-reset requests');
+    if (!email) return;
+    const job = sendReset(email, now, log).catch((err: Error) => log.error({ reason: err.message }, 'password-reset e-mail could not be sent'));
+    pending.add(job);
+    void job.finally(() => pending.delete(job));
+  }
+
+  async function sendReset(email: string, now: Date, log: Log): Promise<void> {
+    const user = await repo.findUserByEmail(db, email);
+    if (!user || user.disabled_at) return;
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = iso(now.getTime() + cfg.passwordResetTtlMinutes * 60_000);
+    await db.transaction().execute(async (tx) => {
+      await repo.retirePasswordResets(tx, user.id, iso(now));
+      await repo.insertPasswordReset(tx, { id: newId('pwr'), user_id: user.id, token_hash: hashResetToken(token), created_at: iso(now), expires_at: expiresAt, used_at: null });
+    });
+    const link = `${config.publicUrl}/reset-password?token=${token}`;
+    const delivery = await mailer.send(passwordResetMail({ to: user.email, siteName: config.siteName, link, expiresAt }));
+    // Never the link: the outbox file holds it for an operator without SMTP.
+    if (delivery.mode === 'outbox') log.info({ user_id: user.id, outbox_file: delivery.file }, 'password-reset e-mail written to the outbox');
+  }
+
+  async function confirmPasswordReset(token: string, password: string): Promise<void> {
+    const invalid = () => new AppError('reset_token_invalid', 'This password-reset link is unknown, used, replaced by a newer one, or expired; ask for a new one.');
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw invalid();
+    // Checked before the token is spent, so a weak password does not burn the link.
+    requireStrongPassword(password);
+    const hash = await hashPassword(password, accounts.scrypt);
+    const now = iso(clock.now());
+    await db.transaction().execute(async (tx) => {
+      const userId = await repo.claimPasswordReset(tx, hashResetToken(token), now);
+      if (!userId) throw invalid();
+      await repo.setPasswordHash(tx, userId, hash, now);
+      await repo.revokeUserSessions(tx, userId, now);
+    });
+    accounts.invalidateAuth();
+  }
+
+  // ---- admin --------------------------------------------------------------------------------
+
+  function requireAdmin(who: Principal): void {
+    if (who.role !== 'admin') throw new AppError('forbidden', 'Only administrators may do this.');
+  }
+
+  async function listUsers(who: Principal, q: { q?: string | undefined; role?: Role | undefined; limit: number; cursor?: string | undefined }) {
+    requireAdmin(who);
+    const after = q.cursor !== undefined ? decodeCursor(q.cursor, 'users', '', 1)[0] : undefined;
+    const rows = await repo.listUsers(db, {
+      limit: q.limit + 1,
+      ...(q.q ? { q: q.q } : {}),
+      ...(q.role ? { role: q.role } : {}),
+      ...(after ? { after } : {}),
+    });
+    const { items, nextKey } = takePage(rows, q.limit, (u) => [u.id]);
+    return { users: items, nextCursor: nextKey ? encodeCursor('users', '', nextKey) : null };
+  }
+
+  async function patchUser(who: Principal, id: string, patch: { role?: Role | undefined; disabled?: boolean | undefined }): Promise<UserRow> {
+    requireAdmin(who);
+    if (patch.role !== undefined && !ROLES.includes(patch.role)) throw validationError([{ field: 'role', message: `must be one of ${ROLES.join(', ')}` }]);
+    if (id === who.userId && ((patch.role !== undefined && patch.role !== 'admin') || patch.disabled === true)) {
+      throw validationError([{ field: patch.disabled === true ? 'disabled' : 'role', message: 'you cannot demote or disable yourself' }]);
+    }
+    const user = await repo.findUserById(db, id);
+    if (!user) throw new AppError('user_not_found', `no user ${id}`);
+    const now = iso(clock.now());
+    const disabledAt = patch.disabled === undefined ? user.disabled_at : patch.disabled ? (user.disabled_at ?? now) : null;
+    await repo.updateUser(db, id, { ...(patch.role !== undefined ? { role: patch.role } : {}), disabled_at: disabledAt }, now);
+    if (patch.disabled === true) await repo.revokeUserSessions(db, id, now);
+    // Cached principals carry the role and the enabled state: drop them everywhere.
+    accounts.invalidateAuth();
+    return { ...user, role: patch.role ?? user.role, disabled_at: disabledAt, updated_at: now };
+  }
+
+  async function listInviteCodes(who: Principal): Promise<InviteCodeRow[]> {
+    requireAdmin(who);
+    return repo.listInviteCodes(db);
+  }
+
+  async function createInviteCode(who: Principal | null, input: { note?: string | null | undefined; maxUses?: number | undefined; expiresAt?: string | null | undefined }) {
+    if (who) requireAdmin(who);
+    const now = clock.now();
+    if (input.expiresAt && Date.parse(input.expiresAt) <= now.getTime()) {
+      throw validationError([{ field: 'expires_at', message: 'must be in the future' }]);
+    }
+    const { code, hash, prefix } = generateInviteCode();
+    const row: InviteCodeRow = {
+      id: newId('icd'),
+      code_hash: hash,
+      prefix,
+      note: input.note?.trim() || null,
+      max_uses: input.maxUses ?? 1,
+      uses: 0,
+      expires_at: input.expiresAt ? iso(new Date(input.expiresAt)) : null,
+      revoked_at: null,
+      created_at: iso(now),
+      created_by: who?.userId ?? null,
+    };
+    await repo.insertInviteCode(db, row);
+    return { row, code };
+  }
+
+  async function revokeInviteCode(who: Principal, id: string): Promise<void> {
+    requireAdmin(who);
+    if (!(await repo.revokeInviteCode(db, id, iso(clock.now())))) throw new AppError('not_found', `no invite code ${id}`);
+  }
+
+  // ---- reviewers ----------------------------------------------------------------------------
+
+  /** The events the caller reviews, with how many projects each has and how many the caller reviewed: two queries. */
+  async function reviewEvents(who: Principal) {
+    const events = await db
+      .selectFrom('event_reviewers')
+      .innerJoin('events', 'events.id', 'event_reviewers.event_id')
+      .select(['events.id', 'events.name', 'events.status', 'events.registration_deadline', 'events.submission_deadline'])
+      .where('event_reviewers.user_id', '=', who.userId)
+      .orderBy('events.submission_deadline', 'desc')
+      .orderBy('events.id', 'desc')
+      .execute();
+    if (events.length === 0) return [];
+    const counts = await db
+      .selectFrom('projects')
+      .leftJoin('reviews', (j) =>
+        j.onRef('reviews.project_id', '=', 'projects.id').on('reviews.reviewer_kind', '=', 'human').on('reviews.reviewer', '=', who.userId),
+      )
+      .select(['projects.event_id', sql<number>`count(distinct projects.id)`.as('projects'), sql<number>`count(distinct reviews.project_id)`.as('reviewed')])
+      .where('projects.event_id', 'in', events.map((e) => e.id))
+      .groupBy('projects.event_id')
+      .execute();
+    const byEvent = new Map(counts.map((c) => [c.event_id, c]));
+    const now = clock.now();
+    return events.map((e) => ({
+      event_id: e.id,
+      event_name: e.name,
+      status: effectiveStatus(e, now),
+      submission_deadline: e.submission_deadline,
+      projects: Number(byEvent.get(e.id)?.projects ?? 0),
+      reviewed: Number(byEvent.get(e.id)?.reviewed ?? 0),
+    }));
+  }
+
+  async function drain(): Promise<void> {
+    await Promise.allSettled([...pending]);
+  }
+
+  return {
+    signup,
+    signin,
+    changePassword,
+    requestPasswordReset,
+    confirmPasswordReset,
+    listUsers,
+    patchUser,
+    listInviteCodes,
+    createInviteCode,
+    revokeInviteCode,
+    reviewEvents,
+    drain,
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

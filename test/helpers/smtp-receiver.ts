@@ -1,0 +1,53 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP receiver on 127.0.0.1 (no auth, no STARTTLS), keeping every message it gets. */
+export async function startSmtpReceiver() {
+  const mails: ReceivedMail[] = [];
+  const waiters: Array<{ to: string; after: number; resolve: (m: ReceivedMail) => void }> = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
+        mails.push(mail);
+        for (const w of [...waiters]) {
+          if (mail.to.includes(w.to) && mails.length > w.after) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(mail);
+          }
+        }
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    mails,
+    /** How many mails have arrived so far: pass it to nextTo to wait for a newer one. */
+    count: () => mails.length,
+    /** The first mail to `to` arriving after the first `after` mails (waits for it). */
+    nextTo(to: string, after: number): Promise<ReceivedMail> {
+      const found = mails.slice(after).find((m) => m.to.includes(to));
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiters.push({ to, after, resolve }));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Undoes quoted-printable soft line breaks (and =3D) so a long link reads in one piece. */
+export function unfoldMail(raw: string): string {
+  return raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+}
