@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { post } from '../../lib/api';
-import { useFormat } from '../../lib/format';
+import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import type { TabProps } from './event-detail-page';

@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { useFormat } from '../../lib/format';
+import { useDetailFormat as useFormat } from './detail-format';
 import { chartData, type ChartData } from './detail-leaderboard-math';
 import { useOrganizerT } from './detail-shared';
 import type { LeaderboardEntry } from './detail-types';

@@ -85,3 +85,11 @@ describe('leaderboard arithmetic', () => {
     expect(fraction(5, 4)).toBe(1);
   });
 });
+
+describe('date and time text', () => {
+  it('formats without the zone name (Intl refuses it beside dateStyle)', async () => {
+    const { dateTimeText } = await import('./detail-format');
+    expect(dateTimeText('en', '2030-01-02T15:30:00.000Z', 'UTC')).toBe('Jan 2, 2030, 3:30 PM');
+    expect(dateTimeText('en', null)).toBe('–');
+  });
+});

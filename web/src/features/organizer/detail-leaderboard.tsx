@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
-import { useFormat } from '../../lib/format';
+import { useDetailFormat as useFormat } from './detail-format';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import type { TabProps } from './event-detail-page';
@@ -47,7 +47,7 @@ export default function LeaderboardTab({ event }: TabProps) {
       ) : (
         <>
           <div className="table-wrap">
-            <table aria-describedby={captionId}>
+            <table>
               <caption id={captionId} className="sr-only">
                 {t('detail.tabs.leaderboard')}
               </caption>

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { useFormat } from '../../lib/format';
+import { useDetailFormat as useFormat } from './detail-format';
 import { ErrorState, Loading } from '../../ui/states';
 import type { TabProps } from './event-detail-page';
 import { nextSteps, modelTotals } from './detail-next-steps';

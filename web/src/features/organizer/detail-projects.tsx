@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useFormat } from '../../lib/format';
+import { useDetailFormat as useFormat } from './detail-format';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import type { TabProps } from './event-detail-page';
 import { LiveNote, LoadMore, trackName, useOrganizerT, usePagedList } from './detail-shared';

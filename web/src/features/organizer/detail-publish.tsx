@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { ApiProblem, apiPage, post } from '../../lib/api';
-import { useFormat } from '../../lib/format';
+import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import type { TabProps } from './event-detail-page';

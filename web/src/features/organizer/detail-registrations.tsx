@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useT } from '../../i18n';
 import { post } from '../../lib/api';
-import { useFormat } from '../../lib/format';
+import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog, StatusBadge } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, useProblemText } from '../../ui/states';
