@@ -51,6 +51,7 @@ describe('organizer event page (SQLite)', () => {
 
   async function signedIn(opts: Parameters<typeof openPage>[1] = {}) {
     const opened = await openPage(browser, opts);
+    opened.page.setDefaultTimeout(10_000);
     await signInSession(opened.context, t.url, org.email, PASSWORD);
     return opened;
   }
@@ -165,7 +166,7 @@ describe('organizer event page (SQLite)', () => {
     // Reviewers: invite, see the invitation, withdraw it.
     await page.goto(`${base}/reviewers`);
     await settled(page);
-    await page.getByText('1 of 2 reviewed', { exact: false }).waitFor();
+    await page.getByText('2 of 3 reviewed', { exact: false }).waitFor();
     await page.getByLabel('E-mail address').fill('judge@example.com');
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByText('Invitation sent to judge@example.com.').waitFor();
@@ -187,7 +188,7 @@ describe('organizer event page (SQLite)', () => {
     await page.getByText('Score by dimension (top 2)').waitFor();
     await page.getByText('Score by model and human reviewers (top 2)').waitFor();
     expect(await page.locator('.recharts-surface').count()).toBeGreaterThanOrEqual(2);
-    const disagreement = page.getByRole('region', { name: 'Where the judges disagree' });
+    const disagreement = page.getByRole('region', { name: 'Where the judges disagree' }).first();
     expect(await disagreement.locator('tbody tr td:first-child strong').allTextContents()).toEqual(['Project Beta', 'Project Alpha']);
 
     // Every tab, accessible and drawn, in English on a desktop and in Chinese on a phone.
@@ -214,7 +215,7 @@ describe('organizer event page (SQLite)', () => {
     expect((await t.api('GET', `/events/${eventId}`)).body.status).toBe('ended');
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }, 120_000);
 
   it('shows the header in English and Chinese on both sizes, and an unknown event as not found', async () => {
     const eventId = await createEvent(t, org.key, { name: 'Header Hack' });

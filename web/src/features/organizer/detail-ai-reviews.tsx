@@ -6,7 +6,7 @@ import { Button, ConfirmDialog } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import type { TabProps } from './event-detail-page';
 import { fraction } from './detail-leaderboard-math';
-import { keys, LiveNote, LoadMore, ProgressBar, useOrganizerT, usePagedList, useStats } from './detail-shared';
+import { keys, LiveNote, LoadMore, ProgressBar, TableWrap, useOrganizerT, usePagedList, useStats } from './detail-shared';
 import type { Review } from './detail-types';
 
 export default function AiReviewsTab({ event }: TabProps) {
@@ -89,7 +89,7 @@ export default function AiReviewsTab({ event }: TabProps) {
         ) : failedRows.length === 0 ? (
           <p className="muted">{t('ai.noFailures')}</p>
         ) : (
-          <div className="table-wrap">
+          <TableWrap label={t('ai.failuresTitle')}>
             <table>
               <thead>
                 <tr>
@@ -115,7 +115,7 @@ export default function AiReviewsTab({ event }: TabProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
         <LoadMore query={failures} />
       </section>

@@ -1,7 +1,7 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useDetailFormat as useFormat } from './detail-format';
 import { chartData, type ChartData } from './detail-leaderboard-math';
-import { useOrganizerT } from './detail-shared';
+import { TableWrap, useOrganizerT } from './detail-shared';
 import type { LeaderboardEntry } from './detail-types';
 
 /** Colours that keep a 3:1 contrast on white and stay apart for common colour blindness. */
@@ -16,7 +16,7 @@ function Chart({ data, title, name }: { data: ChartData; title: string; name: (s
       <figcaption className="chart-caption">{title}</figcaption>
       <div className="chart" style={{ height }} aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data.rows} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
+          <BarChart accessibilityLayer={false} data={data.rows} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" horizontal={false} />
             <XAxis type="number" domain={[0, 10]} ticks={[0, 2, 4, 6, 8, 10]} />
             <YAxis type="category" dataKey="label" width={110} tick={{ fontSize: 12 }} />
@@ -30,7 +30,7 @@ function Chart({ data, title, name }: { data: ChartData; title: string; name: (s
       </div>
       <details className="detail-more-info">
         <summary>{t('leaderboard.dataTable')}</summary>
-        <div className="table-wrap">
+        <TableWrap label={title}>
           <table>
             <thead>
               <tr>
@@ -55,7 +55,7 @@ function Chart({ data, title, name }: { data: ChartData; title: string; name: (s
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </details>
     </figure>
   );

@@ -4,7 +4,7 @@ import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import type { TabProps } from './event-detail-page';
 import { disagreements, isScored } from './detail-leaderboard-math';
-import { LiveNote, LoadMore, trackName, useOrganizerT, usePagedList } from './detail-shared';
+import { LiveNote, LoadMore, TableWrap, trackName, useOrganizerT, usePagedList } from './detail-shared';
 import type { LeaderboardEntry } from './detail-types';
 
 // Recharts is large: it loads only when this tab shows charts.
@@ -46,7 +46,7 @@ export default function LeaderboardTab({ event }: TabProps) {
         <EmptyState title={t('leaderboard.empty')} />
       ) : (
         <>
-          <div className="table-wrap">
+          <TableWrap label={t('detail.tabs.leaderboard')}>
             <table>
               <caption id={captionId} className="sr-only">
                 {t('detail.tabs.leaderboard')}
@@ -88,7 +88,7 @@ export default function LeaderboardTab({ event }: TabProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <LoadMore query={list} />
 
           <section className="card" aria-labelledby="charts-title">
@@ -119,7 +119,7 @@ export default function LeaderboardTab({ event }: TabProps) {
             {disagree.length === 0 ? (
               <p className="muted">{t('leaderboard.noDisagreement')}</p>
             ) : (
-              <div className="table-wrap">
+              <TableWrap label={t('leaderboard.disagreementTitle')}>
                 <table>
                   <thead>
                     <tr>
@@ -145,7 +145,7 @@ export default function LeaderboardTab({ event }: TabProps) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableWrap>
             )}
           </section>
         </>

@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { apiPage, get } from '../../lib/api';
 import type { EventDetail, EventStats } from './detail-types';
@@ -75,6 +76,15 @@ export function LoadMore({ query }: { query: { hasNextPage: boolean; isFetchingN
       <button type="button" className="btn btn-secondary" disabled={query.isFetchingNextPage} aria-busy={query.isFetchingNextPage || undefined} onClick={() => void query.fetchNextPage()}>
         {t('actions.loadMore')}
       </button>
+    </div>
+  );
+}
+
+/** A table that may scroll sideways on a phone: focusable and named, so a keyboard can scroll it too. */
+export function TableWrap({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      {children}
     </div>
   );
 }
