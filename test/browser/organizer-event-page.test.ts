@@ -157,6 +157,8 @@ describe('organizer event page (SQLite)', () => {
     await page.goto(`${base}/ai-reviews`);
     await settled(page);
     await page.getByText('request refused (HTTP 400)', { exact: false }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'organizer-event-ai-failures-en');
     await page.getByRole('button', { name: 'Re-run all failed' }).click();
     await page.getByRole('dialog', { name: 'Re-run failed reviews?' }).getByRole('button', { name: 'Re-run all failed' }).click();
     await page.getByText('1 review queued again.').waitFor();

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
 import { apiPage, get } from '../../lib/api';
@@ -38,6 +38,8 @@ export function usePagedList<T>(id: string, name: string, path: string, query: R
     queryFn: ({ pageParam, signal }) => apiPage<T>(path, { query: { ...query, limit: query.limit ?? PAGE_SIZE, cursor: pageParam ?? undefined }, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
+    // A new filter keeps the old rows on screen until its answer comes (no flash of "Loading").
+    placeholderData: keepPreviousData,
     refetchInterval: LIVE_MS,
   });
 }
