@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Link, useParams } from 'wouter';
 import { useT } from '../../i18n';
 import { ApiProblem } from '../../lib/api';
@@ -34,6 +34,11 @@ export default function EventDetailPage() {
   const fmt = useFormat();
   const event = useEvent(id);
   useStats(id); // starts the shared stats poll for every tab
+  // On a phone the tab row scrolls sideways: keep the current tab in view.
+  const loaded = event.isSuccess;
+  useEffect(() => {
+    if (loaded) document.querySelector('.tabs [aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [slug, loaded]);
 
   if (event.isPending) return <Loading />;
   if (event.isError) {
