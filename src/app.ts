@@ -13,6 +13,7 @@ import { createAuthHook } from './core/http/auth-hook.js';
 import { applyTimeouts, createClientErrorHandler, fastifyTrustProxy, installConnectionCap, requireHostHeader } from './core/http/connection-guard.js';
 import { createFrameworkErrorHandler, installErrorHandling } from './core/http/error-handler.js';
 import { validatorCompiler } from './core/http/validation.js';
+import { assertWellFormedJson } from './core/http/well-formed-json.js';
 import { installIdempotency } from './idempotency/idempotency-hooks.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { swaggerOptions } from './docs/openapi.js';
@@ -58,7 +59,12 @@ export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
+  'req.headers["x-csrf-token"]',
   '*.password',
+  '*.current_password',
+  '*.new_password',
+  '*.csrf_token',
+  '*.invite_code',
   '*.password_hash',
   '*.key_hash',
   '*.token',
@@ -143,7 +149,15 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    defaultJson(request, body as string, done);
+    defaultJson(request, body as string, (err, parsed) => {
+      if (err) return done(err, undefined);
+      try {
+        assertWellFormedJson(body as string, parsed);
+      } catch (invalid) {
+        return done(invalid as Error, undefined);
+      }
+      done(null, parsed);
+    });
   });
 
   app.addHook('preClose', async () => shutdown.abort());

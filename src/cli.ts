@@ -84,10 +84,10 @@ export async function main(argv: string[]): Promise<void> {
       const { startServer } = await import('./server.js');
       const server = await startServer(config);
       // Plain text for the person at the terminal; the JSON logs are for machines.
-      process.stderr.write(`\nHackathon platform serving ${config.publicUrl} (listening on ${server.url}, ${config.database.dialect})\n`);
+      process.stderr.write(`\nHackathon platform serving ${config.publicUrl} (web app and API; listening on ${server.url}, ${config.database.dialect})\n`);
       // The commands carry the server's DATABASE_URL / DATA_DIR, so run as printed they reach this
       // server's database rather than the default one.
-      if (server.firstRun) process.stderr.write(firstRunHint(process.env, process.cwd()));
+      if (server.firstRun) process.stderr.write(firstRunHint(process.env, process.cwd(), config.publicUrl));
       const shutdown = (signal: string) => {
         server.app.log.info(`${signal} received, draining requests and shutting down`);
         const force = setTimeout(() => process.exit(1), 10_000);

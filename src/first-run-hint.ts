@@ -55,12 +55,14 @@ export function dataEnvPrefix(env: Env, cwd: string): { prefix: string; masked: 
 }
 
 /** What `serve` prints when the database has no users: commands that act on this server's data. */
-export function firstRunHint(env: Env, cwd: string): string {
+export function firstRunHint(env: Env, cwd: string, siteUrl?: string): string {
   const { prefix, masked } = dataEnvPrefix(env, cwd);
   return (
-    'No users yet. Create the first organizer and an API key:\n' +
-    `  ${prefix}npx hackathon users create --email you@example.com --password 'a long password' --role organizer\n` +
+    'No users yet. Create the first administrator (who can then manage users and invitation codes at ' +
+    `${siteUrl ?? ''}/admin) and an API key:\n` +
+    `  ${prefix}npx hackathon users create --email you@example.com --password 'a long password' --role admin\n` +
     `  ${prefix}npx hackathon keys create --email you@example.com\n` +
+    (siteUrl ? `or sign up at ${siteUrl}/signup and run: ${prefix}npx hackathon users set-role --email you@example.com --role admin\n` : '') +
     (masked ? `(the database password is not printed: replace ${PASSWORD_PLACEHOLDER} with it)\n` : '') +
     '\n'
   );

@@ -182,6 +182,15 @@ export async function revokeUserSessions(db: Executor, userId: string, now: stri
   return Number(r.numUpdatedRows);
 }
 
+/** Drops the user's ended sessions (revoked or expired): they are never shown again, and their cookies are refused either way. */
+export async function deleteEndedSessions(db: Executor, userId: string, now: string): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now)]))
+    .execute();
+}
+
 export async function touchSession(db: Executor, id: string, now: string, staleBefore: string): Promise<void> {
   await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).where('last_seen_at', '<', staleBefore).execute();
 }
@@ -228,9 +237,9 @@ export async function insertPasswordReset(
   await db.insertInto('password_resets').values(row).execute();
 }
 
-/** Older unused links of the user stop working when a new one is sent. */
-export async function retirePasswordResets(db: Executor, userId: string, now: string): Promise<void> {
-  await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+/** Older links of the user stop working when a new one is sent (deleted: the table holds one row per user at most). */
+export async function deletePasswordResets(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
 }
 
 /** Marks a reset token used if it is unused and unexpired; its user id, or null. One UPDATE: single use under races. */

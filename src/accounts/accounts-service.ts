@@ -5,7 +5,7 @@ import type { ApiKeyRow, KeyScope, Role, UserRow } from '../core/db/schema.js';
 import { requireEmailAddress } from '../core/email-address.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import type { Notifier } from '../core/notifier.js';
+import { NOTIFIER_RESYNC, type Notifier } from '../core/notifier.js';
 import { iso } from '../core/time.js';
 import * as repo from './accounts-repo.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
@@ -85,6 +85,8 @@ export function createAccountsService(deps: {
   const authCache = new Map<string, { principal: Principal; expiresAt: number | null; cachedAt: number }>();
   const AUTH_CACHE_MAX = 10_000;
   notifier?.subscribe(KEYS_REVOKED, () => authCache.clear());
+  // A reconnected notifier may have missed revocations published while it was down: forget everything.
+  notifier?.subscribe(NOTIFIER_RESYNC, () => authCache.clear());
   const sessionTtlMs = (deps.sessionTtlDays ?? 30) * 86_400_000;
 
   /** After any revocation (keys, sessions, a disabled user): forget cached principals here and elsewhere. */
@@ -272,6 +274,8 @@ export function createAccountsService(deps: {
       user_agent: meta.userAgent ? meta.userAgent.slice(0, 200) : null,
       ip: meta.ip ?? null,
     };
+    // Housekeeping at sign-in keeps the table bounded by live sessions, without a sweeper.
+    await repo.deleteEndedSessions(tx, userId, row.created_at);
     await repo.insertSession(tx, row);
     return { id: row.id, token, csrfToken: row.csrf_token, createdAt: row.created_at, expiresAt: row.expires_at };
   }

@@ -151,7 +151,7 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     const token = randomBytes(32).toString('base64url');
     const expiresAt = iso(now.getTime() + cfg.passwordResetTtlMinutes * 60_000);
     await db.transaction().execute(async (tx) => {
-      await repo.retirePasswordResets(tx, user.id, iso(now));
+      await repo.deletePasswordResets(tx, user.id);
       await repo.insertPasswordReset(tx, { id: newId('pwr'), user_id: user.id, token_hash: hashResetToken(token), created_at: iso(now), expires_at: expiresAt, used_at: null });
     });
     const link = `${config.publicUrl}/reset-password?token=${token}`;
@@ -258,13 +258,18 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
       .orderBy('events.id', 'desc')
       .execute();
     if (events.length === 0) return [];
+    // The projects the caller may review, as review-assignments lists them: approved teams, not
+    // the caller's own (conflict of interest).
     const counts = await db
       .selectFrom('projects')
+      .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
       .leftJoin('reviews', (j) =>
         j.onRef('reviews.project_id', '=', 'projects.id').on('reviews.reviewer_kind', '=', 'human').on('reviews.reviewer', '=', who.userId),
       )
       .select(['projects.event_id', sql<number>`count(distinct projects.id)`.as('projects'), sql<number>`count(distinct reviews.project_id)`.as('reviewed')])
       .where('projects.event_id', 'in', events.map((e) => e.id))
+      .where('registrations.status', '=', 'approved')
+      .where('registrations.user_id', '!=', who.userId)
       .groupBy('projects.event_id')
       .execute();
     const byEvent = new Map(counts.map((c) => [c.event_id, c]));

@@ -16,7 +16,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Fix the request (send valid JSON with Content-Type: application/json); retrying it unchanged fails the same way.',
   },
   unauthorized: {
-    when: 'The endpoint needs an API key and none was sent, or the key sent is unknown, revoked or expired. A key that is sent is checked on every route, public ones included.',
+    when: 'The endpoint needs an API key (or a web sign-in) and none was sent, or the key sent is unknown, revoked or expired, or the session has ended. A key that is sent is checked on every route, public ones included.',
     action: 'Send "Authorization: Bearer <API key>" with a valid key. Do not retry with the same key: ask the operator for a new one.',
   },
   forbidden: {

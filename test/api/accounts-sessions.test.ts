@@ -1,7 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as accountsRepo from '../../src/accounts/accounts-repo.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { eventBody, startTestApp, type TestApp } from '../helpers/harness.js';
 import { browser, ORIGIN, PASSWORD, sessionCookieFrom, signIn, signUp } from '../helpers/web-session.js';
+
+// The real repository, with touchSession watched: its writes run in the background, and the test
+// awaits them instead of sleeping.
+vi.mock('../../src/accounts/accounts-repo.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/accounts/accounts-repo.js')>();
+  return { ...real, touchSession: vi.fn(real.touchSession) };
+});
 
 let n = 0;
 const email = (tag: string) => `${tag}-${++n}-${Math.random().toString(36).slice(2, 7)}@example.com`;
@@ -194,10 +202,10 @@ describe.each(DIALECTS)('browser sessions (%s)', (dialect) => {
   });
 });
 
-describe('https PUBLIC_URL', () => {
+describe.each(DIALECTS)('https PUBLIC_URL (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp('sqlite', { env: { PUBLIC_URL: 'https://hackathon.test' } });
+    t = await startTestApp(dialect, { env: { PUBLIC_URL: 'https://hackathon.test' } });
   });
   afterAll(async () => t?.close());
 
@@ -209,5 +217,36 @@ describe('https PUBLIC_URL', () => {
     expect((await t.api('GET', '/auth/session', { headers: { cookie } })).status).toBe(200);
     // The plain name means nothing here.
     expect((await t.api('GET', '/auth/session', { headers: { cookie: cookie.replace('__Host-', '') } })).status).toBe(401);
+  });
+});
+
+describe.each(DIALECTS)('site and last_seen_at (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(dialect, {
+      env: { OLLAMA_BASE_URL: 'http://127.0.0.1:11434', AI_PROVIDER_MY_LAB_BASE_URL: 'http://127.0.0.1:9999/v1', AUTH_CACHE_TTL_MS: '0', SITE_NAME: 'Lab Hack' },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  it('/site names the configured providers and the configured site name', async () => {
+    const res = await t.api('GET', '/site');
+    expect(res.body).toMatchObject({ name: 'Lab Hack', ai_providers: ['my-lab', 'ollama'] });
+  });
+
+  it('last_seen_at is written at most once a minute', async () => {
+    const s = await signUp(t, 'seen@example.com');
+    const seen = async () =>
+      (await t.ctx.db.selectFrom('sessions').select('last_seen_at').where('user_id', '=', s.userId).executeTakeFirstOrThrow()).last_seen_at;
+    const settle = () => Promise.allSettled(vi.mocked(accountsRepo.touchSession).mock.results.map((r) => r.value));
+    const created = await seen();
+    t.clock.advance(30_000);
+    await t.api('GET', '/auth/session', { headers: { cookie: s.cookie } });
+    await settle();
+    expect(await seen()).toBe(created);
+    t.clock.advance(31_000);
+    await t.api('GET', '/auth/session', { headers: { cookie: s.cookie } });
+    await settle();
+    expect(await seen()).toBe(t.clock.now().toISOString());
   });
 });

@@ -52,6 +52,25 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
     expectProblem(res, 400, 'bad_request');
   });
 
+  it('answers 422 for text that is not valid Unicode (a lone surrogate escape), naming the field, and stores nothing', async () => {
+    const user = await quickUser(t);
+    for (const name of ['\\ud800', 'Team \\udc00 one', 'a\\ud83d']) {
+      const raw = `{"team_name":"${name}","track_id":"tools","fields":{"repo":"https://github.com/example/repo"}}`;
+      const res = await t.api('POST', `/events/${eventId}/register`, { key: user.key, raw, headers: { 'content-type': 'application/json' } });
+      expectProblem(res, 422, 'validation_failed');
+      expect(res.body.errors).toEqual([{ field: 'team_name', message: expect.stringContaining('surrogate') }]);
+    }
+    expect((await t.api('GET', `/events/${eventId}/my-registration`, { key: user.key })).status).toBe(404);
+    // A pair written as escapes is a real character and is accepted.
+    const ok = await t.api('POST', `/events/${eventId}/register`, {
+      key: user.key,
+      raw: '{"team_name":"Team \\ud83d\\ude00","track_id":"tools","fields":{"repo":"https://github.com/example/repo"}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.team_name).toBe('Team 😀');
+  });
+
   it('answers 413 payload_too_large for a body over 100 KB', async () => {
     const body = registrationBody({ fields: { repo: 'https://x.dev', why: 'x'.repeat(101 * 1024) } });
     const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, body });
@@ -110,7 +129,8 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
       [{ team_name: 'ok', track_id: 'tools', fields: { 'a\u0000': 'x' } }, 422, 'validation_failed', 'fields.a\u0000'],
       // 40 emoji are 80 UTF-16 units but 40 characters: within the 80-character limit.
       [{ team_name: '😀'.repeat(40), track_id: 'tools', fields: { repo: 'https://x.dev' } }, 201, null],
-      [{ team_name: '\ud800', track_id: 'tools', fields: { repo: 'https://x.dev' } }, 201, null],
+      // A lone surrogate cannot be stored as UTF-8 (it would come back as U+FFFD): refused.
+      [{ team_name: '\ud800', track_id: 'tools', fields: { repo: 'https://x.dev' } }, 422, 'validation_failed', 'team_name'],
       [{ team_name: 'ok', track_id: 'tools', fields: { repo: 'https://例え.テスト/パス' } }, 201, null],
       [{ team_name: 'ok', track_id: 'tools', fields: { repo: 'https://x.dev', why: 1e308 } }, 422, 'validation_failed', 'fields.why'],
       [{ team_name: 'ok', track_id: 'tools', fields: { repo: 'https://x.dev', why: -0 } }, 422, 'validation_failed', 'fields.why'],

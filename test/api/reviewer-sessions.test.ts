@@ -118,4 +118,22 @@ describe.each(DIALECTS)('reviewers with web sessions (%s)', (dialect) => {
     expect((await t.api('GET', '/me/review-events', { key: u.key })).body).toEqual([]);
     expect((await t.api('GET', '/me/review-events')).status).toBe(401);
   });
+  it('a reviewer who also entered a team counts only the projects they may review (not their own)', async () => {
+    const other = await createEvent(t, org.key, { name: 'Own Team Hack' });
+    const { team: stranger } = await approvedTeam(t, other, org.key);
+    const { team: reviewer } = await approvedTeam(t, other, org.key);
+    for (const who of [stranger, reviewer]) {
+      const p = await t.api('POST', `/events/${other}/submit`, { key: who.key, body: { project_name: `P ${who.email}`, github_url: 'https://github.com/example/p' } });
+      expect(p.status).toBe(201);
+    }
+    const before = smtp.count();
+    expect((await t.api('POST', `/events/${other}/reviewers`, { key: org.key, body: { email: reviewer.email } })).status).toBe(201);
+    const token = LINK.exec(unfoldMail((await smtp.nextTo(reviewer.email, before)).raw))![1]!;
+    const accepted = await t.api('POST', `/invitations/${token}/accept`, { body: { password: 'correct horse battery' } });
+    expect(accepted.status).toBe(200);
+    const list = await t.api('GET', '/me/review-events', { key: reviewer.key });
+    expect(list.body.find((e: { event_id: string }) => e.event_id === other)).toMatchObject({ projects: 1, reviewed: 0 });
+    const assignments = await t.api('GET', `/events/${other}/review-assignments`, { key: reviewer.key });
+    expect(assignments.body.projects.map((p: { name: string }) => p.name)).toEqual([`P ${stranger.email}`]);
+  });
 });

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisRateLimitStore } from '../../src/core/rate-limit.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { PASSWORD, signUp } from '../helpers/web-session.js';
@@ -62,5 +65,38 @@ describe.each(DIALECTS)('sign-in lockout (%s)', (dialect) => {
     expect(right.status).toBe(403);
     expect(right.body.code).toBe('account_disabled');
     expect((await signin(email, 'wrong password')).status).toBe(401);
+  });
+});
+
+/** Several processes share the lockout through Redis: a second app sees the failures counted by the first. */
+describe.each(DIALECTS)('sign-in lockout through Redis (%s)', (dialect) => {
+  const apps: TestApp[] = [];
+  const clients: Redis[] = [];
+  beforeAll(async () => {
+    const prefix = `hk:test:${randomBytes(6).toString('hex')}:rl:`;
+    const env = { SIGNIN_MAX_FAILURES_PER_ACCOUNT: '2', SIGNIN_WINDOW_SECONDS: '600' };
+    for (let i = 0; i < 2; i++) {
+      const redis = new Redis(process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+      clients.push(redis);
+      apps.push(await startTestApp(dialect, { env, rateLimitStore: redisRateLimitStore(redis, prefix) }));
+    }
+  });
+  afterAll(async () => {
+    for (const a of apps) await a.close();
+    for (const c of clients) c.disconnect();
+  });
+
+  it('failures on one instance lock the account on the other, until the aligned window ends', async () => {
+    const [a, b] = apps as [TestApp, TestApp];
+    await b.ctx.accounts.createUser({ email: 'shared@example.com', password: PASSWORD });
+    // Each app has its own database here; the account exists on both.
+    await a.ctx.accounts.createUser({ email: 'shared@example.com', password: PASSWORD });
+    for (let i = 0; i < 2; i++) expect((await a.api('POST', '/auth/signin', { body: { email: 'shared@example.com', password: 'wrong password' } })).status).toBe(401);
+    const locked = await b.api('POST', '/auth/signin', { body: { email: 'shared@example.com', password: PASSWORD } });
+    expect(locked.status).toBe(429);
+    // T0 is on a 10-minute boundary: the Redis window (aligned on multiples of its length) ends 600 s later.
+    expect(locked.headers.get('retry-after')).toBe('600');
+    b.clock.advance(600_000);
+    expect((await b.api('POST', '/auth/signin', { body: { email: 'shared@example.com', password: PASSWORD } })).status).toBe(200);
   });
 });
