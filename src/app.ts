@@ -31,6 +31,7 @@ import { reviewersRoutes } from './reviewers/reviewers-routes.js';
 import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
 import { reviewsRoutes } from './reviews/reviews-routes.js';
+import { statsRoutes } from './stats/stats-routes.js';
 import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
@@ -197,6 +198,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(reviewersRoutes(ctx));
       await api.register(resultsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
+      await api.register(statsRoutes(ctx));
       await api.register(mcpRoutes(ctx));
       await api.register(accountsRoutes(ctx));
     },
