@@ -27,11 +27,11 @@ import { mcpRoutes } from './mcp/mcp-routes.js';
 import { createRegistrationsService } from './registrations/registrations-service.js';
 import { registrationsRoutes } from './registrations/registrations-routes.js';
 import { createRegistrationWaits } from './registrations/registration-waits.js';
-import { invitationPageRoutes } from './reviewers/invitation-page.js';
 import { reviewersRoutes } from './reviewers/reviewers-routes.js';
 import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
 import { reviewsRoutes } from './reviews/reviews-routes.js';
+import { statsRoutes } from './stats/stats-routes.js';
 import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
@@ -198,13 +198,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(reviewersRoutes(ctx));
       await api.register(resultsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
+      await api.register(statsRoutes(ctx));
       await api.register(mcpRoutes(ctx));
       await api.register(accountsRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );
   await app.register(agentCreateRoute(ctx));
-  await app.register(invitationPageRoutes(ctx));
   await app.register(discoveryRoutes(agents));
   await app.register(docsRoutes(ctx));
   await app.register(webRoutes(ctx));

@@ -134,7 +134,7 @@ Ids are opaque strings (\`evt_…\`, \`reg_…\`, \`prj_…\`).
 Every write, and reading your own registration, needs an API key sent as
 \`Authorization: Bearer <key>\`. Keys look like \`hk_\` followed by 43 characters and are shown once.
 
-- Sign in at \`${site}/api-keys\` to create one (the web page is being built; until then use the next line).
+- Sign in at \`${site}/api-keys\` to create one (name it after your agent; an expiry date is optional).
 - Operators create keys with the CLI: \`hackathon keys create --email <account e-mail>\` (it prints the key alone).
 
 A wrong, revoked or expired key answers \`401 unauthorized\` on every route, public ones included: stop

@@ -41,6 +41,7 @@ export const PAGE_ROUTES = [
   '/hackathons/*',
   '/reviews',
   '/reviews/*',
+  '/invitations/:token',
 ] as const;
 
 /** Where the built front end lives: dist/web beside the compiled server (or the source tree's dist). */
@@ -73,12 +74,15 @@ export function webRoutes(_ctx: AppContext) {
     const indexPath = join(root, 'index.html');
     const built = existsSync(indexPath);
     let index: Buffer | null = null;
-    const page = async (_req: unknown, reply: FastifyReply) => {
+    const page = async (req: { url: string }, reply: FastifyReply) => {
       if (!built) {
         return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built: run `npm run build` (npm install does it).');
       }
       index ??= readFileSync(indexPath);
-      return pageHeaders(reply).send(index);
+      pageHeaders(reply);
+      // The invitation link carries its token in the path: no Referer may repeat it, no cache may keep it.
+      if (req.url.startsWith('/invitations/')) reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
+      return reply.send(index);
     };
     for (const url of PAGE_ROUTES) {
       app.get(url, { config: { skipRateLimit: true }, schema: { hide: true } as never }, page);

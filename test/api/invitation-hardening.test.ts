@@ -55,16 +55,9 @@ describe.each(DIALECTS)('invitation hardening (%s)', (dialect) => {
       expect(acc.status).toBe(410);
       expect(acc.body.code).toBe('invitation_closed');
       expect(await findUserByEmail(t.ctx.db, 'late@closed.test')).toBeUndefined();
-
-      const page = await t.request('GET', `/invitations/${token}`);
-      expect(page.status).toBe(410);
-      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(page.text).toContain('<h1>Invitation closed</h1>');
-      expect(page.text).toContain('has been cancelled, so this invitation can no longer be used.');
-      expect(page.text).not.toContain('<form');
     });
 
-    it('ended (results published): 410 invitation_closed on the API and the page', async () => {
+    it('ended (results published): 410 invitation_closed on reading and accepting', async () => {
       const eventId = await createEvent(t, org.key, { name: 'Ended Hack' });
       const token = await inviteToken(eventId, 'after@closed.test');
       expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
@@ -77,9 +70,6 @@ describe.each(DIALECTS)('invitation hardening (%s)', (dialect) => {
       const acc = await accept(token, { password: 'a good password' });
       expect([acc.status, acc.body.code]).toEqual([410, 'invitation_closed']);
       expect(await findUserByEmail(t.ctx.db, 'after@closed.test')).toBeUndefined();
-      const page = await t.request('GET', `/invitations/${token}`);
-      expect(page.status).toBe(410);
-      expect(page.text).toContain('<h1>Invitation closed</h1>');
     });
   });
 
@@ -132,7 +122,6 @@ describe.each(DIALECTS)('invitation hardening (%s)', (dialect) => {
       expect([get.status, get.body.code]).toEqual([404, 'project_not_found']);
       const used = await t.api('GET', `/invitations/${tokenA}`, { key: reviewKey });
       expect([used.status, used.body.code]).toEqual([410, 'invitation_used']);
-      expect((await t.request('GET', `/invitations/${tokenA}`, { key: reviewKey })).status).toBe(410);
 
       for (const [method, path, body] of [
         ['GET', '/events', undefined],

@@ -150,7 +150,7 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
     expect(JSON.stringify(row)).not.toContain(token);
   });
 
-  it('describes a pending invitation publicly, and serves the browser page behind the link', async () => {
+  it('describes a pending invitation publicly; the link opens the web app page without leaking the token', async () => {
     const token = tokenFrom(smtp.lastTo('reviewer.one@example.com').raw);
     const info = await t.api('GET', `/invitations/${token}`);
     expect(info.status).toBe(200);
@@ -163,23 +163,21 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
       account_exists: false,
     });
 
+    // The link opens the web app's page (drawn in the browser from the API above; see test/browser/reviewer-pages.test.ts):
+    // the token is in the path, so no Referer may carry it on and no cache may keep the page.
     const page = await t.request('GET', `/invitations/${token}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'nonce-");
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(page.text).toContain('Agents &lt;Hack&gt; &amp; &quot;Friends&quot;');
-    expect(page.text).not.toContain('<Hack>');
-    expect(page.text).toContain(`data-action="../api/v1/invitations/${token}/accept"`);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.text).not.toContain(token);
 
     const unknown = 'A'.repeat(43);
     const missing = await t.api('GET', `/invitations/${unknown}`);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('invitation_not_found');
     expect((await t.api('GET', '/invitations/not-a-token')).body.code).toBe('invitation_not_found');
-    const missingPage = await t.request('GET', `/invitations/${unknown}`);
-    expect(missingPage.status).toBe(404);
-    expect(missingPage.text).toContain('Invitation not found');
   });
 
   it('accepts with a new account: a key shown once, the user becomes a reviewer; the link then answers 410', async () => {
@@ -206,7 +204,6 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
     expect(again.status).toBe(410);
     expect(again.body.code).toBe('invitation_used');
     expect((await t.api('GET', `/invitations/${token}`)).body.code).toBe('invitation_used');
-    expect((await t.request('GET', `/invitations/${token}`)).status).toBe(410);
   });
 
   it('accepts for an existing account with its password; a wrong password is 401 and leaves the link usable', async () => {

@@ -1,6 +1,7 @@
 import { messages as admin } from '../features/admin/messages';
 import { messages as auth } from '../features/auth/messages';
 import { messages as keys } from '../features/keys/messages';
+import { formMessages as organizerForm } from '../features/organizer/form-messages';
 import { messages as organizer } from '../features/organizer/messages';
 import { messages as publicPages } from '../features/public/messages';
 import { messages as reviewer } from '../features/reviewer/messages';
@@ -8,4 +9,4 @@ import { common } from './common';
 import type { MessageBundle } from './messages';
 
 /** Every namespace, for the completeness test (pages load their own namespace with their chunk). */
-export const ALL_MESSAGES: Record<string, MessageBundle> = { common, public: publicPages, auth, keys, admin, organizer, reviewer };
+export const ALL_MESSAGES: Record<string, MessageBundle> = { common, public: publicPages, auth, keys, admin, organizer, 'organizer-form': organizerForm, reviewer };

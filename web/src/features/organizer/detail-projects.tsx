@@ -1,0 +1,74 @@
+import { useMemo } from 'react';
+import { useDetailFormat as useFormat } from './detail-format';
+import { EmptyState, ErrorState, Loading } from '../../ui/states';
+import type { TabProps } from './event-detail-page';
+import { LiveNote, LoadMore, trackName, useOrganizerT, usePagedList } from './detail-shared';
+import type { Project } from './detail-types';
+
+export default function ProjectsTab({ event }: TabProps) {
+  const { t } = useOrganizerT();
+  const fmt = useFormat();
+  const list = usePagedList<Project>(event.id, 'projects', `/events/${encodeURIComponent(event.id)}/projects`);
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
+  if (list.isPending) return <Loading />;
+  if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  return (
+    <div className="stack">
+      <LiveNote />
+      {rows.length === 0 ? (
+        <EmptyState title={t('projects.empty')} />
+      ) : (
+        <ul className="detail-list" aria-label={t('detail.tabs.projects')}>
+          {rows.map((p) => (
+            <li key={p.id} className="detail-item">
+              <div className="detail-item-head">
+                <div className="detail-item-title">
+                  <strong>{p.project_name}</strong> <span className={`badge badge-review-${p.review_status}`}>{t(`projects.reviewStatus.${p.review_status}`)}</span>
+                  <div className="small muted">
+                    {t('projects.team')}: {p.team_name}
+                    {event.tracks.length > 0 ? <> · {trackName(event, p.track_id, t('detail.noTrack'))}</> : null}
+                    {p.team_size ? (
+                      <>
+                        {' '}
+                        · {t('projects.teamSize')}: {fmt.number(p.team_size)}
+                      </>
+                    ) : null}
+                  </div>
+                  <div className="small muted">
+                    {t('projects.submitted')} {fmt.dateTime(p.submitted_at)} · {t('projects.updated')} {fmt.dateTime(p.updated_at)}
+                  </div>
+                </div>
+              </div>
+              <ul className="row detail-links">
+                <li>
+                  <a href={p.github_url} rel="noreferrer noopener" target="_blank">
+                    {t('projects.repo')}
+                  </a>
+                </li>
+                {p.project_website ? (
+                  <li>
+                    <a href={p.project_website} rel="noreferrer noopener" target="_blank">
+                      {t('projects.website')}
+                    </a>
+                  </li>
+                ) : null}
+                {p.demo_video_url ? (
+                  <li>
+                    <a href={p.demo_video_url} rel="noreferrer noopener" target="_blank">
+                      {t('projects.demo')}
+                    </a>
+                  </li>
+                ) : null}
+              </ul>
+              <details className="detail-more-info">
+                <summary>{t('projects.description')}</summary>
+                {p.description ? <p className="detail-description">{p.description}</p> : <p className="small muted">{t('projects.noDescription')}</p>}
+              </details>
+            </li>
+          ))}
+        </ul>
+      )}
+      <LoadMore query={list} />
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { ApiProblem, apiPage, post } from '../../lib/api';
+import { useDetailFormat as useFormat } from './detail-format';
+import { Button, ConfirmDialog } from '../../ui/controls';
+import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
+import type { TabProps } from './event-detail-page';
+import { isScored, topPerTrack, unscored } from './detail-leaderboard-math';
+import { keys, LIVE_MS, LiveNote, useOrganizerT } from './detail-shared';
+import type { LeaderboardEntry } from './detail-types';
+
+const PREVIEW_LIMIT = 1000;
+
+export default function PublishTab({ event }: TabProps) {
+  const { t } = useOrganizerT();
+  const fmt = useFormat();
+  const client = useQueryClient();
+  const base = `/events/${encodeURIComponent(event.id)}`;
+  const judging = event.status === 'judging';
+  const preview = useQuery({
+    queryKey: [...keys.all(event.id), 'publish-preview'],
+    queryFn: ({ signal }) => apiPage<LeaderboardEntry>(`${base}/leaderboard`, { query: { limit: PREVIEW_LIMIT }, signal }),
+    enabled: judging,
+    refetchInterval: LIVE_MS,
+  });
+  const [step, setStep] = useState<'idle' | 'confirm' | 'unscored'>('idle');
+  const [unscoredCount, setUnscoredCount] = useState(0);
+  const publish = useMutation({
+    mutationFn: (force: boolean) => post<{ result_url: string }>(`${base}/results/publish`, force ? { force: true } : {}),
+    onSuccess: async () => {
+      setStep('idle');
+      await client.invalidateQueries({ queryKey: keys.all(event.id) });
+    },
+    onError: (error) => {
+      if (error instanceof ApiProblem && error.code === 'unscored_projects') {
+        setUnscoredCount(typeof error.body.unscored_count === 'number' ? error.body.unscored_count : 0);
+        setStep('unscored');
+      }
+    },
+  });
+
+  if (event.status === 'ended') {
+    return (
+      <div className="card stack">
+        <p className="alert alert-ok" role="status">
+          {t('publish.published')}
+        </p>
+        <p>
+          <Link href={`/hackathons/${encodeURIComponent(event.id)}/result`} className="btn btn-primary">
+            {t('publish.viewResult')}
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  if (event.status === 'cancelled') return <EmptyState title={t('publish.cancelled')} />;
+  if (!judging) return <EmptyState title={t('publish.notYet')} />;
+  if (preview.isPending) return <Loading />;
+  if (preview.isError) return <ErrorState error={preview.error} onRetry={() => void preview.refetch()} />;
+
+  const entries = preview.data.items;
+  const missing = unscored(entries);
+  const trackIds = event.tracks.length > 0 ? event.tracks.map((tr) => tr.id) : [null];
+  const tops = topPerTrack(entries.filter(isScored), trackIds, 3);
+  const otherError = publish.error && !(publish.error instanceof ApiProblem && publish.error.code === 'unscored_projects') ? publish.error : null;
+
+  return (
+    <div className="stack">
+      <LiveNote />
+      <section className="card stack" aria-labelledby="preview-title">
+        <h2 id="preview-title">{t('publish.previewTitle')}</h2>
+        <p>{t('publish.previewIntro')}</p>
+        <p>
+          <strong>{t('publish.projects', { count: entries.length })}</strong>
+        </p>
+        {missing.length > 0 ? (
+          <div className="alert alert-warn">
+            <p>{t('publish.unscoredWarning', { count: missing.length })}</p>
+            <p className="small">{missing.slice(0, 10).map((e) => e.project_name).join(', ')}</p>
+            <p className="small">
+              {t('publish.rerunHint')} <Link href={`${base}/ai-reviews`}>{t('detail.tabs.aiReviews')}</Link>
+            </p>
+          </div>
+        ) : null}
+        <div className="grid">
+          {[...tops.entries()].map(([trackId, top]) => (
+            <div key={trackId ?? 'all'} className="detail-top">
+              <h3>{trackId ? t('publish.topOf', { track: event.tracks.find((tr) => tr.id === trackId)?.name ?? trackId }) : t('publish.overall')}</h3>
+              {top.length === 0 ? (
+                <p className="small muted">{t('leaderboard.chartsEmpty')}</p>
+              ) : (
+                <ol className="detail-podium">
+                  {top.map((e) => (
+                    <li key={e.project_id}>
+                      <span className="detail-podium-rank">{fmt.number(e.rank, 0)}</span> <strong>{e.project_name}</strong> <span className="muted">{fmt.number(e.score, 2)}</span>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </div>
+          ))}
+        </div>
+        {otherError ? <ProblemAlert error={otherError} /> : null}
+        <div className="form-actions">
+          <Button
+            variant="primary"
+            onClick={() => {
+              publish.reset();
+              setStep('confirm');
+            }}
+          >
+            {t('publish.publishButton')}
+          </Button>
+        </div>
+      </section>
+
+      <ConfirmDialog
+        open={step !== 'idle'}
+        title={step === 'unscored' ? t('publish.unscoredTitle') : t('publish.confirmTitle')}
+        confirmLabel={step === 'unscored' ? t('publish.publishAnyway') : t('publish.publishButton')}
+        variant={step === 'unscored' ? 'danger' : 'primary'}
+        busy={publish.isPending}
+        onConfirm={() => publish.mutate(step === 'unscored')}
+        onClose={() => {
+          if (!publish.isPending) setStep('idle');
+        }}
+      >
+        {step === 'unscored' ? (
+          <>
+            <p>{t('publish.unscoredBody', { count: unscoredCount })}</p>
+            <p className="small">{t('publish.rerunHint')}</p>
+          </>
+        ) : (
+          <p>{t('publish.confirmBody')}</p>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}

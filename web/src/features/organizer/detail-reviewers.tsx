@@ -1,0 +1,155 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { ApiProblem, del, get, post } from '../../lib/api';
+import { useDetailFormat as useFormat } from './detail-format';
+import { Button, ConfirmDialog } from '../../ui/controls';
+import { Field } from '../../ui/form';
+import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
+import type { TabProps } from './event-detail-page';
+import { fraction } from './detail-leaderboard-math';
+import { keys, LIVE_MS, LiveNote, ProgressBar, useOrganizerT, useStats } from './detail-shared';
+import type { ReviewersAnswer } from './detail-types';
+
+type Pending = { kind: 'remove'; id: string; email: string } | { kind: 'withdraw'; id: string; email: string };
+
+export default function ReviewersTab({ event }: TabProps) {
+  const { t } = useOrganizerT();
+  const fmt = useFormat();
+  const client = useQueryClient();
+  const base = `/events/${encodeURIComponent(event.id)}`;
+  const stats = useStats(event.id);
+  // Reviewers of one event are few: one page of 1000 holds them and their invitations.
+  const list = useQuery({
+    queryKey: [...keys.all(event.id), 'reviewers'],
+    queryFn: ({ signal }) => get<ReviewersAnswer>(`${base}/reviewers`, { query: { limit: 1000 }, signal }),
+    refetchInterval: LIVE_MS,
+  });
+  const [email, setEmail] = useState('');
+  const [invited, setInvited] = useState<string | null>(null);
+  const invite = useMutation({
+    mutationFn: (address: string) => post<{ email: string }>(`${base}/reviewers`, { email: address }),
+    onSuccess: async (answer) => {
+      setInvited(answer.email);
+      setEmail('');
+      await client.invalidateQueries({ queryKey: keys.all(event.id) });
+    },
+  });
+  const [pending, setPending] = useState<Pending | null>(null);
+  const drop = useMutation({
+    mutationFn: (p: Pending) => (p.kind === 'remove' ? del(`${base}/reviewers/${encodeURIComponent(p.id)}`) : del(`${base}/reviewer-invitations/${encodeURIComponent(p.id)}`)),
+    onSuccess: async () => {
+      setPending(null);
+      await client.invalidateQueries({ queryKey: keys.all(event.id) });
+    },
+  });
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    setInvited(null);
+    invite.mutate(email.trim());
+  }
+
+  const emailError = invite.error instanceof ApiProblem ? invite.error.fieldError('email') : undefined;
+  const progress = new Map((stats.data?.reviewers ?? []).map((r) => [r.user_id, r]));
+  const now = Date.now();
+
+  return (
+    <div className="stack">
+      <LiveNote />
+      <section className="card" aria-labelledby="invite-title">
+        <h2 id="invite-title">{t('reviewers.inviteTitle')}</h2>
+        <form className="detail-invite" onSubmit={submit} noValidate>
+          <Field label={t('reviewers.email')} hint={t('reviewers.emailHint')} error={emailError}>
+            <input type="email" autoComplete="off" required value={email} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
+          </Field>
+          <div className="form-actions">
+            <Button type="submit" busy={invite.isPending} disabled={!email.trim()}>
+              {t('reviewers.invite')}
+            </Button>
+          </div>
+        </form>
+        {invite.error && !emailError ? <ProblemAlert error={invite.error} /> : null}
+        {invited ? (
+          <div className="alert alert-ok" role="status">
+            {t('reviewers.invited', { email: invited })}
+          </div>
+        ) : null}
+      </section>
+
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <>
+          <section className="card" aria-labelledby="reviewers-title">
+            <h2 id="reviewers-title">{t('reviewers.reviewersTitle')}</h2>
+            {list.data.reviewers.length === 0 ? (
+              <p className="muted">{t('reviewers.noReviewers')}</p>
+            ) : (
+              <ul className="detail-people">
+                {list.data.reviewers.map((r) => {
+                  const p = progress.get(r.user_id);
+                  const reviewed = p?.reviewed ?? r.reviews_count;
+                  const assigned = p?.assigned ?? 0;
+                  const text = t('reviewers.progress', { reviewed: fmt.number(reviewed), assigned: fmt.number(assigned) });
+                  return (
+                    <li key={r.user_id} className="detail-person">
+                      <div className="detail-person-main">
+                        <strong className="detail-email">{r.email}</strong>
+                        <span className="small muted">{t('reviewers.added', { date: fmt.date(r.added_at) })}</span>
+                        <ProgressBar value={fraction(reviewed, assigned)} label={`${r.email}: ${text}`} tone="ok" />
+                        <span className="small">{text}</span>
+                      </div>
+                      <Button variant="ghost" className="btn-small" aria-label={t('reviewers.removeLabel', { email: r.email })} onClick={() => { drop.reset(); setPending({ kind: 'remove', id: r.user_id, email: r.email }); }}>
+                        {t('reviewers.remove')}
+                      </Button>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </section>
+          <section className="card" aria-labelledby="invitations-title">
+            <h2 id="invitations-title">{t('reviewers.invitationsTitle')}</h2>
+            {list.data.invitations.length === 0 ? (
+              <p className="muted">{t('reviewers.noInvitations')}</p>
+            ) : (
+              <ul className="detail-people">
+                {list.data.invitations.map((inv) => {
+                  const expired = inv.status === 'expired' || new Date(inv.expires_at).getTime() <= now;
+                  return (
+                    <li key={inv.id} className="detail-person">
+                      <div className="detail-person-main">
+                        <strong className="detail-email">{inv.email}</strong>
+                        <span className="small muted">{expired ? t('reviewers.expired') : t('reviewers.expires', { date: fmt.dateTime(inv.expires_at) })}</span>
+                      </div>
+                      <Button variant="ghost" className="btn-small" aria-label={t('reviewers.withdrawLabel', { email: inv.email })} onClick={() => { drop.reset(); setPending({ kind: 'withdraw', id: inv.id, email: inv.email }); }}>
+                        {t('reviewers.withdraw')}
+                      </Button>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </section>
+        </>
+      )}
+
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending ? t(pending.kind === 'remove' ? 'reviewers.removeTitle' : 'reviewers.withdrawTitle', { email: pending.email }) : ''}
+        confirmLabel={pending?.kind === 'remove' ? t('reviewers.remove') : t('reviewers.withdraw')}
+        variant="danger"
+        busy={drop.isPending}
+        onConfirm={() => pending && drop.mutate(pending)}
+        onClose={() => {
+          if (!drop.isPending) setPending(null);
+        }}
+      >
+        <p>{pending?.kind === 'remove' ? t('reviewers.removeBody') : t('reviewers.withdrawBody')}</p>
+        {drop.error ? <ProblemAlert error={drop.error} /> : null}
+      </ConfirmDialog>
+    </div>
+  );
+}

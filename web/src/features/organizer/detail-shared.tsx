@@ -1,0 +1,92 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useT } from '../../i18n';
+import { apiPage, get } from '../../lib/api';
+import type { EventDetail, EventStats } from './detail-types';
+import { messages } from './messages';
+
+/**
+ * Live updates by polling: the visible tab's data and the stats are asked again every 5 s while the
+ * browser tab is visible (react-query pauses intervals of hidden tabs). Polling a few grouped counts
+ * is cheap and needs nothing from proxies; server-sent events would hold a connection per open page.
+ */
+export const LIVE_MS = 5_000;
+export const PAGE_SIZE = 50;
+
+export const keys = {
+  event: (id: string) => ['organizer-event', id] as const,
+  stats: (id: string) => ['organizer-event', id, 'stats'] as const,
+  all: (id: string) => ['organizer-event', id] as const,
+};
+
+export function useOrganizerT() {
+  return useT('organizer', messages);
+}
+
+export function useEvent(id: string) {
+  return useQuery({ queryKey: keys.event(id), queryFn: ({ signal }) => get<EventDetail>(`/events/${encodeURIComponent(id)}`, { signal }), refetchInterval: LIVE_MS });
+}
+
+export function useStats(id: string) {
+  return useQuery({ queryKey: keys.stats(id), queryFn: ({ signal }) => get<EventStats>(`/events/${encodeURIComponent(id)}/stats`, { signal }), refetchInterval: LIVE_MS });
+}
+
+/** A paginated owner list ("Load more"), polled like everything on the page. */
+export function usePagedList<T>(id: string, name: string, path: string, query: Record<string, string | number | undefined> = {}) {
+  return useInfiniteQuery({
+    queryKey: [...keys.all(id), name, query],
+    queryFn: ({ pageParam, signal }) => apiPage<T>(path, { query: { ...query, limit: query.limit ?? PAGE_SIZE, cursor: pageParam ?? undefined }, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next,
+    // A new filter keeps the old rows on screen until its answer comes (no flash of "Loading").
+    placeholderData: keepPreviousData,
+    refetchInterval: LIVE_MS,
+  });
+}
+
+export function trackName(event: Pick<EventDetail, 'tracks'>, trackId: string | null, none: string): string {
+  if (!trackId) return none;
+  return event.tracks.find((tr) => tr.id === trackId)?.name ?? trackId;
+}
+
+/** A labelled progress bar: the text says the numbers, the bar shows them. */
+export function ProgressBar({ value, label, tone = 'primary' }: { value: number; label: string; tone?: 'primary' | 'danger' | 'ok' }) {
+  const pct = Math.round(Math.min(1, Math.max(0, value)) * 100);
+  return (
+    <div className="detail-progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label={label}>
+      <div className={`detail-progress-fill detail-progress-${tone}`} style={{ width: `${pct}%` }} />
+    </div>
+  );
+}
+
+export function LiveNote() {
+  const { t } = useOrganizerT();
+  return (
+    <p className="detail-live small muted">
+      <span className="detail-live-dot" aria-hidden="true" />
+      {t('detail.live')}
+    </p>
+  );
+}
+
+/** A "Load more" button under a paged list. */
+export function LoadMore({ query }: { query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown } }) {
+  const { t } = useT();
+  if (!query.hasNextPage) return null;
+  return (
+    <div className="detail-more">
+      <button type="button" className="btn btn-secondary" disabled={query.isFetchingNextPage} aria-busy={query.isFetchingNextPage || undefined} onClick={() => void query.fetchNextPage()}>
+        {t('actions.loadMore')}
+      </button>
+    </div>
+  );
+}
+
+/** A table that may scroll sideways on a phone: focusable and named, so a keyboard can scroll it too. */
+export function TableWrap({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+import { FIELD_TYPES, type BuilderField, type FieldType } from './event-form-builder';
+import { utcToWall, wallToUtc, type WallTime } from './event-form-time';
+
+/** An event as GET /events/:id answers it to an owner. */
+export interface EventDoc {
+  id: string;
+  name: string;
+  description: string;
+  status: string;
+  registration_deadline: string;
+  submission_deadline: string;
+  result_announced_at: string | null;
+  tracks: { id: string; name: string; prize: string }[];
+  dimensions: { name: string; weight: number }[];
+  models: string[];
+  registration_config: { open: boolean; auto_approve: boolean; fields: { key: string; label: string; type: string; required: boolean }[] };
+  co_organizers?: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TrackRow {
+  id: string;
+  name: string;
+  prize: string;
+  idEdited: boolean;
+}
+
+/** The editor's values (react-hook-form): text inputs hold strings, lists are rows. */
+export interface EventFormValues {
+  name: string;
+  description: string;
+  timeZone: string;
+  registration_deadline: WallTime;
+  submission_deadline: WallTime;
+  tracks: TrackRow[];
+  dimensions: { name: string; weight: string }[];
+  models: { value: string }[];
+  fields: BuilderField[];
+  open: boolean;
+  auto_approve: boolean;
+  co_organizers: { value: string }[];
+}
+
+/** The body of POST /events (and, after diffing, of PATCH). */
+export interface EventPayload {
+  name: string;
+  description: string;
+  registration_deadline?: string;
+  submission_deadline?: string;
+  tracks: { id: string; name: string; prize: string }[];
+  dimensions: { name: string; weight: number }[];
+  models: string[];
+  registration_config: { open: boolean; auto_approve: boolean; fields: { key: string; label: string; type: string; required: boolean }[] };
+  co_organizers: string[];
+}
+
+export function emptyValues(timeZone: string): EventFormValues {
+  return {
+    name: '',
+    description: '',
+    timeZone,
+    registration_deadline: { date: '', time: '18:00' },
+    submission_deadline: { date: '', time: '18:00' },
+    tracks: [],
+    dimensions: [{ name: 'overall', weight: '1' }],
+    models: [],
+    fields: [],
+    open: true,
+    auto_approve: false,
+    co_organizers: [],
+  };
+}
+
+export function valuesFromEvent(event: EventDoc, timeZone: string): EventFormValues {
+  const wall = (iso: string): WallTime => utcToWall(iso, timeZone) ?? { date: '', time: '' };
+  return {
+    name: event.name,
+    description: event.description,
+    timeZone,
+    registration_deadline: wall(event.registration_deadline),
+    submission_deadline: wall(event.submission_deadline),
+    tracks: event.tracks.map((t) => ({ id: t.id, name: t.name, prize: t.prize, idEdited: true })),
+    dimensions: event.dimensions.map((d) => ({ name: d.name, weight: String(d.weight) })),
+    models: event.models.map((value) => ({ value })),
+    fields: event.registration_config.fields.map((f) => ({
+      key: f.key,
+      label: f.label,
+      type: (FIELD_TYPES as readonly string[]).includes(f.type) ? (f.type as FieldType) : 'text',
+      required: f.required,
+      keyEdited: true,
+    })),
+    open: event.registration_config.open,
+    auto_approve: event.registration_config.auto_approve,
+    co_organizers: (event.co_organizers ?? []).map((value) => ({ value })),
+  };
+}
+
+/** A weight as typed: "1,5" is read as 1.5 (a decimal comma); anything else non-numeric is NaN. */
+export function parseWeight(text: string): number {
+  const t = text.trim().replace(',', '.');
+  return t === '' ? NaN : Number(t);
+}
+
+/** The request body the values describe. Deadlines that do not parse are left out (the form says why). */
+export function payloadFromValues(v: EventFormValues): EventPayload {
+  const reg = wallToUtc(v.registration_deadline, v.timeZone);
+  const sub = wallToUtc(v.submission_deadline, v.timeZone);
+  return {
+    name: v.name.trim(),
+    description: v.description,
+    ...(reg ? { registration_deadline: reg.iso } : {}),
+    ...(sub ? { submission_deadline: sub.iso } : {}),
+    tracks: v.tracks.map((t) => ({ id: t.id.trim(), name: t.name.trim(), prize: t.prize.trim() })),
+    dimensions: v.dimensions.map((d) => ({ name: d.name.trim(), weight: parseWeight(d.weight) })),
+    models: v.models.map((m) => m.value.trim()).filter(Boolean),
+    registration_config: {
+      open: v.open,
+      auto_approve: v.auto_approve,
+      fields: v.fields.map((f) => ({ key: f.key.trim(), label: f.label.trim(), type: f.type, required: f.required })),
+    },
+    co_organizers: v.co_organizers.map((c) => c.value.trim()).filter(Boolean),
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** The form edits deadlines to the minute: a stored 09:00:30 shown as 09:00 is not a change. */
+const sameMinute = (a: string | undefined, b: string | undefined) =>
+  a !== undefined && b !== undefined && Math.floor(Date.parse(a) / 60_000) === Math.floor(Date.parse(b) / 60_000);
+
+/** Only what changed against the stored event (PATCH sends those members and nothing else). */
+export function changedFields(event: EventDoc, next: EventPayload): Partial<EventPayload> {
+  const before: EventPayload = {
+    name: event.name,
+    description: event.description,
+    registration_deadline: event.registration_deadline,
+    submission_deadline: event.submission_deadline,
+    tracks: event.tracks.map((t) => ({ id: t.id, name: t.name, prize: t.prize })),
+    dimensions: event.dimensions.map((d) => ({ name: d.name, weight: d.weight })),
+    models: event.models,
+    registration_config: {
+      open: event.registration_config.open,
+      auto_approve: event.registration_config.auto_approve,
+      fields: event.registration_config.fields.map((f) => ({ key: f.key, label: f.label, type: f.type, required: f.required })),
+    },
+    co_organizers: [...(event.co_organizers ?? [])].map((e) => e.toLowerCase()).sort(),
+  };
+  const after = { ...next, co_organizers: next.co_organizers.map((e) => e.toLowerCase()).sort() };
+  const out: Partial<EventPayload> = {};
+  for (const key of Object.keys(next) as (keyof EventPayload)[]) {
+    if (key === 'registration_deadline' || key === 'submission_deadline') {
+      if (!sameMinute(before[key], next[key])) out[key] = next[key];
+    } else if (key === 'co_organizers') {
+      if (!same(before.co_organizers, after.co_organizers)) out.co_organizers = next.co_organizers;
+    } else if (!same(before[key], next[key])) {
+      (out as Record<string, unknown>)[key] = next[key];
+    }
+  }
+  return out;
+}
+
+/**
+ * Where a problem's `field` (as the API names it) lives in the form: `registration_config.fields.2.key`
+ * -> `fields.2.key`, `models.1` -> `models.1.value`, `registration_deadline` -> its date input.
+ * Null when the problem belongs to no input (it goes into the alert above the actions).
+ */
+export function formPath(apiField: string): string | null {
+  const f = apiField.replace(/^body\./, '').replace(/^\//, '').replace(/\//g, '.');
+  let m: RegExpExecArray | null;
+  if (f === 'name' || f === 'description') return f;
+  if (f === 'registration_deadline' || f === 'submission_deadline') return `${f}.date`;
+  if ((m = /^tracks\.(\d+)(?:\.(id|name|prize))?$/.exec(f))) return `tracks.${m[1]}.${m[2] ?? 'id'}`;
+  if ((m = /^dimensions\.(\d+)(?:\.(name|weight))?$/.exec(f))) return `dimensions.${m[1]}.${m[2] ?? 'name'}`;
+  if ((m = /^models\.(\d+)$/.exec(f))) return `models.${m[1]}.value`;
+  if ((m = /^co_organizers\.(\d+)$/.exec(f))) return `co_organizers.${m[1]}.value`;
+  if ((m = /^registration_config\.fields\.(\d+)(?:\.(key|name|label|type|required))?$/.exec(f))) {
+    const part = m[2] === 'name' || !m[2] ? 'key' : m[2];
+    return `fields.${m[1]}.${part}`;
+  }
+  return null;
+}
