@@ -176,6 +176,8 @@ describe('public pages (SQLite)', () => {
 
   it('signing in from the event page comes back to it', async () => {
     const team = await t.user('user');
+    const registered = await t.api('POST', `/events/${ids.open}/register`, { key: team.key, body: { team_name: 'Night Owls', track_id: 'tools', fields: { repo: 'https://github.com/example/owls' } } });
+    expect(registered.status).toBe(201);
     const { page, context, problems } = await open(browser, { viewport: 'desktop' });
     await page.goto(`${t.url}/hackathons/${ids.open}`);
     await settled(page);
@@ -187,6 +189,13 @@ describe('public pages (SQLite)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${t.url}/hackathons/${ids.open}`);
     await page.getByText(`You are signed in as ${team.email}.`).waitFor();
+    // Their own registration is shown with its status.
+    const mine = page.getByRole('region', { name: 'Your team' });
+    await mine.getByText('Your team “Night Owls” is registered.').waitFor();
+    await mine.getByText('Pending', { exact: true }).waitFor();
+    await mine.getByText(`GET /api/v1/events/${ids.open}/my-registration?wait=60`, { exact: false }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'event-signed-in');
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -267,6 +267,43 @@ function FormFields({ fields, hasTracks, autoApprove }: { fields: FormField[]; h
   );
 }
 
+interface MyRegistration {
+  status: 'pending' | 'approved' | 'rejected';
+  team_name: string;
+  reason: string | null;
+  project: { project_name: string } | null;
+}
+
+/** The signed-in person's own registration for this event, if they have one (404 not_registered: none). */
+function MyTeam({ eventId }: { eventId: string }) {
+  const { t } = useT('public', messages);
+  const mine = useQuery({
+    queryKey: ['my-registration', eventId],
+    queryFn: async ({ signal }) => {
+      try {
+        return await get<MyRegistration>(`/events/${encodeURIComponent(eventId)}/my-registration`, { signal });
+      } catch (err) {
+        if (err instanceof ApiProblem && err.status === 404) return null;
+        throw err;
+      }
+    },
+  });
+  const reg = mine.data;
+  if (!reg) return null;
+  return (
+    <section className="my-team" aria-labelledby="my-team-title">
+      <div className="spread">
+        <h3 id="my-team-title">{t('event.mine.title')}</h3>
+        <StatusBadge status={reg.status} kind="registrationStatus" />
+      </div>
+      <p>{t('event.mine.team', { team: reg.team_name })}</p>
+      <p className="muted small">{t(`event.mine.${reg.status}`, { id: eventId })}</p>
+      {reg.status === 'rejected' && reg.reason ? <p className="small">{t('event.mine.reason', { reason: reg.reason })}</p> : null}
+      {reg.status === 'approved' ? <p className="small">{reg.project ? t('event.mine.project', { name: reg.project.project_name }) : t('event.mine.noProject')}</p> : null}
+    </section>
+  );
+}
+
 function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fields: FormField[]; registrationOpen: boolean }) {
   const { t } = useT('public', messages);
   const f = useFormat();
@@ -280,6 +317,7 @@ function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fi
       <p className={registrationOpen ? 'alert alert-info' : 'alert alert-warn'}>
         {registrationOpen ? t('event.registrationOpen', { date: f.dateTime(event.registration_deadline) }) : t('event.registrationClosed')}
       </p>
+      {user ? <MyTeam eventId={event.id} /> : null}
       <div className="join-ways">
         <section aria-labelledby="join-person">
           <h3 id="join-person">{t('event.asPerson')}</h3>
@@ -307,7 +345,7 @@ function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fi
               </pre>
               <CopyButton text={command} label={t('event.copyCommand')} />
             </li>
-            <li>{t('event.personSteps.submit')}</li>
+            <li>{t('event.personSteps.submit', { id: event.id })}</li>
           </ol>
         </section>
         <section aria-labelledby="join-agent">
