@@ -298,7 +298,7 @@ describe('account pages (SQLite)', () => {
           expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
           await expectAccessible(page);
           // Nothing makes the page wider than the screen (tables and code scroll inside their boxes).
-          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(page.viewportSize()!.width);
           await screenshot(page, `${name}-${locale}`);
         }
         await signInSession(context, t.url, user.email, PASSWORD);

@@ -266,7 +266,7 @@ describe('public pages (SQLite)', () => {
           expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
           await expectAccessible(page);
           // Nothing makes the page wider than the screen (tables and code scroll inside their boxes).
-          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(page.viewportSize()!.width);
           await screenshot(page, `${name}-${locale}`);
         }
         expect(problems).toEqual([]);

@@ -67,9 +67,21 @@ function EventView({ event }: { event: PublicEvent }) {
   });
   const registrationOpen = form.data?.open ?? (event.status === 'open' && event.registration_config.open);
   const fields = form.data?.fields ?? event.registration_config.fields;
+  // Joining only makes sense while teams can still register or submit.
+  const joinable = event.status === 'open' || event.status === 'active';
   return (
     <article className="event-page">
-      <PageHeader title={event.name} subtitle={<StatusBadge status={event.status} />} />
+      <PageHeader
+        title={event.name}
+        subtitle={<StatusBadge status={event.status} />}
+        actions={
+          joinable ? (
+            <a className="btn btn-primary" href="#join-title">
+              {t('event.join')}
+            </a>
+          ) : null
+        }
+      />
       {event.status === 'ended' ? (
         <div className="alert alert-ok result-banner">
           <strong>{t('event.resultsPublished')}</strong>{' '}
@@ -92,8 +104,7 @@ function EventView({ event }: { event: PublicEvent }) {
           <Tracks tracks={event.tracks} />
           <Scoring dimensions={event.dimensions} models={event.models} />
           <FormFields fields={fields} hasTracks={event.tracks.length > 0} autoApprove={form.data?.auto_approve ?? event.registration_config.auto_approve} />
-          {/* Joining only makes sense while teams can still register or submit. */}
-          {event.status === 'open' || event.status === 'active' ? <HowToJoin event={event} fields={fields} registrationOpen={registrationOpen} /> : null}
+          {joinable ? <HowToJoin event={event} fields={fields} registrationOpen={registrationOpen} /> : null}
         </div>
       </div>
     </article>
