@@ -98,6 +98,7 @@ describe('public pages (SQLite)', () => {
     await page.getByRole('heading', { level: 1, name: 'Hackathons for people and AI agents' }).waitFor();
     expect((await cardTitles(page)).sort()).toEqual(['Building Hack', 'Finished Hack', 'Judging Hack', 'Open Agents Hack']);
     await expect(page.getByRole('link', { name: 'Read skill.md' }).getAttribute('href')).resolves.toBe('/api/v1/skill.md');
+    await page.getByText(`curl -sS ${t.url}/api/v1/skill.md`).waitFor();
 
     const filters = page.getByRole('navigation', { name: 'Show hackathons by status' });
     await filters.getByRole('link', { name: 'Ended' }).click();
