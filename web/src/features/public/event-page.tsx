@@ -1,6 +1,344 @@
-import { PageHeader } from '../../ui/controls';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { useT } from '../../i18n';
+import { ApiProblem, get } from '../../lib/api';
+import { browserTimeZone, useFormat } from '../../lib/format';
+import { useSession } from '../../lib/session';
+import { CopyButton, PageHeader, StatusBadge, useTitle } from '../../ui/controls';
+import { ErrorState, Loading } from '../../ui/states';
+import { paragraphs, registerCurl, weightShares, type Dimension, type FormField, type Track } from './logic';
+import { messages } from './messages';
+import { useSite } from './site';
+import './public.css';
 
-// Placeholder until this page is built.
-export default function EventPage() {
-  return <PageHeader title="EventPage" />;
+export interface PublicEvent {
+  id: string;
+  name: string;
+  description: string;
+  status: string;
+  registration_deadline: string;
+  submission_deadline: string;
+  result_announced_at: string | null;
+  tracks: Track[];
+  dimensions: Dimension[];
+  models: string[];
+  registration_config: { open: boolean; auto_approve: boolean; fields: FormField[] };
+}
+
+interface RegistrationForm {
+  open: boolean;
+  auto_approve: boolean;
+  fields: FormField[];
+}
+
+export function useEvent(id: string) {
+  return useQuery({ queryKey: ['public-event', id], queryFn: ({ signal }) => get<PublicEvent>(`/events/${encodeURIComponent(id)}`, { signal }) });
+}
+
+export function EventNotFound() {
+  const { t } = useT('public', messages);
+  useTitle(t('event.notFoundTitle'));
+  return (
+    <section className="state state-block" aria-labelledby="enf-title">
+      <h1 id="enf-title">{t('event.notFoundTitle')}</h1>
+      <p>{t('event.notFound')}</p>
+      <p>
+        <Link href="/">{t('event.backHome')}</Link>
+      </p>
+    </section>
+  );
+}
+
+export default function EventPage({ params }: { params: { id: string } }) {
+  const query = useEvent(params.id);
+  if (query.isPending) return <Loading />;
+  if (query.isError) {
+    if (query.error instanceof ApiProblem && query.error.status === 404) return <EventNotFound />;
+    return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  }
+  return <EventView event={query.data} />;
+}
+
+function EventView({ event }: { event: PublicEvent }) {
+  const { t } = useT('public', messages);
+  const form = useQuery({
+    queryKey: ['public-event-form', event.id],
+    queryFn: ({ signal }) => get<RegistrationForm>(`/events/${encodeURIComponent(event.id)}/register`, { signal }),
+  });
+  const registrationOpen = form.data?.open ?? (event.status === 'open' && event.registration_config.open);
+  const fields = form.data?.fields ?? event.registration_config.fields;
+  return (
+    <article className="event-page">
+      <PageHeader title={event.name} subtitle={<StatusBadge status={event.status} />} />
+      {event.status === 'ended' ? (
+        <div className="alert alert-ok result-banner">
+          <strong>{t('event.resultsPublished')}</strong>{' '}
+          <Link className="btn btn-primary btn-small" href={`/hackathons/${event.id}/result`}>
+            {t('event.seeResults')}
+          </Link>
+        </div>
+      ) : null}
+      {event.status === 'cancelled' ? <div className="alert alert-warn">{t('event.cancelled')}</div> : null}
+      <div className="event-layout">
+        {/* First in reading order (the dates matter most on a phone); beside the content on wide screens. */}
+        <aside className="event-side">
+          <Timeline event={event} />
+        </aside>
+        <div className="event-main stack">
+          <section className="card" aria-labelledby="about-title">
+            <h2 id="about-title">{t('event.about')}</h2>
+            <Description text={event.description} />
+          </section>
+          <Tracks tracks={event.tracks} />
+          <Scoring dimensions={event.dimensions} models={event.models} />
+          <FormFields fields={fields} hasTracks={event.tracks.length > 0} autoApprove={form.data?.auto_approve ?? event.registration_config.auto_approve} />
+          {/* Joining only makes sense while teams can still register or submit. */}
+          {event.status === 'open' || event.status === 'active' ? <HowToJoin event={event} fields={fields} registrationOpen={registrationOpen} /> : null}
+        </div>
+      </div>
+    </article>
+  );
+}
+
+function Description({ text }: { text: string }) {
+  const { t } = useT('public', messages);
+  const paras = paragraphs(text);
+  if (paras.length === 0) return <p className="muted">{t('event.noDescription')}</p>;
+  return (
+    <div className="description">
+      {paras.map((lines, i) => (
+        <p key={i}>
+          {lines.map((line, j) => (
+            <span key={j}>
+              {j > 0 ? <br /> : null}
+              {line}
+            </span>
+          ))}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+function Timeline({ event }: { event: PublicEvent }) {
+  const { t } = useT('public', messages);
+  const f = useFormat();
+  const zone = browserTimeZone();
+  const now = Date.now();
+  const steps: Array<{ key: string; label: string; at: string | null }> = [
+    { key: 'reg', label: t('event.registrationDeadline'), at: event.registration_deadline },
+    { key: 'sub', label: t('event.submissionDeadline'), at: event.submission_deadline },
+    { key: 'res', label: t('event.resultsAnnounced'), at: event.result_announced_at },
+  ];
+  return (
+    <section className="card" aria-labelledby="timeline-title">
+      <h2 id="timeline-title">{t('event.timeline')}</h2>
+      <ol className="timeline">
+        {steps.map((s) => {
+          const past = s.at !== null && new Date(s.at).getTime() <= now;
+          return (
+            <li key={s.key} className={past ? 'timeline-step timeline-past' : 'timeline-step'}>
+              <span className="timeline-label">{s.label}</span>
+              {s.at ? (
+                <>
+                  <time dateTime={s.at} className="timeline-date">
+                    {f.dateTime(s.at, zone)}
+                  </time>
+                  <span className="muted small">{f.relative(s.at, now)}</span>
+                </>
+              ) : (
+                <span className="muted">{t('event.resultsPending')}</span>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      <p className="muted small">{t('event.timeZone', { zone })}</p>
+    </section>
+  );
+}
+
+function Tracks({ tracks }: { tracks: Track[] }) {
+  const { t } = useT('public', messages);
+  return (
+    <section className="card" aria-labelledby="tracks-title">
+      <h2 id="tracks-title">{t('event.tracks')}</h2>
+      {tracks.length === 0 ? (
+        <p className="muted">{t('event.noTracks')}</p>
+      ) : (
+        <ul className="track-list">
+          {tracks.map((track) => (
+            <li key={track.id} className="track">
+              <div>
+                <h3>{track.name}</h3>
+                <p className="muted small">
+                  {t('event.trackId')}: <code>{track.id}</code>
+                </p>
+              </div>
+              <p className="track-prize">
+                <span className="sr-only">{t('event.prize')}: </span>
+                {track.prize ? <strong>{track.prize}</strong> : <span className="muted">{t('event.noPrize')}</span>}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Scoring({ dimensions, models }: { dimensions: Dimension[]; models: string[] }) {
+  const { t } = useT('public', messages);
+  const f = useFormat();
+  return (
+    <section className="card" aria-labelledby="scoring-title">
+      <h2 id="scoring-title">{t('event.scoring')}</h2>
+      <p className="muted">{t('event.scoringText')}</p>
+      <ul className="weights">
+        {weightShares(dimensions).map((d) => (
+          <li key={d.name} className="weight">
+            <div className="spread">
+              <span className="weight-name">{d.name}</span>
+              <span className="muted small">
+                {t('event.weight')} {f.number(d.weight)} · <strong>{f.percent(d.share)}</strong>
+              </span>
+            </div>
+            <div className="weight-bar" aria-hidden="true">
+              <span style={{ width: `${Math.round(d.share * 100)}%` }} />
+            </div>
+          </li>
+        ))}
+      </ul>
+      {models.length > 0 ? (
+        <p className="small">
+          {t('event.judgedBy')}:{' '}
+          {models.map((m, i) => (
+            <span key={m}>
+              {i > 0 ? ', ' : null}
+              <code>{m}</code>
+            </span>
+          ))}
+        </p>
+      ) : (
+        <p className="small muted">{t('event.humanOnly')}</p>
+      )}
+    </section>
+  );
+}
+
+function FormFields({ fields, hasTracks, autoApprove }: { fields: FormField[]; hasTracks: boolean; autoApprove: boolean }) {
+  const { t } = useT('public', messages);
+  return (
+    <section className="card" aria-labelledby="form-title">
+      <h2 id="form-title">{t('event.form')}</h2>
+      {fields.length === 0 ? (
+        <p className="muted">{t('event.noFields')}</p>
+      ) : (
+        <>
+          <p>{t('event.formText', { track: hasTracks ? t('event.formTrack') : '' })}</p>
+          <div className="table-wrap" role="region" aria-labelledby="form-title" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('event.fieldLabel')}</th>
+                  <th scope="col">{t('event.fieldKey')}</th>
+                  <th scope="col">{t('event.fieldType')}</th>
+                  <th scope="col">{t('event.required')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {fields.map((field) => (
+                  <tr key={field.key}>
+                    <td>{field.label ?? field.key}</td>
+                    <td>
+                      <code>{field.key}</code>
+                    </td>
+                    <td>{t(`event.types.${field.type ?? 'text'}`, { defaultValue: field.type })}</td>
+                    <td>{field.required ? t('event.required') : <span className="muted">{t('event.optional')}</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <p className="muted small">{autoApprove ? t('event.autoApprove') : t('event.manualApprove')}</p>
+    </section>
+  );
+}
+
+function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fields: FormField[]; registrationOpen: boolean }) {
+  const { t } = useT('public', messages);
+  const f = useFormat();
+  const { user } = useSession();
+  const site = useSite();
+  const origin = (site.data?.public_url ?? window.location.origin).replace(/\/+$/, '');
+  const command = registerCurl(origin, event.id, event.tracks, fields);
+  return (
+    <section className="card join" aria-labelledby="join-title">
+      <h2 id="join-title">{t('event.join')}</h2>
+      <p className={registrationOpen ? 'alert alert-info' : 'alert alert-warn'}>
+        {registrationOpen ? t('event.registrationOpen', { date: f.dateTime(event.registration_deadline) }) : t('event.registrationClosed')}
+      </p>
+      <div className="join-ways">
+        <section aria-labelledby="join-person">
+          <h3 id="join-person">{t('event.asPerson')}</h3>
+          <ol className="steps">
+            <li>
+              {user ? (
+                t('event.personSteps.signedIn', { email: user.email })
+              ) : (
+                <>
+                  {t('event.personSteps.account')}{' '}
+                  <span className="row join-links">
+                    <Link href={`/signin?next=${encodeURIComponent(`/hackathons/${event.id}`)}`}>{t('event.signIn')}</Link>
+                    <Link href={`/signup?next=${encodeURIComponent(`/hackathons/${event.id}`)}`}>{t('event.signUp')}</Link>
+                  </span>
+                </>
+              )}
+            </li>
+            <li>
+              {t('event.personSteps.key')} <Link href="/api-keys">{t('event.apiKeys')}</Link>
+            </li>
+            <li>
+              {t('event.personSteps.register')}
+              <pre className="command" role="region" aria-label={t('event.command')} tabIndex={0}>
+                <code>{command}</code>
+              </pre>
+              <CopyButton text={command} label={t('event.copyCommand')} />
+            </li>
+            <li>{t('event.personSteps.submit')}</li>
+          </ol>
+        </section>
+        <section aria-labelledby="join-agent">
+          <h3 id="join-agent">{t('event.asAgent')}</h3>
+          <p>{t('event.agentText')}</p>
+          <ul className="agent-links">
+            <li>
+              <span className="muted small">{t('event.agentSkill')}</span>
+              <a href="/api/v1/skill.md">
+                <code>{origin}/api/v1/skill.md</code>
+              </a>
+            </li>
+            <li>
+              <span className="muted small">{t('event.agentScript')}</span>
+              <a href="/scripts/register.sh">
+                <code>{origin}/scripts/register.sh</code>
+              </a>
+            </li>
+            <li>
+              <span className="muted small">{t('event.agentMcp')}</span>
+              <code>{origin}/api/v1/mcp</code>
+            </li>
+            <li>
+              <span className="muted small">{t('event.agentDocs')}</span>
+              <a href="/docs">
+                <code>{origin}/docs</code>
+              </a>
+            </li>
+          </ul>
+        </section>
+      </div>
+    </section>
+  );
 }

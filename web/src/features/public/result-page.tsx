@@ -1,6 +1,202 @@
-import { PageHeader } from '../../ui/controls';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { useT } from '../../i18n';
+import { ApiProblem, apiPage } from '../../lib/api';
+import { useFormat } from '../../lib/format';
+import { Button, PageHeader, StatusBadge, useTitle } from '../../ui/controls';
+import { Field } from '../../ui/form';
+import { EmptyState, ErrorState, Loading } from '../../ui/states';
+import { EventNotFound, useEvent, type PublicEvent } from './event-page';
+import { chartBars, dimensionColumns, type ResultEntry } from './logic';
+import { messages } from './messages';
+import './public.css';
 
-// Placeholder until this page is built.
-export default function ResultPage() {
-  return <PageHeader title="ResultPage" />;
+const ScoreChart = lazy(() => import('./score-chart'));
+const PAGE_SIZE = 100;
+
+export default function ResultPage({ params }: { params: { id: string } }) {
+  const event = useEvent(params.id);
+  if (event.isPending) return <Loading />;
+  if (event.isError) {
+    if (event.error instanceof ApiProblem && event.error.status === 404) return <EventNotFound />;
+    return <ErrorState error={event.error} onRetry={() => void event.refetch()} />;
+  }
+  return <Result event={event.data} />;
+}
+
+function NotPublished({ event }: { event: PublicEvent }) {
+  const { t } = useT('public', messages);
+  useTitle(t('result.notPublishedTitle'));
+  return (
+    <section className="card not-published" aria-labelledby="np-title">
+      <p className="muted small not-published-event">
+        {event.name} <StatusBadge status={event.status} />
+      </p>
+      <h1 id="np-title">{t('result.notPublishedTitle')}</h1>
+      <p>{t('result.notPublished')}</p>
+      <Link className="btn btn-primary" href={`/hackathons/${event.id}`}>
+        {t('result.back')}
+      </Link>
+    </section>
+  );
+}
+
+function Result({ event }: { event: PublicEvent }) {
+  const { t } = useT('public', messages);
+  const f = useFormat();
+  const [location, navigate] = useLocation();
+  const requested = new URLSearchParams(useSearch()).get('track');
+  const track = event.tracks.some((tr) => tr.id === requested) ? requested : null;
+  const query = useInfiniteQuery({
+    queryKey: ['public-result', event.id, track],
+    queryFn: ({ pageParam, signal }) =>
+      apiPage<ResultEntry>(`/events/${encodeURIComponent(event.id)}/result`, { query: { track_id: track, limit: PAGE_SIZE, cursor: pageParam }, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next,
+  });
+  if (query.isError && query.error instanceof ApiProblem && query.error.code === 'results_not_published') return <NotPublished event={event} />;
+
+  const entries = query.data?.pages.flatMap((p) => p.items) ?? [];
+  const trackName = (id: string | null) => event.tracks.find((tr) => tr.id === id)?.name ?? id ?? '–';
+  const dims = dimensionColumns(entries, event.dimensions);
+  const scored = entries.filter((e) => Object.keys(e.scores_by_dimension).length > 0);
+  const bars = chartBars(scored, 10);
+
+  return (
+    <div className="result-page">
+      <PageHeader
+        title={t('result.title', { name: event.name })}
+        subtitle={event.result_announced_at ? t('result.subtitle', { date: f.dateTime(event.result_announced_at) }) : undefined}
+        actions={
+          <Link className="btn btn-secondary" href={`/hackathons/${event.id}`}>
+            {t('result.back')}
+          </Link>
+        }
+      />
+      {event.tracks.length > 0 ? (
+        <div className="track-switch">
+          <Field label={t('result.trackLabel')} hint={t('result.trackHint')}>
+            <select
+              value={track ?? ''}
+              onChange={(e) => navigate(e.target.value ? `${location}?track=${encodeURIComponent(e.target.value)}` : location, { replace: true })}
+            >
+              <option value="">{t('result.allTracks')}</option>
+              {event.tracks.map((tr) => (
+                <option key={tr.id} value={tr.id}>
+                  {tr.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+      ) : null}
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : entries.length === 0 ? (
+        <EmptyState title={t('result.empty')} />
+      ) : (
+        <div className="stack">
+          <Podium entries={entries.filter((e) => e.rank <= 3 && Object.keys(e.scores_by_dimension).length > 0).slice(0, 3)} trackName={trackName} />
+          {bars.length > 0 ? (
+            <figure className="card chart-card">
+              <figcaption>
+                <h2>{t('result.chartTitle')}</h2>
+                <p className="chart-caption">{t('result.chartCaption')}</p>
+              </figcaption>
+              <Suspense fallback={<Loading />}>
+                <ScoreChart bars={bars} scoreLabel={t('result.score')} format={(n) => f.number(n, 2)} />
+              </Suspense>
+            </figure>
+          ) : null}
+          <section aria-labelledby="ranking-title">
+            <div className="spread">
+              <h2 id="ranking-title">{t('result.ranking')}</h2>
+              <span className="muted small">{t('result.entries', { count: entries.length })}</span>
+            </div>
+            <div className="table-wrap" role="region" aria-labelledby="ranking-title" tabIndex={0}>
+              <table className="ranking">
+                <thead>
+                  <tr>
+                    <th scope="col" className="num">
+                      {t('result.rank')}
+                    </th>
+                    <th scope="col">{t('result.project')}</th>
+                    <th scope="col">{t('result.team')}</th>
+                    {event.tracks.length > 0 ? <th scope="col">{t('result.track')}</th> : null}
+                    <th scope="col" className="num">
+                      {t('result.score')}
+                    </th>
+                    {dims.map((d) => (
+                      <th key={d} scope="col" className="num">
+                        {d}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {entries.map((e) => {
+                    const unscored = Object.keys(e.scores_by_dimension).length === 0;
+                    return (
+                      <tr key={e.project_id}>
+                        <td className="num">
+                          <span className={e.rank <= 3 && !unscored ? `rank rank-${e.rank}` : 'rank'}>{e.rank}</span>
+                        </td>
+                        <th scope="row" className="project-cell">
+                          {e.project_name}
+                        </th>
+                        <td>{e.team_name}</td>
+                        {event.tracks.length > 0 ? <td>{trackName(e.track_id)}</td> : null}
+                        <td className="num">{unscored ? <span className="muted">{t('result.noScore')}</span> : <strong>{f.number(e.score, 2)}</strong>}</td>
+                        {dims.map((d) => (
+                          <td key={d} className="num">
+                            {f.number(e.scores_by_dimension[d], 2)}
+                          </td>
+                        ))}
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+            {query.hasNextPage ? (
+              <div className="load-more">
+                <Button variant="secondary" busy={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+                  {t('actions.loadMore', { ns: 'common' })}
+                </Button>
+              </div>
+            ) : null}
+          </section>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Podium({ entries, trackName }: { entries: ResultEntry[]; trackName: (id: string | null) => string }) {
+  const { t } = useT('public', messages);
+  const f = useFormat();
+  if (entries.length === 0) return null;
+  return (
+    <section aria-labelledby="podium-title">
+      <h2 id="podium-title" className="sr-only">
+        {t('result.podium')}
+      </h2>
+      <ol className="podium">
+        {entries.map((e) => (
+          <li key={e.project_id} className={`card podium-item podium-${e.rank}`}>
+            <span className="podium-place">{t('result.place', { rank: e.rank })}</span>
+            <strong className="podium-name">{e.project_name}</strong>
+            <span className="muted small">
+              {e.team_name}
+              {e.track_id ? ` · ${trackName(e.track_id)}` : ''}
+            </span>
+            <span className="podium-score">{t('result.scoreOf', { score: f.number(e.score, 2) })}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
 }

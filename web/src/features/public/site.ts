@@ -1,0 +1,32 @@
+import { useQuery } from '@tanstack/react-query';
+import { ApiProblem, get } from '../../lib/api';
+
+export interface SiteInfo {
+  name: string;
+  public_url: string;
+  api_base: string;
+  signup_mode: 'open' | 'invite' | 'closed';
+  ai_providers: string[];
+  password_min_length: number;
+}
+
+/** The site's public facts (GET /site). Until the server knows the route, the page's own origin stands in. */
+export function useSite() {
+  return useQuery({
+    queryKey: ['site'],
+    queryFn: async (): Promise<SiteInfo> => {
+      try {
+        return await get<SiteInfo>('/site');
+      } catch (err) {
+        if (err instanceof ApiProblem && err.status === 404) return fallbackSite();
+        throw err;
+      }
+    },
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function fallbackSite(): SiteInfo {
+  const origin = typeof window === 'undefined' ? 'http://localhost:3000' : window.location.origin;
+  return { name: '', public_url: origin, api_base: `${origin}/api/v1`, signup_mode: 'open', ai_providers: [], password_min_length: 8 };
+}
