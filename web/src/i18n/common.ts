@@ -7,7 +7,7 @@ export const common = defineMessages({
     skipToContent: 'Skip to content',
     nav: {
       explore: 'Hackathons',
-      dashboard: 'Organizer dashboard',
+      dashboard: 'Dashboard',
       reviews: 'My reviews',
       apiKeys: 'API keys',
       admin: 'Admin',
@@ -88,7 +88,7 @@ export const common = defineMessages({
     skipToContent: '跳到正文',
     nav: {
       explore: '黑客松',
-      dashboard: '主办方控制台',
+      dashboard: '控制台',
       reviews: '我的评审',
       apiKeys: 'API 密钥',
       admin: '管理',
