@@ -225,6 +225,10 @@ describe('public pages (SQLite)', () => {
     expect(await projectsInOrder()).toEqual(['Beta', 'Alpha', 'Gamma']);
     expect(await table.locator('tbody tr').first().locator('td').allTextContents()).toEqual(['1', 'Beta Team', 'Developer tools', '8.67', '9', '8']);
     await page.locator('.recharts-surface').first().waitFor();
+    // The judges' own scores, on request: here one group, the human reviewers.
+    await page.getByLabel('Show the scores of each judge').check();
+    await table.getByRole('columnheader', { name: 'Human reviewers' }).waitFor();
+    expect(await table.locator('tbody tr').first().locator('td').last().textContent()).toBe('8.67');
     await screenshot(page, 'result');
 
     await page.getByLabel('Track').selectOption('fun');

@@ -135,6 +135,9 @@ export const messages = defineMessages({
       podium: 'Winners',
       place: 'Place {{rank}}',
       scoreOf: 'Score {{score}} of 10',
+      byJudge: 'Show the scores of each judge',
+      byJudgeHint: 'One column per AI model, and one for the human reviewers together.',
+      humanJudges: 'Human reviewers',
     },
   },
   'zh-CN': {
@@ -270,6 +273,9 @@ export const messages = defineMessages({
       podium: '获奖作品',
       place: '第 {{rank}} 名',
       scoreOf: '得分 {{score}}（满分 10）',
+      byJudge: '显示每位评审的得分',
+      byJudgeHint: '每个 AI 模型一列，人类评审合并为一列。',
+      humanJudges: '人类评审',
     },
   },
 });
