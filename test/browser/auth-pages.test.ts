@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatWait } from '../../web/src/features/auth/logic.js';
 import type { TestApp } from '../helpers/harness.js';
 import { startSmtpReceiver, unfoldMail } from '../helpers/smtp-receiver.js';
 import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInSession, startWebApp } from './browser-harness.js';
@@ -137,7 +138,14 @@ describe('account pages (SQLite)', () => {
     await page.getByLabel('E-mail address').fill(organizer.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText(/^Too many attempts\. Try again in \d+ s\.$/).waitFor();
+    const wait = page.getByText(/^Too many attempts\. Try again in (\d+ s|\d+:\d\d)\.$/);
+    await wait.waitFor();
+    // The wait counts down on the page, second by second.
+    const shown = / in (\S+( s)?)\.$/.exec((await wait.textContent())!)![1]!;
+    const [min, sec] = shown.includes(':') ? shown.split(':').map(Number) : [0, Number.parseInt(shown, 10)];
+    const seconds = min! * 60 + sec!;
+    expect(seconds).toBeGreaterThan(1);
+    await page.getByText(`Too many attempts. Try again in ${formatWait(seconds - 1)}.`).waitFor();
     expect(await page.getByRole('button', { name: 'Sign in' }).isDisabled()).toBe(true);
     await screenshot(page, 'signin-locked');
     await context.close();
@@ -298,7 +306,7 @@ describe('account pages (SQLite)', () => {
           expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
           await expectAccessible(page);
           // Nothing makes the page wider than the screen (tables and code scroll inside their boxes).
-          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(page.viewportSize()!.width);
           await screenshot(page, `${name}-${locale}`);
         }
         await signInSession(context, t.url, user.email, PASSWORD);

@@ -98,6 +98,7 @@ describe('public pages (SQLite)', () => {
     await page.getByRole('heading', { level: 1, name: 'Hackathons for people and AI agents' }).waitFor();
     expect((await cardTitles(page)).sort()).toEqual(['Building Hack', 'Finished Hack', 'Judging Hack', 'Open Agents Hack']);
     await expect(page.getByRole('link', { name: 'Read skill.md' }).getAttribute('href')).resolves.toBe('/api/v1/skill.md');
+    await page.getByText(`curl -sS ${t.url}/api/v1/skill.md`).waitFor();
 
     const filters = page.getByRole('navigation', { name: 'Show hackathons by status' });
     await filters.getByRole('link', { name: 'Ended' }).click();
@@ -176,6 +177,8 @@ describe('public pages (SQLite)', () => {
 
   it('signing in from the event page comes back to it', async () => {
     const team = await t.user('user');
+    const registered = await t.api('POST', `/events/${ids.open}/register`, { key: team.key, body: { team_name: 'Night Owls', track_id: 'tools', fields: { repo: 'https://github.com/example/owls' } } });
+    expect(registered.status).toBe(201);
     const { page, context, problems } = await open(browser, { viewport: 'desktop' });
     await page.goto(`${t.url}/hackathons/${ids.open}`);
     await settled(page);
@@ -187,6 +190,13 @@ describe('public pages (SQLite)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${t.url}/hackathons/${ids.open}`);
     await page.getByText(`You are signed in as ${team.email}.`).waitFor();
+    // Their own registration is shown with its status.
+    const mine = page.getByRole('region', { name: 'Your team' });
+    await mine.getByText('Your team “Night Owls” is registered.').waitFor();
+    await mine.getByText('Pending', { exact: true }).waitFor();
+    await mine.getByText(`GET /api/v1/events/${ids.open}/my-registration?wait=60`, { exact: false }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'event-signed-in');
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -215,6 +225,10 @@ describe('public pages (SQLite)', () => {
     expect(await projectsInOrder()).toEqual(['Beta', 'Alpha', 'Gamma']);
     expect(await table.locator('tbody tr').first().locator('td').allTextContents()).toEqual(['1', 'Beta Team', 'Developer tools', '8.67', '9', '8']);
     await page.locator('.recharts-surface').first().waitFor();
+    // The judges' own scores, on request: here one group, the human reviewers.
+    await page.getByLabel('Show the scores of each judge').check();
+    await table.getByRole('columnheader', { name: 'Human reviewers' }).waitFor();
+    expect(await table.locator('tbody tr').first().locator('td').last().textContent()).toBe('8.67');
     await screenshot(page, 'result');
 
     await page.getByLabel('Track').selectOption('fun');
@@ -257,7 +271,7 @@ describe('public pages (SQLite)', () => {
           expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
           await expectAccessible(page);
           // Nothing makes the page wider than the screen (tables and code scroll inside their boxes).
-          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(page.viewportSize()!.width);
           await screenshot(page, `${name}-${locale}`);
         }
         expect(problems).toEqual([]);

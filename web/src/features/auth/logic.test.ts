@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { safeNext } from '../../lib/session';
-import { afterSignIn, homeFor, passwordProblem, secondsLeft, summarizeUserAgent } from './logic';
+import { afterSignIn, formatWait, homeFor, passwordProblem, secondsLeft, summarizeUserAgent } from './logic';
 
 describe('user-agent summary', () => {
   it('names common browsers and systems', () => {
@@ -43,5 +43,15 @@ describe('where sign-in leads', () => {
   it('counts seconds down, rounded up, never below zero', () => {
     expect(secondsLeft(10_500, 0)).toBe(11);
     expect(secondsLeft(1000, 2000)).toBe(0);
+  });
+});
+
+describe('waits', () => {
+  it('reads seconds under a minute, minutes:seconds above', () => {
+    expect(formatWait(45)).toBe('45 s');
+    expect(formatWait(59.2)).toBe('1:00');
+    expect(formatWait(60)).toBe('1:00');
+    expect(formatWait(899)).toBe('14:59');
+    expect(formatWait(-3)).toBe('0 s');
   });
 });

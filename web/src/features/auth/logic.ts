@@ -71,3 +71,10 @@ export function afterSignIn(next: string | null | undefined, role: string, safe:
 export function secondsLeft(until: number, now: number): number {
   return Math.max(0, Math.ceil((until - now) / 1000));
 }
+
+/** A wait as people read it: "45 s" under a minute, else minutes and seconds "14:59". */
+export function formatWait(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 60) return `${s} s`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}

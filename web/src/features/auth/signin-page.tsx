@@ -8,7 +8,7 @@ import { Button } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ProblemAlert } from '../../ui/states';
 import { AuthCard, useCountdown } from './auth-shell';
-import { afterSignIn } from './logic';
+import { afterSignIn, formatWait } from './logic';
 import { messages } from './messages';
 
 interface SignInAnswer {
@@ -57,7 +57,7 @@ export default function SignInPage() {
   else if (problem?.status === 429)
     formError = (
       <div className={wait > 0 ? 'alert alert-warn' : 'alert alert-info'} role="status">
-        {wait > 0 ? t('signin.wait', { seconds: wait }) : t('signin.waitDone')}
+        {wait > 0 ? t('signin.wait', { time: formatWait(wait) }) : t('signin.waitDone')}
       </div>
     );
   else if (signIn.error && !(problem?.code === 'validation_failed' && problem.errors.length > 0)) formError = <ProblemAlert error={signIn.error} />;

@@ -67,9 +67,21 @@ function EventView({ event }: { event: PublicEvent }) {
   });
   const registrationOpen = form.data?.open ?? (event.status === 'open' && event.registration_config.open);
   const fields = form.data?.fields ?? event.registration_config.fields;
+  // Joining only makes sense while teams can still register or submit.
+  const joinable = event.status === 'open' || event.status === 'active';
   return (
     <article className="event-page">
-      <PageHeader title={event.name} subtitle={<StatusBadge status={event.status} />} />
+      <PageHeader
+        title={event.name}
+        subtitle={<StatusBadge status={event.status} />}
+        actions={
+          joinable ? (
+            <a className="btn btn-primary" href="#join-title">
+              {t('event.join')}
+            </a>
+          ) : null
+        }
+      />
       {event.status === 'ended' ? (
         <div className="alert alert-ok result-banner">
           <strong>{t('event.resultsPublished')}</strong>{' '}
@@ -92,8 +104,7 @@ function EventView({ event }: { event: PublicEvent }) {
           <Tracks tracks={event.tracks} />
           <Scoring dimensions={event.dimensions} models={event.models} />
           <FormFields fields={fields} hasTracks={event.tracks.length > 0} autoApprove={form.data?.auto_approve ?? event.registration_config.auto_approve} />
-          {/* Joining only makes sense while teams can still register or submit. */}
-          {event.status === 'open' || event.status === 'active' ? <HowToJoin event={event} fields={fields} registrationOpen={registrationOpen} /> : null}
+          {joinable ? <HowToJoin event={event} fields={fields} registrationOpen={registrationOpen} /> : null}
         </div>
       </div>
     </article>
@@ -267,6 +278,43 @@ function FormFields({ fields, hasTracks, autoApprove }: { fields: FormField[]; h
   );
 }
 
+interface MyRegistration {
+  status: 'pending' | 'approved' | 'rejected';
+  team_name: string;
+  reason: string | null;
+  project: { project_name: string } | null;
+}
+
+/** The signed-in person's own registration for this event, if they have one (404 not_registered: none). */
+function MyTeam({ eventId }: { eventId: string }) {
+  const { t } = useT('public', messages);
+  const mine = useQuery({
+    queryKey: ['my-registration', eventId],
+    queryFn: async ({ signal }) => {
+      try {
+        return await get<MyRegistration>(`/events/${encodeURIComponent(eventId)}/my-registration`, { signal });
+      } catch (err) {
+        if (err instanceof ApiProblem && err.status === 404) return null;
+        throw err;
+      }
+    },
+  });
+  const reg = mine.data;
+  if (!reg) return null;
+  return (
+    <section className="my-team" aria-labelledby="my-team-title">
+      <div className="spread">
+        <h3 id="my-team-title">{t('event.mine.title')}</h3>
+        <StatusBadge status={reg.status} kind="registrationStatus" />
+      </div>
+      <p>{t('event.mine.team', { team: reg.team_name })}</p>
+      <p className="muted small">{t(`event.mine.${reg.status}`, { id: eventId })}</p>
+      {reg.status === 'rejected' && reg.reason ? <p className="small">{t('event.mine.reason', { reason: reg.reason })}</p> : null}
+      {reg.status === 'approved' ? <p className="small">{reg.project ? t('event.mine.project', { name: reg.project.project_name }) : t('event.mine.noProject')}</p> : null}
+    </section>
+  );
+}
+
 function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fields: FormField[]; registrationOpen: boolean }) {
   const { t } = useT('public', messages);
   const f = useFormat();
@@ -280,6 +328,7 @@ function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fi
       <p className={registrationOpen ? 'alert alert-info' : 'alert alert-warn'}>
         {registrationOpen ? t('event.registrationOpen', { date: f.dateTime(event.registration_deadline) }) : t('event.registrationClosed')}
       </p>
+      {user ? <MyTeam eventId={event.id} /> : null}
       <div className="join-ways">
         <section aria-labelledby="join-person">
           <h3 id="join-person">{t('event.asPerson')}</h3>
@@ -307,7 +356,7 @@ function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fi
               </pre>
               <CopyButton text={command} label={t('event.copyCommand')} />
             </li>
-            <li>{t('event.personSteps.submit')}</li>
+            <li>{t('event.personSteps.submit', { id: event.id })}</li>
           </ol>
         </section>
         <section aria-labelledby="join-agent">

@@ -8,6 +8,7 @@ import { Button, StatusBadge, useTitle } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import { excerpt, isStatusFilter, STATUS_FILTERS, type StatusFilter, type Track } from './logic';
 import { messages } from './messages';
+import { useSite } from './site';
 import './public.css';
 
 export interface EventSummary {
@@ -32,6 +33,8 @@ function useFilter(): StatusFilter {
 export default function HomePage() {
   const { t } = useT('public', messages);
   const { user } = useSession();
+  const site = useSite();
+  const origin = (site.data?.public_url ?? window.location.origin).replace(/\/+$/, '');
   useTitle(t('home.title'));
   return (
     <div className="home">
@@ -54,7 +57,7 @@ export default function HomePage() {
           <h2 id="agents-title">{t('home.agentsTitle')}</h2>
           <p>{t('home.agentsText')}</p>
           <pre className="hero-code">
-            <code>curl -sS {window.location.origin}/api/v1/skill.md</code>
+            <code>curl -sS {origin}/api/v1/skill.md</code>
           </pre>
           <p className="row">
             <a href="/api/v1/skill.md">{t('home.skillLink')}</a>

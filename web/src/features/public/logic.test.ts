@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartBars, dimensionColumns, excerpt, isStatusFilter, paragraphs, registerCurl, registrationExample, shellQuote, weightShares, type ResultEntry } from './logic';
+import { chartBars, dimensionColumns, judgeColumns, excerpt, isStatusFilter, paragraphs, registerCurl, registrationExample, shellQuote, weightShares, type ResultEntry } from './logic';
 
 describe('description text', () => {
   it('splits paragraphs on blank lines and keeps single line breaks', () => {
@@ -54,6 +54,11 @@ describe('result table', () => {
   it('orders dimension columns as the event does, then any others', () => {
     const entries = [entry({ scores_by_dimension: { craft: 1, extra: 2 } }), entry({ scores_by_dimension: { impact: 3 } })];
     expect(dimensionColumns(entries, [{ name: 'impact', weight: 2 }, { name: 'craft', weight: 1 }, { name: 'unused', weight: 1 }])).toEqual(['impact', 'craft', 'extra']);
+  });
+  it('lists the judge groups, models first and humans last', () => {
+    const entries = [entry({ scores_by_model: { human: 7, 'openai/gpt-4o-mini': 8 } }), entry({ scores_by_model: { 'anthropic/claude': 6 } })];
+    expect(judgeColumns(entries)).toEqual(['anthropic/claude', 'openai/gpt-4o-mini', 'human']);
+    expect(judgeColumns([])).toEqual([]);
   });
   it('takes the first entries as chart bars', () => {
     expect(chartBars([entry({ project_name: 'A', score: 9 }), entry({ project_name: 'B', score: 8, rank: 2 })], 1)).toEqual([{ label: 'A', score: 9, rank: 1 }]);

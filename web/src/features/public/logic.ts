@@ -124,3 +124,10 @@ export function dimensionColumns(entries: readonly ResultEntry[], eventDimension
 export function chartBars(entries: readonly ResultEntry[], n = 10): Array<{ label: string; score: number; rank: number }> {
   return entries.slice(0, n).map((e) => ({ label: e.project_name, score: e.score, rank: e.rank }));
 }
+
+/** The judge groups a ranking has scores from (AI model identifiers, then `human`), in a stable order. */
+export function judgeColumns(entries: readonly ResultEntry[]): string[] {
+  const seen = new Set<string>();
+  for (const e of entries) for (const name of Object.keys(e.scores_by_model)) seen.add(name);
+  return [...seen].sort((a, b) => (a === 'human' ? 1 : b === 'human' ? -1 : a.localeCompare(b)));
+}

@@ -1,14 +1,14 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useT } from '../../i18n';
 import { ApiProblem, apiPage } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { Button, PageHeader, StatusBadge, useTitle } from '../../ui/controls';
-import { Field } from '../../ui/form';
+import { Checkbox, Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import { EventNotFound, useEvent, type PublicEvent } from './event-page';
-import { chartBars, dimensionColumns, type ResultEntry } from './logic';
+import { chartBars, dimensionColumns, judgeColumns, type ResultEntry } from './logic';
 import { messages } from './messages';
 import './public.css';
 
@@ -47,6 +47,7 @@ function Result({ event }: { event: PublicEvent }) {
   const f = useFormat();
   const [location, navigate] = useLocation();
   const requested = new URLSearchParams(useSearch()).get('track');
+  const [showJudges, setShowJudges] = useState(false);
   const track = event.tracks.some((tr) => tr.id === requested) ? requested : null;
   const query = useInfiniteQuery({
     queryKey: ['public-result', event.id, track],
@@ -60,6 +61,8 @@ function Result({ event }: { event: PublicEvent }) {
   const entries = query.data?.pages.flatMap((p) => p.items) ?? [];
   const trackName = (id: string | null) => event.tracks.find((tr) => tr.id === id)?.name ?? id ?? '–';
   const dims = dimensionColumns(entries, event.dimensions);
+  const judges = judgeColumns(entries);
+  const judgeLabel = (g: string) => (g === 'human' ? t('result.humanJudges') : g);
   const scored = entries.filter((e) => Object.keys(e.scores_by_dimension).length > 0);
   const bars = chartBars(scored, 10);
 
@@ -116,7 +119,10 @@ function Result({ event }: { event: PublicEvent }) {
               <h2 id="ranking-title">{t('result.ranking')}</h2>
               <span className="muted small">{t('result.entries', { count: entries.length })}</span>
             </div>
-            <div className="table-wrap" role="region" aria-labelledby="ranking-title" tabIndex={0}>
+            {judges.length > 0 ? (
+              <Checkbox label={t('result.byJudge')} hint={t('result.byJudgeHint')} checked={showJudges} onChange={(e) => setShowJudges(e.target.checked)} />
+            ) : null}
+            <div className="table-wrap ranking-wrap" role="region" aria-labelledby="ranking-title" tabIndex={0}>
               <table className="ranking">
                 <thead>
                   <tr>
@@ -134,6 +140,13 @@ function Result({ event }: { event: PublicEvent }) {
                         {d}
                       </th>
                     ))}
+                    {showJudges
+                      ? judges.map((g) => (
+                          <th key={`judge-${g}`} scope="col" className="num judge-col">
+                            {judgeLabel(g)}
+                          </th>
+                        ))
+                      : null}
                   </tr>
                 </thead>
                 <tbody>
@@ -155,6 +168,13 @@ function Result({ event }: { event: PublicEvent }) {
                             {f.number(e.scores_by_dimension[d], 2)}
                           </td>
                         ))}
+                        {showJudges
+                          ? judges.map((g) => (
+                              <td key={`judge-${g}`} className="num judge-col">
+                                {f.number(e.scores_by_model[g], 2)}
+                              </td>
+                            ))
+                          : null}
                       </tr>
                     );
                   })}
