@@ -105,10 +105,13 @@ async function countedApp(dialect: Dialect, env: Record<string, string>) {
   const testDb = await createTestDatabase(dialect);
   const queries: LogEvent['query'][] = [];
   const log = (e: LogEvent) => void queries.push(e.query);
-  const db =
-    testDb.config.dialect === 'sqlite'
-      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(testDb.config.path) }), log })
-      : new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: testDb.config.url, max: 10 }) }), log });
+  const pool = testDb.config.dialect === 'sqlite' ? null : new pg.Pool({ connectionString: testDb.config.url, max: 10 });
+  // As src/core/db does: pool.end() resolves before the sockets close, and dropping the database
+  // (WITH FORCE) then ends those backends; without a listener that error would be unhandled.
+  pool?.on('error', () => {});
+  const db = pool
+    ? new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log })
+    : new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite((testDb.config as { path: string }).path) }), log });
   await migrateToLatest(db);
   const database: DatabaseHandle = { db, dialect: testDb.config.dialect, close: () => db.destroy() };
   const config = loadConfig({
