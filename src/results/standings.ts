@@ -131,17 +131,15 @@ export async function refreshStandings(db: Executor, event: EventRecord, opts: {
 async function refreshOnce(db: Executor, event: EventRecord, yieldBetweenChunks: boolean): Promise<void> {
   // Versions first, data after: a write that lands in between has bumped the version, so the row
   // written back from older data is refused and stays stale.
-  // In project id order, so that concurrent refreshers lock rows in one order.
-  const stale = await db
-    .selectFrom('standings')
-    .select(['project_id', 'version'])
-    .where('event_id', '=', event.id)
-    .where('stale', '=', 1)
-    .orderBy('project_id')
-    .execute();
-  for (let i = 0; i < stale.length; i += CHUNK) {
-    if (i > 0 && yieldBetweenChunks) await new Promise<void>((resolve) => setImmediate(resolve));
-    const chunk = stale.slice(i, i + CHUNK);
+  // In project id order, so that concurrent refreshers lock rows in one order; a chunk at a time
+  // (an index range each), so that no single read of a large event's stale rows blocks the loop.
+  let last: string | null = null;
+  for (let first = true; ; first = false) {
+    if (!first && yieldBetweenChunks) await new Promise<void>((resolve) => setImmediate(resolve));
+    let q = db.selectFrom('standings').select(['project_id', 'version']).where('event_id', '=', event.id).where('stale', '=', 1);
+    if (last !== null) q = q.where('project_id', '>', last);
+    const chunk = await q.orderBy('project_id').limit(CHUNK).execute();
+    if (chunk.length === 0) return;
     try {
       await refreshChunk(db, event, chunk);
     } catch (err) {
@@ -150,6 +148,8 @@ async function refreshOnce(db: Executor, event: EventRecord, yieldBetweenChunks:
       if ((err as { code?: unknown }).code !== '40P01') throw err;
       await refreshChunk(db, event, chunk);
     }
+    if (chunk.length < CHUNK) return;
+    last = chunk[chunk.length - 1]!.project_id;
   }
 }
 

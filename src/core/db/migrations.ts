@@ -461,6 +461,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('password_resets_user_idx').on('password_resets').column('user_id').execute();
     },
   },
+  '0203_standings_stale_walk': {
+    async up(db: Kysely<any>) {
+      // The refresh walks an event's stale standings in project-id order, a chunk at a time: the
+      // index gives each chunk as a range instead of reading (and sorting) every stale row at once.
+      await sql`drop index standings_stale_idx`.execute(db);
+      await sql`create index standings_stale_idx on standings (event_id, stale, project_id)`.execute(db);
+    },
+  },
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
