@@ -36,7 +36,7 @@ import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
 import { submissionsRoutes } from './submissions/submissions-routes.js';
-import { webRoutes } from './web/web-routes.js';
+import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';
 
 export interface BuildOptions {
   config: Config;
@@ -139,7 +139,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   installConnectionCap(app.server, { limits: config.http, trustProxy: config.trustProxy, siteUrl: config.publicUrl });
 
   app.setValidatorCompiler(validatorCompiler);
-  installErrorHandling(app, config.publicUrl);
+  // An unknown path opened in a browser gets the web app's "not found" page; API clients get problem+json.
+  installErrorHandling(app, config.publicUrl, pageNotFoundFallback());
 
   // An empty JSON body (e.g. an approve call with Content-Type set but nothing sent) means "no body".
   // The API speaks JSON only: without this, Fastify's built-in text/plain parser hands a string body

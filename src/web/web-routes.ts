@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../app-context.js';
 
 /**
@@ -61,6 +61,26 @@ function pageHeaders(reply: FastifyReply): FastifyReply {
     .header('x-frame-options', 'DENY')
     .header('cache-control', 'no-cache')
     .type('text/html; charset=utf-8');
+}
+
+/**
+ * For unknown paths: a browser navigating to one (GET or HEAD, accepting HTML, outside /api/) gets
+ * the app with status 404, which draws its "page not found" in the reader's language; everything
+ * else (API clients, assets, scripts) keeps the problem+json 404.
+ */
+export function pageNotFoundFallback(): (request: FastifyRequest, reply: FastifyReply) => boolean {
+  const indexPath = join(webRoot(), 'index.html');
+  let index: Buffer | null | undefined;
+  return (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    const path = request.url.split('?')[0]!;
+    if (path.startsWith('/api/') || path.startsWith('/assets/') || path.startsWith('/scripts/')) return false;
+    if (!(request.headers.accept ?? '').includes('text/html')) return false;
+    if (index === undefined) index = existsSync(indexPath) ? readFileSync(indexPath) : null;
+    if (index === null) return false;
+    void pageHeaders(reply.code(404)).send(index);
+    return true;
+  };
 }
 
 /**

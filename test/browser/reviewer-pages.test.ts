@@ -141,7 +141,7 @@ describe('reviewer pages and the invitation page (SQLite)', () => {
     await page.getByText('2 of 3 reviewed').waitFor();
     await page.getByLabel('Show only projects not reviewed yet').check();
     await page.getByRole('link', { name: 'Review Project C' }).waitFor();
-    await expect(page.getByRole('link', { name: 'Edit your review of Project A' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('link', { name: 'Edit review of Project A' }).count()).resolves.toBe(0);
 
     await goto(page, '/reviews');
     await page.getByText('2 of 3 projects reviewed').waitFor();

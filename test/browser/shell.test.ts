@@ -22,6 +22,18 @@ describe('web app shell (SQLite)', () => {
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(res.headers.get('content-security-policy')).not.toContain('unsafe-inline');
     expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    // An unknown path: a browser's navigation gets the app (which draws "not found") with 404;
+    // an API client, or anything under /api/, gets problem+json.
+    const browserNav = await t.request('GET', '/no/such/page', { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(browserNav.status).toBe(404);
+    expect(browserNav.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(browserNav.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const client = await t.request('GET', '/no/such/page');
+    expect(client.status).toBe(404);
+    expect(client.body.code).toBe('not_found');
+    const apiNav = await t.request('GET', '/api/v1/nope', { headers: { accept: 'text/html' } });
+    expect(apiNav.status).toBe(404);
+    expect(apiNav.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     // The API keeps its own answers beside the pages.
     const api = await t.request('GET', '/api/v1/nope');
     expect(api.status).toBe(404);

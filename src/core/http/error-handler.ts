@@ -57,13 +57,20 @@ export function createFrameworkErrorHandler(siteUrl: string) {
   };
 }
 
-export function installErrorHandling(app: FastifyInstance, siteUrl: string): void {
+/**
+ * Answers a request the router does not know with a page instead of problem+json, when it is a
+ * browser's navigation (the web app draws its own "not found"); returns false to leave it to the API.
+ */
+export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
+
+export function installErrorHandling(app: FastifyInstance, siteUrl: string, pageFallback?: PageFallback): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     const appErr = toAppError(err);
     if (appErr.status >= 500) request.log.error({ err }, 'request failed');
     return sendProblem(reply, request, appErr, siteUrl);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, request, new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), siteUrl),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    if (pageFallback?.(request, reply)) return reply;
+    return sendProblem(reply, request, new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), siteUrl);
+  });
 }
