@@ -1,25 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountsService } from '../src/accounts/accounts-service.js';
 import { hashInviteCode } from '../src/accounts/invite-codes.js';
-import { openDatabase } from '../src/core/db/index.js';
+import { runCli, withSqliteDb } from './helpers/cli.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src', 'cli.ts');
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', CLI, ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', PASSWORD_SCRYPT_N: '16384', ...env }, timeout: 30_000 },
-      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { PASSWORD_SCRYPT_N: '16384', ...env }, 30_000);
 
 /** `users disable/enable` and `invite-codes create`. */
 describe('hackathon CLI: account switches and invite codes', () => {
@@ -33,14 +20,7 @@ describe('hackathon CLI: account switches and invite codes', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function withDb<T>(fn: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
-    const database = openDatabase({ dialect: 'sqlite', path: dbPath, url: `sqlite:${dbPath}` });
-    try {
-      return await fn(database.db);
-    } finally {
-      await database.close();
-    }
-  }
+  const withDb = <T>(fn: Parameters<typeof withSqliteDb<T>>[1]) => withSqliteDb(dbPath, fn);
 
   it('disable stops the keys of a user, enable restores them', async () => {
     expect((await cli(['users', 'create', '--email', 'op@example.com'], env)).code).toBe(0);

@@ -1,25 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { touchApiKey } from '../src/accounts/accounts-repo.js';
 import { createAccountsService } from '../src/accounts/accounts-service.js';
-import { openDatabase } from '../src/core/db/index.js';
+import { runCli, withSqliteDb } from './helpers/cli.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'src', 'cli.ts');
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', CLI, ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env }, timeout: 60_000 },
-      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = runCli;
 
 /** `hackathon keys list` through the real CLI, and `keys revoke` taking what list and create print. */
 describe('hackathon keys list', () => {
@@ -34,14 +21,7 @@ describe('hackathon keys list', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function withDb<T>(fn: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
-    const database = openDatabase({ dialect: 'sqlite', path: dbPath, url: `sqlite:${dbPath}` });
-    try {
-      return await fn(database.db);
-    } finally {
-      await database.close();
-    }
-  }
+  const withDb = <T>(fn: Parameters<typeof withSqliteDb<T>>[1]) => withSqliteDb(dbPath, fn);
 
   it('prints one line per key with every column but never the key or its hash; revoke takes a listed line or a printed prefix', async () => {
     expect((await cli(['users', 'create', '--email', 'keys@example.com'], env)).code).toBe(0);

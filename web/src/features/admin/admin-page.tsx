@@ -9,8 +9,9 @@ import { Button, ConfirmDialog, CopyButton, PageHeader, TabNav } from '../../ui/
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, NotFound, ProblemAlert } from '../../ui/states';
 import { codeStatus, endOfDayIso, signupLink, todayInputValue, type CodeStatus } from '../keys/key-logic';
-import { publicUrlOf, useSite } from '../keys/site';
+import { publicUrlOf, useSite } from '../../lib/site';
 import { messages } from './messages';
+import { CellLabel } from '../../ui/cell-label';
 import './admin.css';
 
 interface AdminUser {
@@ -57,13 +58,6 @@ export default function AdminPage({ params }: { params: { tab?: string } }) {
   );
 }
 
-function Cell({ label }: { label: string }) {
-  return (
-    <span className="cell-label" aria-hidden="true">
-      {label}
-    </span>
-  );
-}
 
 // ---------------------------------------------------------------- users
 
@@ -209,7 +203,7 @@ function UserRow({
   return (
     <tr>
       <td>
-        <Cell label={t('users.person')} />
+        <CellLabel label={t('users.person')} />
         <span className="person">
           {u.name ? <strong>{u.name}</strong> : null}
           <span id={`${id}-email`} className={u.name ? 'muted small' : 'strong'}>
@@ -244,11 +238,11 @@ function UserRow({
         ) : null}
       </td>
       <td>
-        <Cell label={t('users.joined')} />
+        <CellLabel label={t('users.joined')} />
         {joined}
       </td>
       <td>
-        <Cell label={t('users.status')} />
+        <CellLabel label={t('users.status')} />
         <span className={`badge ${u.disabled_at ? 'badge-rejected' : 'badge-approved'}`}>{t(u.disabled_at ? 'users.disabled' : 'users.active')}</span>
       </td>
       <td>
@@ -445,27 +439,27 @@ function CodeTable({ codes, onRevoked }: { codes: InviteCode[]; onRevoked: (pref
               return (
                 <tr key={c.id}>
                   <td>
-                    <Cell label={t('codes.prefix')} />
+                    <CellLabel label={t('codes.prefix')} />
                     <code className="key-code">{c.prefix}…</code>
                   </td>
                   <td>
-                    <Cell label={t('codes.noteCol')} />
+                    <CellLabel label={t('codes.noteCol')} />
                     {c.note || '–'}
                   </td>
                   <td>
-                    <Cell label={t('codes.uses')} />
+                    <CellLabel label={t('codes.uses')} />
                     {t('codes.usesOf', { uses: f.number(c.uses, 0), max: f.number(c.max_uses, 0) })}
                   </td>
                   <td>
-                    <Cell label={t('codes.expiresCol')} />
+                    <CellLabel label={t('codes.expiresCol')} />
                     {c.expires_at ? f.date(c.expires_at) : t('codes.noExpiry')}
                   </td>
                   <td>
-                    <Cell label={t('codes.created')} />
+                    <CellLabel label={t('codes.created')} />
                     {f.date(c.created_at)}
                   </td>
                   <td>
-                    <Cell label={t('codes.status')} />
+                    <CellLabel label={t('codes.status')} />
                     <span className={`badge ${CODE_BADGE[status]}`}>{t(`codes.statusName.${status}`)}</span>
                   </td>
                   <td>

@@ -8,7 +8,7 @@ import { SESSION_KEY, useSession, type SessionUser } from '../../lib/session';
 import { Button, ConfirmDialog, PageHeader } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import { useSite } from '../public/site';
+import { useSite } from '../../lib/site';
 import { passwordProblem, summarizeUserAgent } from './logic';
 import { messages } from './messages';
 import './auth.css';

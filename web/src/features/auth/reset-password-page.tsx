@@ -6,7 +6,7 @@ import { ApiProblem, post } from '../../lib/api';
 import { Button } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ProblemAlert } from '../../ui/states';
-import { useSite } from '../public/site';
+import { useSite } from '../../lib/site';
 import { AuthCard } from './auth-shell';
 import { passwordProblem } from './logic';
 import { messages } from './messages';

@@ -7,7 +7,7 @@ import { safeNext, useSession, useSessionUpdate, type SessionUser } from '../../
 import { Button } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import { useSite } from '../public/site';
+import { useSite } from '../../lib/site';
 import { AuthCard } from './auth-shell';
 import { afterSignIn, passwordProblem } from './logic';
 import { messages } from './messages';

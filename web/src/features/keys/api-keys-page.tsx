@@ -8,8 +8,8 @@ import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import { curlExample, endOfDayIso, keyStatus, todayInputValue, type KeyStatus } from './key-logic';
 import { messages } from './messages';
-import { apiBaseOf, useSite } from './site';
-import './keys.css';
+import { apiBaseOf, useSite } from '../../lib/site';
+import { CellLabel } from '../../ui/cell-label';
 
 export interface ApiKey {
   id: string;
@@ -163,11 +163,6 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (name: strin
     },
   });
   const now = Date.now();
-  const cell = (label: string) => (
-    <span className="cell-label" aria-hidden="true">
-      {label}
-    </span>
-  );
   return (
     <>
       <div className="table-wrap">
@@ -192,31 +187,31 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (name: strin
               return (
                 <tr key={k.id}>
                   <td>
-                    {cell(t('list.name'))}
+                    <CellLabel label={t('list.name')} />
                     <strong>{k.name}</strong>
                   </td>
                   <td>
-                    {cell(t('list.prefix'))}
+                    <CellLabel label={t('list.prefix')} />
                     <code className="key-code">{k.prefix}…</code>
                   </td>
                   <td>
-                    {cell(t('list.scope'))}
+                    <CellLabel label={t('list.scope')} />
                     {t(`scope.${k.scope}`, { defaultValue: k.scope })}
                   </td>
                   <td>
-                    {cell(t('list.created'))}
+                    <CellLabel label={t('list.created')} />
                     {f.date(k.created_at)}
                   </td>
                   <td>
-                    {cell(t('list.lastUsed'))}
+                    <CellLabel label={t('list.lastUsed')} />
                     {k.last_used_at ? f.relative(k.last_used_at, now) : t('list.never')}
                   </td>
                   <td>
-                    {cell(t('list.expires'))}
+                    <CellLabel label={t('list.expires')} />
                     {k.expires_at ? f.date(k.expires_at) : t('list.noExpiry')}
                   </td>
                   <td>
-                    {cell(t('list.status'))}
+                    <CellLabel label={t('list.status')} />
                     <span className={`badge ${BADGE[status]}`}>{t(`status.${status}`)}</span>
                   </td>
                   <td>

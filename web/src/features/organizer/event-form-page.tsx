@@ -14,13 +14,10 @@ import { weightShares } from './event-form-shares';
 import { formatDateTime, formatUtc, offsetLabel, timeZones, utcToWall, wallToUtc, type WallTime } from './event-form-time';
 import { modelProvider, validateValues } from './event-form-validate';
 import { formMessages } from './form-messages';
+import { useSite } from '../../lib/site';
 import './event-form.css';
 
 const DESCRIPTION_MAX = 10_000;
-
-interface Site {
-  ai_providers?: string[];
-}
 
 export default function EventFormPage({ params }: { params?: { id?: string } }) {
   const id = params?.id;
@@ -33,7 +30,7 @@ export default function EventFormPage({ params }: { params?: { id?: string } }) 
     staleTime: Infinity,
   });
   // Which AI providers this server has; an older server without /site simply shows no hint.
-  const site = useQuery({ queryKey: ['site'], queryFn: () => get<Site>('/site'), retry: false, staleTime: 300_000 });
+  const site = useSite();
   if (id && event.isPending) return <Loading />;
   if (id && event.isError) {
     if (event.error instanceof ApiProblem && event.error.status === 404) return <NotFound />;

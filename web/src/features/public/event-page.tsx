@@ -8,7 +8,7 @@ import { CopyButton, PageHeader, StatusBadge, useTitle } from '../../ui/controls
 import { ErrorState, Loading } from '../../ui/states';
 import { paragraphs, registerCurl, weightShares, type Dimension, type FormField, type Track } from './logic';
 import { messages } from './messages';
-import { useSite } from './site';
+import { useSite } from '../../lib/site';
 import './public.css';
 
 export interface PublicEvent {

@@ -8,7 +8,7 @@ import { Button, StatusBadge, useTitle } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import { excerpt, isStatusFilter, STATUS_FILTERS, type StatusFilter, type Track } from './logic';
 import { messages } from './messages';
-import { useSite } from './site';
+import { useSite } from '../../lib/site';
 import './public.css';
 
 export interface EventSummary {

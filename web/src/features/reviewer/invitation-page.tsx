@@ -8,7 +8,7 @@ import { useSession, useSessionUpdate, type SessionUser } from '../../lib/sessio
 import { Button, CopyButton, PageHeader, useTitle } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import { useSite } from '../keys/site';
+import { useSite } from '../../lib/site';
 import { messages } from './messages';
 import './reviewer.css';
 

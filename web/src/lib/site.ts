@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiProblem, get } from '../../lib/api';
+import { ApiProblem, get } from './api';
 
 export interface SiteInfo {
   name: string;
@@ -10,7 +10,7 @@ export interface SiteInfo {
   password_min_length: number;
 }
 
-/** The site's public facts (GET /site). Until the server knows the route, the page's own origin stands in. */
+/** The site's public facts (GET /site), one query shared by every page. If the route is missing, the page's own origin stands in. */
 export function useSite() {
   return useQuery({
     queryKey: ['site'],
@@ -29,4 +29,13 @@ export function useSite() {
 export function fallbackSite(): SiteInfo {
   const origin = typeof window === 'undefined' ? 'http://localhost:3000' : window.location.origin;
   return { name: '', public_url: origin, api_base: `${origin}/api/v1`, signup_mode: 'open', ai_providers: [], password_min_length: 8 };
+}
+
+/** The API base to show in examples: the site's own, else this page's origin. */
+export function apiBaseOf(site: SiteInfo | undefined): string {
+  return site?.api_base || `${window.location.origin}/api/v1`;
+}
+
+export function publicUrlOf(site: SiteInfo | undefined): string {
+  return site?.public_url || window.location.origin;
 }
