@@ -4,10 +4,9 @@ import { post } from '../../lib/api';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import type { TabProps } from './event-detail-page';
+import type { Review, TabProps } from './detail-types';
 import { fraction } from './detail-leaderboard-math';
 import { keys, LiveNote, LoadMore, ProgressBar, TableWrap, useOrganizerT, usePagedList, useStats } from './detail-shared';
-import type { Review } from './detail-types';
 
 export default function AiReviewsTab({ event }: TabProps) {
   const { t } = useOrganizerT();

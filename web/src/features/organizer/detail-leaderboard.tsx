@@ -2,10 +2,9 @@ import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
-import type { TabProps } from './event-detail-page';
+import type { LeaderboardEntry, TabProps } from './detail-types';
 import { disagreements, isScored } from './detail-leaderboard-math';
 import { LiveNote, LoadMore, TableWrap, trackName, useOrganizerT, usePagedList } from './detail-shared';
-import type { LeaderboardEntry } from './detail-types';
 
 // Recharts is large: it loads only when this tab shows charts.
 const ScoreCharts = lazy(() => import('./detail-charts'));

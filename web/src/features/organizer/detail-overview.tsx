@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { useDetailFormat as useFormat } from './detail-format';
 import { ErrorState, Loading } from '../../ui/states';
-import type { TabProps } from './event-detail-page';
+import type { TabProps } from './detail-types';
 import { nextSteps, modelTotals } from './detail-next-steps';
 import { LiveNote, useOrganizerT, useStats } from './detail-shared';
 

@@ -1,9 +1,8 @@
 import { useMemo } from 'react';
 import { useDetailFormat as useFormat } from './detail-format';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
-import type { TabProps } from './event-detail-page';
+import type { Project, TabProps } from './detail-types';
 import { LiveNote, LoadMore, trackName, useOrganizerT, usePagedList } from './detail-shared';
-import type { Project } from './detail-types';
 
 export default function ProjectsTab({ event }: TabProps) {
   const { t } = useOrganizerT();

@@ -5,10 +5,9 @@ import { ApiProblem, apiPage, post } from '../../lib/api';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import type { TabProps } from './event-detail-page';
+import type { LeaderboardEntry, TabProps } from './detail-types';
 import { isScored, topPerTrack, unscored } from './detail-leaderboard-math';
 import { keys, LIVE_MS, LiveNote, useOrganizerT } from './detail-shared';
-import type { LeaderboardEntry } from './detail-types';
 
 const PREVIEW_LIMIT = 1000;
 

@@ -6,10 +6,9 @@ import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog, StatusBadge } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, useProblemText } from '../../ui/states';
-import type { TabProps } from './event-detail-page';
+import type { Registration, TabProps } from './detail-types';
 import { runEach, type Outcome } from './detail-bulk';
 import { keys, LiveNote, LoadMore, trackName, useOrganizerT, usePagedList } from './detail-shared';
-import type { Registration } from './detail-types';
 
 type Decision = 'approve' | 'reject';
 

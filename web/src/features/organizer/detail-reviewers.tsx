@@ -5,10 +5,9 @@ import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import type { TabProps } from './event-detail-page';
+import type { ReviewersAnswer, TabProps } from './detail-types';
 import { fraction } from './detail-leaderboard-math';
 import { keys, LIVE_MS, LiveNote, ProgressBar, useOrganizerT, useStats } from './detail-shared';
-import type { ReviewersAnswer } from './detail-types';
 
 type Pending = { kind: 'remove'; id: string; email: string } | { kind: 'withdraw'; id: string; email: string };
 

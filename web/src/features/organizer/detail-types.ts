@@ -22,6 +22,11 @@ export interface EventDetail {
   registration_config: { open: boolean; auto_approve: boolean; fields: { key: string; label: string; type: string; required: boolean }[] };
 }
 
+/** What every tab of the event page receives. */
+export interface TabProps {
+  event: EventDetail;
+}
+
 export interface ModelProgress {
   reviewer: string;
   pending: number;

@@ -7,12 +7,8 @@ import { useDetailFormat as useFormat } from './detail-format';
 import { PageHeader, StatusBadge, TabNav } from '../../ui/controls';
 import { ErrorState, Loading, NotFound } from '../../ui/states';
 import { useEvent, useOrganizerT, useStats } from './detail-shared';
-import type { EventDetail } from './detail-types';
+import type { TabProps } from './detail-types';
 import './detail.css';
-
-export interface TabProps {
-  event: EventDetail;
-}
 
 // Each tab is its own chunk: opening the overview loads none of the leaderboard's code.
 const TABS: { slug: string; label: string; Component: ComponentType<TabProps> }[] = [
