@@ -44,7 +44,7 @@ function* lcg(seed: number): Generator<number> {
   }
 }
 
-async function seed(db: Db, projects: number): Promise<string> {
+export async function seed(db: Db, projects: number): Promise<string> {
   const rnd = lcg(7);
   const r = () => rnd.next().value;
   const now = NOW.toISOString();
@@ -286,7 +286,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
+if (import.meta.url === `file://${process.argv[1]}`) main().then(
   () => process.exit(0),
   (err) => {
     console.error(err);

@@ -34,6 +34,7 @@ import { reviewsRoutes } from './reviews/reviews-routes.js';
 import { statsRoutes } from './stats/stats-routes.js';
 import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
+import { createStandingsRefresher } from './results/standings.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
 import { submissionsRoutes } from './submissions/submissions-routes.js';
 import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';
@@ -114,7 +115,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const waits = createRegistrationWaits({ db, notifier, recheckMs: config.waitRecheckMs });
   const registrations = createRegistrationsService({ db, clock, events, notifier, waits });
   const submissions = createSubmissionsService({ db, clock, events, registrations });
-  const results = createResultsService({ db, dialect: database.dialect, clock, events });
+  // Its logger, like the reviews', is read lazily (see below).
+  const standings = createStandingsRefresher({ db, dialect: database.dialect, inlineRows: config.leaderboardInlineRefresh, log: () => app.log });
+  const results = createResultsService({ db, dialect: database.dialect, clock, events, standings });
   const mailer = createMailer(config.mail);
   const reviewers = createReviewersService({ db, clock, config, accounts, events, mailer });
   const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, mailer });
@@ -122,7 +125,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const shutdown = new AbortController();
-  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, shutdownSignal: shutdown.signal, accounts, auth, events, registrations, submissions, mailer, reviewers, results, reviews };
+  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, shutdownSignal: shutdown.signal, accounts, auth, events, registrations, submissions, mailer, reviewers, results, standings, reviews };
 
   const app = Fastify({
     logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,
@@ -175,6 +178,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.addHook('onClose', async () => auth.drain());
   // Review workers stop with the app: calls in flight are aborted and their reviews re-queued.
   app.addHook('onClose', async () => reviews.stop());
+  // Background recomputation of standings stops at its next chunk, before the database closes.
+  app.addHook('onClose', async () => standings.stop());
   app.decorateRequest('principal', null);
   app.addHook('onRequest', requireHostHeader);
   app.addHook('onRequest', createAuthHook({ accounts, config, store: rateLimitStore, clock }));

@@ -23,6 +23,12 @@ export { ResultEntrySchema } from './results-schemas.js';
 const RESULT_CACHE_CONTROL = 'public, max-age=60';
 /** The live leaderboard is the organizers' working data: never stored by a cache. */
 const LEADERBOARD_CACHE_CONTROL = 'private, no-store';
+/**
+ * Present while, after a bulk change (a weight edit, judging start, every review re-run), some
+ * projects' standings are still being recomputed in the background: how many. Their rows show
+ * their previous numbers meanwhile (a project never computed yet is not listed).
+ */
+export const LEADERBOARD_PENDING = 'Leaderboard-Pending';
 
 /** Whether an If-None-Match header matches `etag` (weak comparison, as RFC 9110 prescribes for it). */
 export function ifNoneMatch(header: string | undefined, etag: string): boolean {
@@ -81,6 +87,14 @@ export function resultsRoutes(ctx: AppContext) {
             200: {
               description: 'Entries ordered by rank, one page (format=csv: the whole CSV export, not paginated)',
               content: { 'application/json': { schema: LeaderboardEntries }, 'text/csv': { schema: CsvText } },
+              headers: {
+                [LEADERBOARD_PENDING]: {
+                  type: 'integer',
+                  minimum: 1,
+                  description:
+                    'Present only while some projects\' numbers are still being recomputed in the background after a bulk change (weights edited, judging started, every review re-run): how many. Their rows show their previous numbers meanwhile, and a project never computed yet is not listed. Read again in a few seconds.',
+                },
+              },
             },
             ...problems('forbidden', 'event_not_found'),
           },
@@ -92,6 +106,7 @@ export function resultsRoutes(ctx: AppContext) {
         if (q.format === 'csv') return sendCsv(reply, results, principalOf(request), request.params.id, q.track_id);
         const page = await results.leaderboard(principalOf(request), request.params.id, { trackId: q.track_id, limit: q.limit, cursor: q.cursor });
         linkNext(reply, `${config.publicUrl}/api/v1/events/${encodeURIComponent(page.event.id)}/leaderboard`, q, page.nextCursor);
+        if (page.pending > 0) reply.header(LEADERBOARD_PENDING, String(page.pending));
         return sendJson(reply, page.json);
       },
     );

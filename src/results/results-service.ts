@@ -11,7 +11,7 @@ import { effectiveStatus } from '../events/status.js';
 import { csvRows } from './results-csv.js';
 import { orderGroups, SCORE_DECIMALS } from './ranking.js';
 import * as repo from './results-repo.js';
-import { placeOf, refreshStandings, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';
+import { placeOf, refreshAllStandings, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow, type StandingsRefresher } from './standings.js';
 
 /** Pages: `limit` entries (default and maximum as GET /events paginates), the next one by `cursor`. */
 export const DEFAULT_PAGE_LIMIT = 100;
@@ -32,6 +32,13 @@ export interface PageQuery {
 export interface RankingPage {
   json: string;
   nextCursor: string | null;
+}
+
+/** A page of the live leaderboard: also how many projects' standings were still being recomputed. */
+export interface LeaderboardPage extends RankingPage {
+  event: EventRecord;
+  /** 0: every number is current; otherwise that many projects show their previous numbers (or none yet). */
+  pending: number;
 }
 
 export interface PublishedResult {
@@ -107,8 +114,8 @@ function ranker(rank: number, position: number) {
   };
 }
 
-export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock; events: EventsService }) {
-  const { db, clock, events } = deps;
+export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock; events: EventsService; standings: StandingsRefresher }) {
+  const { db, clock, events, standings } = deps;
 
   /** `?track_id=`: validated against the event's tracks; an unknown track is a validation error. */
   function checkTrack(event: EventRecord, trackId: string | undefined): void {
@@ -138,16 +145,16 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
   }
 
   /** Owners only, at any time: one page of the ranking as it stands now (optionally one track). */
-  async function leaderboard(who: Principal, eventId: string, q: PageQuery = {}): Promise<RankingPage & { event: EventRecord }> {
+  async function leaderboard(who: Principal, eventId: string, q: PageQuery = {}): Promise<LeaderboardPage> {
     const event = await events.getOwned(eventId, who);
     checkTrack(event, q.trackId);
     const from = q.cursor !== undefined ? decodeStandingCursor(q.cursor) : undefined;
     const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
-    await refreshStandings(db, event);
+    const pending = await standings.forRead(event);
     const rows = await standingsPage(db, { eventId: event.id, trackId: q.trackId, limit: limit + 1, after: from });
     const more = rows.length > limit;
     if (more) rows.length = limit;
-    if (rows.length === 0) return { event, json: '[]', nextCursor: null };
+    if (rows.length === 0) return { event, json: '[]', nextCursor: null, pending };
     const track = q.trackId ?? '';
     let place = { rank: 1, position: 0 };
     if (from?.place && from.place.track === track) {
@@ -165,6 +172,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
     return {
       event,
       json,
+      pending,
       nextCursor: more ? encodeCursor([last.score_key, last.first_submitted_at, last.project_id, lastRank, lastPosition, track]) : null,
     };
   }
@@ -176,7 +184,8 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
   async function leaderboardCsv(who: Principal, eventId: string, q: { trackId?: string | undefined } = {}) {
     const event = await events.getOwned(eventId, who);
     checkTrack(event, q.trackId);
-    await refreshStandings(db, event);
+    // An export is complete: it waits for every stale standing (in slices that yield).
+    await standings.complete(event);
     const groups = orderGroups([...event.models, ...(await scoredGroups(db, event.id))], event.models);
     const columns = { groups, dimensions: event.dimensions.map((d) => d.name) };
     async function* lines(): AsyncGenerator<string> {
@@ -209,7 +218,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
   async function publish(who: Principal, eventId: string, opts: { force?: boolean } = {}) {
     const owned = await events.getOwned(eventId, who);
     // Most of the recomputation happens here, outside the transaction and its locks.
-    await refreshStandings(db, owned);
+    await standings.complete(owned);
     const now = clock.now();
     const stamp = iso(now);
     try {
@@ -228,7 +237,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
             extra: { event_status: status },
           });
         }
-        await refreshStandings(tx, event, { yieldBetweenChunks: false });
+        await refreshAllStandings(tx, event);
         if (!opts.force) {
           const missing = await unscored(tx, event.id, UNSCORED_SAMPLE);
           if (missing.count > 0) {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../core/db/index.js';
+import type { Db, Executor } from '../core/db/index.js';
 import type { EventRecord } from '../events/events-model.js';
 import { judgedProjects } from '../submissions/judged-projects.js';
 import { HUMAN_GROUP, rankProjects, SCORE_DECIMALS, type RankingProject, type RankingReview } from './ranking.js';
@@ -13,8 +13,9 @@ import { HUMAN_GROUP, rankProjects, SCORE_DECIMALS, type RankingProject, type Ra
  * rejected, the project (re)submitted to another track, the event's dimensions or models edited.
  * No write path can forget it, including bulk loads. Before reading, the leaderboard recomputes the
  * stale rows of its event, and only those, with the same arithmetic as `rankProjects` (a project's
- * numbers depend on its own reviews only), in chunks that yield to the event loop. A row is written
- * back only if its version did not move while it was being computed; otherwise it stays stale.
+ * numbers depend on its own reviews only), in chunks that yield to the event loop; past a bound the
+ * rest is done in the background (createStandingsRefresher). A row is written back only if its
+ * version did not move while it was being computed; otherwise it stays stale.
  */
 
 const SCALE = 10 ** SCORE_DECIMALS;
@@ -112,34 +113,38 @@ export function computeStandings(
   });
 }
 
-const inflight = new Map<string, Promise<void>>();
-
-/**
- * Recomputes the event's stale standings. Concurrent callers in one process share one run; another
- * process may recompute the same rows at the same time, harmlessly (same version, same numbers).
- * `yieldBetweenChunks: false` inside a transaction that must not give up the connection's turn.
- */
-export async function refreshStandings(db: Executor, event: EventRecord, opts: { yieldBetweenChunks?: boolean } = {}): Promise<void> {
-  if (opts.yieldBetweenChunks === false) return refreshOnce(db, event, false);
-  const running = inflight.get(event.id);
-  if (running) await running;
-  const run = refreshOnce(db, event, true).finally(() => inflight.delete(event.id));
-  inflight.set(event.id, run);
-  return run;
+/** Where one walk over an event's stale standings stopped. */
+interface WalkResult {
+  /** Stale rows found (and recomputed, unless a write moved their version meanwhile). */
+  found: number;
+  /** The last project id handled when the walk stopped at its row budget; null when it reached the end. */
+  stoppedAfter: string | null;
 }
 
-async function refreshOnce(db: Executor, event: EventRecord, yieldBetweenChunks: boolean): Promise<void> {
-  // Versions first, data after: a write that lands in between has bumped the version, so the row
-  // written back from older data is refused and stays stale.
-  // In project id order, so that concurrent refreshers lock rows in one order; a chunk at a time
-  // (an index range each), so that no single read of a large event's stale rows blocks the loop.
-  let last: string | null = null;
+/**
+ * Recomputes stale standings of the event in project id order from after `from`, a chunk at a
+ * time (an index range each), until none is left or `maxRows` were handled. In project id order so
+ * that concurrent refreshers lock rows in one order; a chunk at a time so that no single read of a
+ * large event's stale rows blocks the event loop. `yieldBetweenChunks: false` inside a transaction
+ * that must not give up the connection's turn.
+ */
+async function walkStale(
+  db: Executor,
+  event: EventRecord,
+  opts: { from?: string | null; maxRows?: number; yieldBetweenChunks: boolean; stopped?: () => boolean },
+): Promise<WalkResult> {
+  let last = opts.from ?? null;
+  let found = 0;
+  const maxRows = opts.maxRows ?? Infinity;
   for (let first = true; ; first = false) {
-    if (!first && yieldBetweenChunks) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!first && opts.yieldBetweenChunks) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (found >= maxRows || opts.stopped?.()) return { found, stoppedAfter: last ?? '' };
+    // Versions first, data after: a write that lands in between has bumped the version, so the row
+    // written back from older data is refused and stays stale.
     let q = db.selectFrom('standings').select(['project_id', 'version']).where('event_id', '=', event.id).where('stale', '=', 1);
     if (last !== null) q = q.where('project_id', '>', last);
-    const chunk = await q.orderBy('project_id').limit(CHUNK).execute();
-    if (chunk.length === 0) return;
+    const chunk = await q.orderBy('project_id').limit(Math.min(CHUNK, maxRows - found)).execute();
+    if (chunk.length === 0) return { found, stoppedAfter: null };
     try {
       await refreshChunk(db, event, chunk);
     } catch (err) {
@@ -148,10 +153,172 @@ async function refreshOnce(db: Executor, event: EventRecord, yieldBetweenChunks:
       if ((err as { code?: unknown }).code !== '40P01') throw err;
       await refreshChunk(db, event, chunk);
     }
-    if (chunk.length < CHUNK) return;
+    found += chunk.length;
     last = chunk[chunk.length - 1]!.project_id;
+    if (chunk.length < CHUNK && found < maxRows) return { found, stoppedAfter: null };
   }
 }
+
+/**
+ * Recomputes every stale standing of the event now, in the caller's transaction (publication: the
+ * snapshot must be exact). No yielding: the transaction keeps its connection's turn.
+ */
+export async function refreshAllStandings(tx: Executor, event: EventRecord): Promise<void> {
+  await walkStale(tx, event, { yieldBetweenChunks: false });
+}
+
+/** How many of the event's standings are stale right now (an index range count). */
+export async function countStale(db: Executor, eventId: string): Promise<number> {
+  const row = await db
+    .selectFrom('standings')
+    .select(sql<number | string>`count(*)`.as('n'))
+    .where('event_id', '=', eventId)
+    .where('stale', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Full passes a background refresh makes at most before leaving what is still stale to the next read. */
+const MAX_PASSES = 5;
+
+export interface StandingsRefresherOptions {
+  db: Db;
+  dialect: 'sqlite' | 'postgres';
+  /** Stale standings a read recomputes before answering; past it the rest is done in the background. */
+  inlineRows: number;
+  /**
+   * PostgreSQL: after one refresh recomputed at least this many rows, VACUUM ANALYZE the table in
+   * the background (their dead versions would otherwise slow every read's stale probe until
+   * autovacuum comes by, up to a minute later).
+   */
+  vacuumAfterRows?: number;
+  log?: () => { warn(obj: object, msg: string): void };
+}
+
+interface Run {
+  /** Settles once the read's share (up to `inlineRows`) is done: how many standings it left stale (0: none). */
+  slice: Promise<number>;
+  /** Settles when the whole run, background part included, has finished. */
+  done: Promise<void>;
+}
+
+/**
+ * Keeps standings fresh for the live ranking without making any one read pay for a bulk change.
+ *
+ * A read recomputes at most `inlineRows` stale rows before it answers (a single review changed:
+ * one row, exact at once). When more are stale (a weight edit, judging start, a re-run of every
+ * review: every project of the event), the rest is recomputed in the background, one run per event
+ * per process, and the read answers at once from the standings as they are, saying how many
+ * projects are still being recomputed (`pending`). Readers of one event share one run. Another
+ * process may recompute the same rows at the same time, harmlessly (same version, same numbers).
+ */
+export function createStandingsRefresher(opts: StandingsRefresherOptions) {
+  const { db, dialect, inlineRows } = opts;
+  const vacuumAfterRows = opts.vacuumAfterRows ?? 2000;
+  const runs = new Map<string, Run>();
+  let stopped = false;
+  let vacuuming: Promise<void> | null = null;
+  let vacuumAgain = false;
+
+  function warn(err: unknown, msg: string): void {
+    opts.log?.().warn({ err }, msg);
+  }
+
+  function vacuumSoon(): void {
+    if (dialect !== 'postgres' || stopped) return;
+    if (vacuuming) {
+      vacuumAgain = true;
+      return;
+    }
+    vacuuming = (async () => {
+      do {
+        vacuumAgain = false;
+        try {
+          // Not in a transaction (VACUUM cannot be): a pooled connection of its own.
+          await sql`vacuum analyze standings`.execute(db);
+        } catch (err) {
+          warn(err, 'vacuum of standings after a bulk refresh failed; autovacuum will do it later');
+        }
+      } while (vacuumAgain && !stopped);
+    })().finally(() => (vacuuming = null));
+  }
+
+  function start(event: EventRecord): Run {
+    let settleSlice!: (pending: number) => void;
+    let failSlice!: (err: unknown) => void;
+    const slice = new Promise<number>((resolve, reject) => {
+      settleSlice = resolve;
+      failSlice = reject;
+    });
+    const isStopped = () => stopped;
+    const done = (async () => {
+      let total = 0;
+      try {
+        const first = await walkStale(db, event, { maxRows: inlineRows, yieldBetweenChunks: true, stopped: isStopped });
+        total += first.found;
+        if (first.stoppedAfter === null) return settleSlice(0);
+        // Counted before the background part starts, so the reader learns what it left behind.
+        const pending = await countStale(db, event.id);
+        settleSlice(pending);
+        if (pending === 0) return;
+        // The background part: on from where the read stopped, then passes from the start for rows
+        // made stale behind the walk meanwhile, until a pass finds none.
+        let from: string | null = first.stoppedAfter;
+        for (let pass = 0; pass < MAX_PASSES && !stopped; pass++) {
+          const r = await walkStale(db, event, { from, yieldBetweenChunks: true, stopped: isStopped });
+          total += r.found;
+          if (from === null && r.found === 0) break;
+          from = null;
+        }
+      } catch (err) {
+        failSlice(err);
+        // Only the background part can fail unseen: the next read starts over.
+        warn(err, 'background refresh of standings failed; the next read retries');
+      } finally {
+        runs.delete(event.id);
+        if (total >= vacuumAfterRows) vacuumSoon();
+      }
+    })();
+    const run = { slice, done };
+    runs.set(event.id, run);
+    return run;
+  }
+
+  /** Background work finished (runs and vacuum): for shutdown and tests. */
+  async function idle(): Promise<void> {
+    while (runs.size > 0 || vacuuming) {
+      await Promise.all([...[...runs.values()].map((r) => r.done), vacuuming]);
+    }
+  }
+
+  return {
+    /**
+     * Before a read of the live ranking: recomputes up to `inlineRows` stale standings (sharing a run
+     * already under way) and answers how many are still stale, being recomputed in the background
+     * (0: the standings are exact).
+     */
+    async forRead(event: EventRecord): Promise<number> {
+      const joined = runs.get(event.id);
+      if (!joined) return start(event).slice;
+      // A run under way, perhaps well into its background part: how far it is now.
+      return (await joined.slice) === 0 ? 0 : countStale(db, event.id);
+    },
+    /** Before a read that must be exact (CSV export, publication): every stale standing, waited for. */
+    async complete(event: EventRecord): Promise<void> {
+      const run = runs.get(event.id);
+      if (run) await run.done;
+      await walkStale(db, event, { yieldBetweenChunks: true });
+    },
+    idle,
+    /** Stops background work at its next chunk and waits for it. */
+    async stop(): Promise<void> {
+      stopped = true;
+      await idle();
+    },
+  };
+}
+
+export type StandingsRefresher = ReturnType<typeof createStandingsRefresher>;
 
 async function refreshChunk(db: Executor, event: EventRecord, rows: ReadonlyArray<{ project_id: string; version: number }>): Promise<void> {
   const ids = rows.map((r) => r.project_id);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type ApiResponse, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
+import { seedProjects } from '../helpers/seed-projects.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -27,84 +27,6 @@ const SPEC = [
   { track: 'fun', score: null },
   { track: 'tools', score: null },
 ] as const;
-
-async function seedProjects(t: TestApp, eventId: string, specs: ReadonlyArray<{ track: string | null; score: number | null }>): Promise<string[]> {
-  const db = t.ctx.db;
-  const now = t.clock.now().toISOString();
-  const ids: string[] = [];
-  const chunk = 200;
-  for (let start = 0; start < specs.length; start += chunk) {
-    const part = specs.slice(start, start + chunk).map((s, j) => ({ ...s, i: start + j, user: newId('usr'), reg: newId('reg'), prj: newId('prj') }));
-    await db.insertInto('users').values(part.map((p) => ({ id: p.user, email: `${p.user}@example.com`, password_hash: null, role: 'user' as const, created_at: now, updated_at: now }))).execute();
-    await db
-      .insertInto('registrations')
-      .values(
-        part.map((p) => ({
-          id: p.reg,
-          event_id: eventId,
-          user_id: p.user,
-          team_name: `Team ${p.i}`,
-          team_name_key: `team ${p.i}`,
-          track_id: p.track,
-          contact_email: `${p.user}@example.com`,
-          github_url: null,
-          fields: '{}',
-          status: 'approved' as const,
-          reason: null,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
-    await db
-      .insertInto('projects')
-      .values(
-        part.map((p) => ({
-          id: p.prj,
-          event_id: eventId,
-          registration_id: p.reg,
-          project_name: `Project ${p.i}`,
-          description: null,
-          github_url: 'https://github.com/example/x',
-          project_website: null,
-          demo_video_url: null,
-          team_size: null,
-          track_id: p.track,
-          status: 'submitted' as const,
-          review_status: 'pending' as const,
-          // Distinct, in seeding order: the tie-breaker.
-          first_submitted_at: new Date(T0.getTime() + p.i * 1000).toISOString(),
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
-    const reviewed = part.filter((p) => p.score !== null);
-    if (reviewed.length) {
-      await db
-        .insertInto('reviews')
-        .values(
-          reviewed.map((p) => ({
-            id: newId('rev'),
-            event_id: eventId,
-            project_id: p.prj,
-            reviewer_kind: 'human' as const,
-            reviewer: 'usr_judge',
-            group_key: 'human',
-            status: 'succeeded' as const,
-            scores: JSON.stringify({ impact: p.score, craft: p.score }),
-            attempts: 1,
-            created_at: now,
-            updated_at: now,
-            completed_at: now,
-          })),
-        )
-        .execute();
-    }
-    ids.push(...part.map((p) => p.prj));
-  }
-  return ids;
-}
 
 /** The next page's path from a Link header, or null. */
 function nextPath(res: ApiResponse): string | null {
