@@ -322,15 +322,19 @@ export type StandingsRefresher = ReturnType<typeof createStandingsRefresher>;
 
 async function refreshChunk(db: Executor, event: EventRecord, rows: ReadonlyArray<{ project_id: string; version: number }>): Promise<void> {
   const ids = rows.map((r) => r.project_id);
-  const [projects, judged, reviews] = await Promise.all([
+  const [config, projects, judged, reviews] = await Promise.all([
+    // The weights and models too are read after the versions, like the reviews: a run that began
+    // before an edit of them (a background run lasts seconds) must not write numbers from the old ones.
+    db.selectFrom('events').select(['dimensions', 'models']).where('id', '=', event.id).executeTakeFirst(),
     db.selectFrom('projects').select(['id', 'track_id', 'first_submitted_at']).where('id', 'in', ids).execute(),
     // Which of them take part: the one rule, from judgedProjects.
     judgedProjects(db, event.id).select('projects.id').where('projects.id', 'in', ids).execute(),
     db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'group_key', 'status', 'scores']).where('project_id', 'in', ids).execute(),
   ]);
+  if (!config) return; // the event is gone (its standings with it)
   const judgedIds = new Set(judged.map((p) => p.id));
   const standings = computeStandings(
-    event,
+    { dimensions: JSON.parse(config.dimensions) as EventRecord['dimensions'], models: JSON.parse(config.models) as string[] },
     projects.map((p) => ({ id: p.id, track_id: p.track_id, first_submitted_at: p.first_submitted_at, judged: judgedIds.has(p.id) })),
     reviews,
   );

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromRow } from '../../src/events/events-model.js';
 import { findEvent } from '../../src/events/events-repo.js';
-import { createStandingsRefresher } from '../../src/results/standings.js';
+import { createStandingsRefresher, standingsPage } from '../../src/results/standings.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
@@ -122,6 +122,18 @@ describe.each(DIALECTS)('leaderboard recomputed in the background (%s)', (dialec
     expect(published.body.entries.map((e: any) => e.project_id)).toEqual([...ids].reverse());
     expect(published.body.entries.map((e: any) => e.score)).toEqual(ids.map((_, k) => SCORE(k)).reverse());
     t.clock.set(T0.getTime());
+  });
+
+  it('computes with the event as stored when it reads the versions, not with a copy taken before an edit', async () => {
+    // A background run lasts seconds: the event it began with may be edited meanwhile (here: a model added).
+    const { eventId } = await seeded();
+    const before = fromRow((await findEvent(t.ctx.db, eventId))!);
+    await t.ctx.db.updateTable('events').set({ models: JSON.stringify(['openai/a']) }).where('id', '=', eventId).execute();
+    const refresher = createStandingsRefresher({ db: t.ctx.db, dialect, inlineRows: 1000 });
+    expect(await refresher.forRead(before)).toBe(0);
+    const rows = await standingsPage(t.ctx.db, { eventId, limit: 100 });
+    expect(rows.map((r) => r.reviews_expected)).toEqual(Array(N).fill(1));
+    await refresher.stop();
   });
 
   it.runIf(dialect === 'postgres')('vacuums the standings after a bulk recomputation (PostgreSQL: dead row versions would slow the stale probe)', async () => {
