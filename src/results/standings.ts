@@ -19,8 +19,11 @@ import { HUMAN_GROUP, rankProjects, SCORE_DECIMALS, type RankingProject, type Ra
  */
 
 const SCALE = 10 ** SCORE_DECIMALS;
-/** Projects recomputed per statement: bounded IN lists and bind parameters, short event-loop slices. */
-const CHUNK = 500;
+/**
+ * Projects recomputed per statement: bounded IN lists and bind parameters, short event-loop slices.
+ * SQLite runs its queries on the event loop itself, so its slices are smaller.
+ */
+const CHUNK = { sqlite: 250, postgres: 500 } as const;
 
 interface ReviewFact {
   project_id: string;
@@ -131,8 +134,9 @@ interface WalkResult {
 async function walkStale(
   db: Executor,
   event: EventRecord,
-  opts: { from?: string | null; maxRows?: number; yieldBetweenChunks: boolean; stopped?: () => boolean },
+  opts: { chunk: number; from?: string | null; maxRows?: number; yieldBetweenChunks: boolean; stopped?: () => boolean; progress?: (rows: number) => void },
 ): Promise<WalkResult> {
+  const size = opts.chunk;
   let last = opts.from ?? null;
   let found = 0;
   const maxRows = opts.maxRows ?? Infinity;
@@ -143,7 +147,7 @@ async function walkStale(
     // written back from older data is refused and stays stale.
     let q = db.selectFrom('standings').select(['project_id', 'version']).where('event_id', '=', event.id).where('stale', '=', 1);
     if (last !== null) q = q.where('project_id', '>', last);
-    const chunk = await q.orderBy('project_id').limit(Math.min(CHUNK, maxRows - found)).execute();
+    const chunk = await q.orderBy('project_id').limit(Math.min(size, maxRows - found)).execute();
     if (chunk.length === 0) return { found, stoppedAfter: null };
     try {
       await refreshChunk(db, event, chunk);
@@ -154,8 +158,9 @@ async function walkStale(
       await refreshChunk(db, event, chunk);
     }
     found += chunk.length;
+    opts.progress?.(chunk.length);
     last = chunk[chunk.length - 1]!.project_id;
-    if (chunk.length < CHUNK && found < maxRows) return { found, stoppedAfter: null };
+    if (chunk.length < size && found < maxRows) return { found, stoppedAfter: null };
   }
 }
 
@@ -164,7 +169,7 @@ async function walkStale(
  * snapshot must be exact). No yielding: the transaction keeps its connection's turn.
  */
 export async function refreshAllStandings(tx: Executor, event: EventRecord): Promise<void> {
-  await walkStale(tx, event, { yieldBetweenChunks: false });
+  await walkStale(tx, event, { chunk: CHUNK.postgres, yieldBetweenChunks: false });
 }
 
 /** How many of the event's standings are stale right now (an index range count). */
@@ -198,6 +203,8 @@ export interface StandingsRefresherOptions {
 interface Run {
   /** Settles once the read's share (up to `inlineRows`) is done: how many standings it left stale (0: none). */
   slice: Promise<number>;
+  /** What the background part has still to do: the count it started from, less the rows done since. */
+  remaining: number;
   /** Settles when the whole run, background part included, has finished. */
   done: Promise<void>;
 }
@@ -251,35 +258,38 @@ export function createStandingsRefresher(opts: StandingsRefresherOptions) {
       failSlice = reject;
     });
     const isStopped = () => stopped;
-    const done = (async () => {
+    const chunk = CHUNK[dialect];
+    const run: Run = { slice, done: Promise.resolve(), remaining: 0 };
+    const progress = (rows: number) => (run.remaining = Math.max(0, run.remaining - rows));
+    run.done = (async () => {
       let total = 0;
       try {
-        const first = await walkStale(db, event, { maxRows: inlineRows, yieldBetweenChunks: true, stopped: isStopped });
+        const first = await walkStale(db, event, { chunk, maxRows: inlineRows, yieldBetweenChunks: true, stopped: isStopped });
         total += first.found;
         if (first.stoppedAfter === null) return settleSlice(0);
         // Counted before the background part starts, so the reader learns what it left behind.
         const pending = await countStale(db, event.id);
+        run.remaining = pending;
         settleSlice(pending);
         if (pending === 0) return;
         // The background part: on from where the read stopped, then passes from the start for rows
         // made stale behind the walk meanwhile, until a pass finds none.
         let from: string | null = first.stoppedAfter;
         for (let pass = 0; pass < MAX_PASSES && !stopped; pass++) {
-          const r = await walkStale(db, event, { from, yieldBetweenChunks: true, stopped: isStopped });
+          const r = await walkStale(db, event, { chunk, from, yieldBetweenChunks: true, stopped: isStopped, progress });
           total += r.found;
           if (from === null && r.found === 0) break;
           from = null;
         }
       } catch (err) {
         failSlice(err);
-        // Only the background part can fail unseen: the next read starts over.
-        warn(err, 'background refresh of standings failed; the next read retries');
+        // The read that started the run sees an error of its own share; the background part's only here.
+        warn(err, 'refresh of standings failed; the next read retries');
       } finally {
         runs.delete(event.id);
         if (total >= vacuumAfterRows) vacuumSoon();
       }
     })();
-    const run = { slice, done };
     runs.set(event.id, run);
     return run;
   }
@@ -300,14 +310,16 @@ export function createStandingsRefresher(opts: StandingsRefresherOptions) {
     async forRead(event: EventRecord): Promise<number> {
       const joined = runs.get(event.id);
       if (!joined) return start(event).slice;
-      // A run under way, perhaps well into its background part: how far it is now.
-      return (await joined.slice) === 0 ? 0 : countStale(db, event.id);
+      // A run under way, perhaps well into its background part: what it has left, without
+      // counting again (a count over tens of thousands of stale rows would slow every read).
+      // Rows made stale after it counted are not in it; the next run counts them.
+      return (await joined.slice) === 0 ? 0 : Math.max(1, joined.remaining);
     },
     /** Before a read that must be exact (CSV export, publication): every stale standing, waited for. */
     async complete(event: EventRecord): Promise<void> {
       const run = runs.get(event.id);
       if (run) await run.done;
-      await walkStale(db, event, { yieldBetweenChunks: true });
+      await walkStale(db, event, { chunk: CHUNK[dialect], yieldBetweenChunks: true });
     },
     idle,
     /** Stops background work at its next chunk and waits for it. */

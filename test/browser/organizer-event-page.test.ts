@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type Behaviour, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, type TestApp, type TestUser } from '../helpers/harness.js';
+import { seedProjects } from '../helpers/seed-projects.js';
 import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInSession, startWebApp } from './browser-harness.js';
 
 const DAY = 86_400_000;
@@ -239,6 +240,32 @@ describe('organizer event page (SQLite)', () => {
     await page.goto(`${t.url}/events/evt_nope/leaderboard`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await context.close();
+  });
+
+  // Last in this file: it stops the app's background recomputation of standings for good.
+  it('says when the leaderboard is being recomputed after a bulk change', async () => {
+    const eventId = await createEvent(t, org.key, { name: 'Bulk Hack', models: [] });
+    const ids = await seedProjects(t, eventId, Array.from({ length: 12 }, (_, i) => ({ track: 'tools', score: 1 + (i % 9) })));
+    expect((await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key })).headers.get('leaderboard-pending')).toBeNull();
+    // Held where a bulk change leaves it: every project re-scored, none recomputed yet.
+    await t.ctx.standings.stop();
+    await t.ctx.db.updateTable('reviews').set({ scores: JSON.stringify({ impact: 2.5, craft: 2.5 }) }).where('project_id', 'in', ids).execute();
+    expect((await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key })).headers.get('leaderboard-pending')).toBe('12');
+    for (const [locale, viewport, text] of [
+      ['en', 'desktop', 'Recomputing the scores of 12 projects after a change.'],
+      ['zh-CN', 'phone', '正在重新计算 12 个作品的得分'],
+    ] as const) {
+      const { page, context, problems } = await signedIn({ locale, viewport });
+      await page.goto(`${t.url}/events/${eventId}/leaderboard`);
+      await settled(page);
+      await page.getByRole('status').filter({ hasText: text }).waitFor();
+      // The previous numbers stay listed meanwhile.
+      expect(await page.locator('table').first().locator('tbody tr').count()).toBe(12);
+      await expectAccessible(page);
+      await screenshot(page, `organizer-event-leaderboard-pending-${locale === 'en' ? 'en' : 'zh'}`);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
   });
 });
 

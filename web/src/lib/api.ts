@@ -65,6 +65,8 @@ export interface Page<T> {
   items: T[];
   /** The cursor of the next page (from the Link rel="next" header), or null on the last page. */
   next: string | null;
+  /** The answer's headers (e.g. Leaderboard-Pending). */
+  headers: Headers;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -126,7 +128,7 @@ export function nextCursor(link: string | null): string | null {
 export async function apiPage<T>(path: string, opts: RequestOptions = {}): Promise<Page<T>> {
   const res = await send('GET', path, opts);
   const items = (await res.json()) as T[];
-  return { items, next: nextCursor(res.headers.get('link')) };
+  return { items, next: nextCursor(res.headers.get('link')), headers: res.headers };
 }
 
 export const get = <T = unknown>(path: string, opts?: RequestOptions) => api<T>('GET', path, opts);

@@ -16,6 +16,9 @@ export default function LeaderboardTab({ event }: TabProps) {
   const [topN, setTopN] = useState(10);
   const list = usePagedList<LeaderboardEntry>(event.id, 'leaderboard', `/events/${encodeURIComponent(event.id)}/leaderboard`, { track_id: track || undefined, limit: 100 });
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
+  // After a bulk change (weights edited, judging started) the server recomputes in the background
+  // and says how many projects are still pending; the 5 s polling picks up the result.
+  const pending = Number(list.data?.pages[0]?.headers.get('leaderboard-pending') ?? 0);
   const disagree = useMemo(() => disagreements(rows, 10), [rows]);
   const captionId = useId();
   const groupName = (g: string) => (g === 'human' ? t('leaderboard.human') : g);
@@ -23,6 +26,11 @@ export default function LeaderboardTab({ event }: TabProps) {
   return (
     <div className="stack">
       <LiveNote />
+      {pending > 0 ? (
+        <p className="alert alert-info" role="status">
+          {t('leaderboard.pending', { count: pending })}
+        </p>
+      ) : null}
       <div className="detail-filters">
         {event.tracks.length > 0 ? (
           <Field label={t('detail.track')}>
