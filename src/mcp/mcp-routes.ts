@@ -120,9 +120,10 @@ export function mcpRoutes(ctx: AppContext) {
       // The REST problem document as is: the same code, detail and field errors.
       return { isError: true, content: [{ type: 'text', text: isJson ? res.body : JSON.stringify({ status: res.statusCode, detail: res.body }) }] };
     }
-    const structured = spec.list
+    const structured: Record<string, unknown> = spec.list
       ? { items: body as unknown[], next_cursor: nextCursorOf(res.headers.link as string | undefined) }
       : (body as Record<string, unknown>);
+    if (spec.countHeader) structured[spec.countHeader.property] = Number(res.headers[spec.countHeader.header] ?? 0);
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
 

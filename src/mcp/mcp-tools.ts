@@ -64,6 +64,8 @@ export interface ToolSpec {
   outputSchema: ObjectJsonSchema;
   /** The route answers a bare JSON array (one page): the result is `{ items, next_cursor }`. */
   list: boolean;
+  /** A count header of the REST answer the result carries as a property (absent header: 0). */
+  countHeader?: { header: string; property: string };
 }
 
 interface ObjectLike {
@@ -96,11 +98,12 @@ function objectOutput(schema: TSchema): ObjectJsonSchema {
   return JSON.parse(JSON.stringify(schema)) as ObjectJsonSchema;
 }
 
-function listOutput(item: TSchema): ObjectJsonSchema {
+function listOutput(item: TSchema, extra: Record<string, TSchema> = {}): ObjectJsonSchema {
   return objectOutput(
     Type.Object({
       items: Type.Array(item, { description: 'one page, in the REST route order' }),
       next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as `cursor` for the next page; null on the last page' }),
+      ...extra,
     }),
   );
 }
@@ -276,8 +279,15 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     path: '/events/{event_id}/leaderboard',
     pathArgs: ['event_id'],
     inputSchema: inputSchema({ event_id: eventIdArg }, { properties: leaderboardArgs }),
-    outputSchema: listOutput(LeaderboardEntrySchema),
+    outputSchema: listOutput(LeaderboardEntrySchema, {
+      pending: Type.Integer({
+        minimum: 0,
+        description:
+          'projects whose numbers are still being recomputed after a bulk change (weights edited, judging started); they show their previous numbers meanwhile. 0: every number is current; otherwise call again in a few seconds.',
+      }),
+    }),
     list: true,
+    countHeader: { header: 'leaderboard-pending', property: 'pending' },
   },
   {
     name: 'publish_results',

@@ -84,6 +84,24 @@ describe.each(DIALECTS)('leaderboard recomputed in the background (%s)', (dialec
     expect(after.body.map((e: any) => e.score)).toEqual(ids.map((_, k) => CHANGED(k)));
   });
 
+  it('tells MCP clients too: get_leaderboard returns the count as `pending`', async () => {
+    const { eventId } = await seeded();
+    const call = async (id: number) => {
+      const res = await t.api('POST', '/mcp', {
+        key: org.key,
+        headers: { accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_leaderboard', arguments: { event_id: eventId } } },
+      });
+      expect(res.status).toBe(200);
+      return res.body.result.structuredContent;
+    };
+    expect((await call(1)).pending).toBe(N - INLINE);
+    await t.ctx.standings.idle();
+    const done = await call(2);
+    expect(done.pending).toBe(0);
+    expect(done.items).toHaveLength(N);
+  });
+
   it('recomputes a change within the budget before answering: no header, exact at once', async () => {
     const { eventId, ids } = await seeded();
     await board(eventId);

@@ -193,6 +193,7 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     // The leaderboard's review coverage comes through (the event has no models: none expected).
     expect(board.items[0].reviews).toEqual({ expected: 0, succeeded: 1, failed: 0, pending: 0, human: 0 });
     expect(board.next_cursor).toBeNull();
+    expect(board.pending).toBe(0);
 
     const published = ok(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId } }));
     expect(published).toMatchObject({ event_id: eventId, status: 'ended', result_url: `http://hackathon.test/api/v1/events/${eventId}/result` });
