@@ -14,6 +14,9 @@ export interface BenchServer {
   child: ChildProcess;
   reset(): Promise<void>;
   probe(): Promise<Probe>;
+  /** CPU profile of the server between the two calls, written to `file` (.cpuprofile, for DevTools). */
+  profileStart(): Promise<void>;
+  profileStop(file: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,7 +33,7 @@ export async function freePort(): Promise<number> {
 export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
   const child = fork('bench/instrumented-server.ts', [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
     env: {
       ...process.env,
       PORT: String(port),
@@ -71,6 +74,16 @@ export async function startBenchServer(env: Record<string, string>): Promise<Ben
       const p = next('probe');
       child.send({ type: 'probe' });
       return p;
+    },
+    async profileStart() {
+      const p = next('profile:start');
+      child.send({ type: 'profile:start' });
+      await p;
+    },
+    async profileStop(file: string) {
+      const p = next('profile:stop');
+      child.send({ type: 'profile:stop', file });
+      await p;
     },
     async stop() {
       if (child.exitCode !== null) return;

@@ -109,9 +109,12 @@ async function seed(db: DatabaseHandle['db']) {
   return { eventIds, keys };
 }
 
+/** Node flags for both servers (BENCH_NODE_FLAGS, e.g. "--max-semi-space-size=32"). */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 async function startReal(dbUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), 'dist/cli.js', 'serve'], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), 'dist/cli.js', 'serve'], {
     env: {
       ...process.env,
       DATABASE_URL: dbUrl,
@@ -213,7 +216,8 @@ export async function main(): Promise<void> {
     const fixturePath = join(dir, 'fixtures.json');
     writeFileSync(fixturePath, JSON.stringify({ list, detail, write: { ...detail, updated: false } }));
     const barePort = await freePort();
-    const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', fixturePath], {
+    // The same runtime flags as the real server: the ratio compares the code, not V8 settings.
+    const bare = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', 'bench/bare-server.ts', fixturePath], {
       env: { ...process.env, PORT: String(barePort) },
       stdio: ['ignore', 'ignore', 'inherit'],
     });

@@ -3,6 +3,8 @@
  * benchmarks: over IPC it answers the event-loop delay (max since the last reset) and the
  * process's CPU time. Used by bench/growth-events.ts and bench/long-poll.ts.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../src/core/config.js';
 import { startServer } from '../src/server.js';
@@ -11,8 +13,20 @@ const delay = monitorEventLoopDelay({ resolution: 5 });
 delay.enable();
 const server = await startServer(loadConfig(process.env));
 process.send?.({ type: 'ready', url: server.url });
-process.on('message', (msg: { type: string }) => {
-  if (msg.type === 'reset') {
+const inspector = new Session();
+process.on('message', async (msg: { type: string; file?: string }) => {
+  if (msg.type === 'profile:start') {
+    // A CPU profile of a window of the run (BENCH_PROFILE=dir in the benchmarks that use it).
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.start');
+    process.send?.({ type: 'profile:start' });
+  } else if (msg.type === 'profile:stop') {
+    const { profile } = await inspector.post('Profiler.stop');
+    writeFileSync(msg.file!, JSON.stringify(profile));
+    inspector.disconnect();
+    process.send?.({ type: 'profile:stop' });
+  } else if (msg.type === 'reset') {
     delay.reset();
     process.send?.({ type: 'reset' });
   } else if (msg.type === 'probe') {

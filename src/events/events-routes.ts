@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf, type App, type AppContext } from '../app-context.js';
 import { problems } from '../core/http/schemas.js';
@@ -14,6 +15,7 @@ import {
   RegistrationFormSchema,
 } from './events-schemas.js';
 import type { EventInput } from './events-service.js';
+import { effectiveStatus } from './status.js';
 import { validationError } from '../core/errors.js';
 
 /** `?fields=a,b`: the named summary fields, validated (unknown names answer 422 listing the allowed ones). */
@@ -29,6 +31,9 @@ function parseFields(raw: string | undefined): Array<(typeof LIST_FIELDS)[number
   return names as Array<(typeof LIST_FIELDS)[number]>;
 }
 
+/** Serialised list items remembered per cached event (statuses × field lists). */
+const MAX_SHAPES = 8;
+
 /** Public discovery (list, detail, registration form) and the organizer's create/update. */
 export function eventsRoutes(ctx: AppContext) {
   const { events, clock, config } = ctx;
@@ -36,6 +41,26 @@ export function eventsRoutes(ctx: AppContext) {
   async function fullEvent(e: EventRecord, showOrganizers: boolean) {
     const out = eventForApi(e, clock.now());
     return showOrganizers ? { ...out, co_organizers: await events.coOrganizers(e) } : out;
+  }
+
+  /**
+   * The public body of GET /events/:id as JSON text, serialised once per cached event record and
+   * status. The catalog hands out one record object per cached event until the event changes (then
+   * a new one), and the status is the only part that moves with the clock, so a record and a status
+   * always give the same bytes. A record read past the cache is a new object every time: it is
+   * serialised as before, and its memo goes with it.
+   */
+  const publicJson = new WeakMap<EventRecord, { status: string; json: string }>();
+  /** Likewise one list item's JSON text, by status and field list. */
+  const listJson = new WeakMap<EventRecord, Map<string, string>>();
+  function publicEventJson(e: EventRecord, reply: FastifyReply): string {
+    const now = clock.now();
+    const status = effectiveStatus(e, now);
+    const memo = publicJson.get(e);
+    if (memo && memo.status === status) return memo.json;
+    const json = reply.serialize(eventForApi(e, now)) as string;
+    publicJson.set(e, { status, json });
+    return json;
   }
 
   return async function plugin(app: App) {
@@ -66,11 +91,31 @@ export function eventsRoutes(ctx: AppContext) {
           reply.header('Link', `<${config.publicUrl}/api/v1/events?${params}>; rel="next"`);
         }
         const now = clock.now();
-        if (!fields) return page.events.map((e) => eventSummaryForApi(e, now));
-        return page.events.map((e) => {
+        const item = (e: EventRecord) => {
           const full = eventSummaryForApi(e, now);
-          return Object.fromEntries(fields.map((f) => [f, full[f]]));
+          return fields ? Object.fromEntries(fields.map((f) => [f, full[f]])) : full;
+        };
+        if (q.mine) return page.events.map(item);
+        // Public pages: each item's JSON text is serialised once per cached record, status and
+        // field list (as GET /events/:id), and the page is their concatenation.
+        // The serializer writes properties in the schema's order, so a field list's order and
+        // repeats do not change the bytes: one key per set of fields.
+        const shape = fields ? [...new Set(fields)].sort().join(',') : '*';
+        const parts = page.events.map((e) => {
+          const status = effectiveStatus(e, now);
+          let memo = listJson.get(e);
+          // A few shapes per record at most: clients asking for ever new field sets cannot grow it.
+          if (!memo || memo.size >= MAX_SHAPES) listJson.set(e, (memo = new Map()));
+          const key = `${status}|${shape}`;
+          let json = memo.get(key);
+          if (json === undefined) {
+            // The route's own (array) serializer on a one-item array: the same bytes as in a page.
+            json = (reply.serialize([item(e)]) as string).slice(1, -1);
+            memo.set(key, json);
+          }
+          return json;
         });
+        return reply.type('application/json; charset=utf-8').send(`[${parts.join(',')}]` as never);
       },
     );
 
@@ -84,9 +129,11 @@ export function eventsRoutes(ctx: AppContext) {
           response: { 200: EventSchema, ...problems('event_not_found') },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const event = await events.getPublic(request.params.id, request.principal);
-        return fullEvent(event, await events.isOwner(event, request.principal));
+        if (await events.isOwner(event, request.principal)) return fullEvent(event, true);
+        // JSON text, sent as is (a string body skips the serializer).
+        return reply.type('application/json; charset=utf-8').send(publicEventJson(event, reply) as never);
       },
     );
 

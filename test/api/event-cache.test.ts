@@ -74,13 +74,19 @@ describe.each(DIALECTS)('bounded public-event cache (%s)', (dialect) => {
   it('status is computed per request even for a cached event', async () => {
     const org = await quickUser(t, 'organizer');
     const id = await createEvent(t, org.key);
+    const listed = async () => (await t.api('GET', '/events?limit=100')).body.find((e: { id: string }) => e.id === id).status;
     expect((await t.api('GET', `/events/${id}`)).body.status).toBe('open');
+    expect(await listed()).toBe('open');
     t.clock.advance(86_400_000 + 1);
     try {
       expect((await t.api('GET', `/events/${id}`)).body.status).toBe('active');
+      expect(await listed()).toBe('active');
     } finally {
       t.clock.advance(-(86_400_000 + 1));
     }
+    // The text serialised for one status is never served for another (the same cached record).
+    expect((await t.api('GET', `/events/${id}`)).body.status).toBe('open');
+    expect(await listed()).toBe('open');
   });
 });
 
