@@ -1,5 +1,6 @@
 /** Starts bench/instrumented-server.ts as a child process and talks to its probe. */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export interface Probe {
@@ -20,6 +21,18 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The Node flags the servers under test run with: those of `npm start` (package.json), so the
+ * benchmarks measure the server as it is started; BENCH_NODE_FLAGS replaces them ("" for none).
+ */
+export function serverNodeFlags(): string[] {
+  if (process.env.BENCH_NODE_FLAGS !== undefined) return process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const m = /^node((?: --\S+)*) dist\/cli\.js serve$/.exec(start);
+  if (!m) throw new Error(`package.json's start script is not "node [flags] dist/cli.js serve": ${start}`);
+  return m[1]!.split(' ').filter(Boolean);
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer();
@@ -33,7 +46,7 @@ export async function freePort(): Promise<number> {
 export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
   const child = fork('bench/instrumented-server.ts', [], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
+    execArgv: [...serverNodeFlags(), '--import', 'tsx'],
     env: {
       ...process.env,
       PORT: String(port),

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/core/db/index.js';
 import { migrateToLatest } from '../src/core/db/migrations.js';
 import type { DatabaseConfig } from '../src/core/config.js';
-import { freePort } from './bench-server.js';
+import { freePort, serverNodeFlags } from './bench-server.js';
 import { seedTeamUsers } from './seed-users.js';
 import { newId } from '../src/core/ids.js';
 
@@ -109,8 +109,8 @@ async function seed(db: DatabaseHandle['db']) {
   return { eventIds, keys };
 }
 
-/** Node flags for both servers (BENCH_NODE_FLAGS, e.g. "--max-semi-space-size=32"). */
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** Node flags for both servers: those of `npm start` (BENCH_NODE_FLAGS replaces them). */
+const NODE_FLAGS = serverNodeFlags();
 
 async function startReal(dbUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
