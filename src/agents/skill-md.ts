@@ -400,6 +400,11 @@ the co-organizers it names) manage it; anyone else gets \`403 forbidden\`.
    curl -s "${base}/events/$EVENT_ID/leaderboard" -H "Authorization: Bearer $KEY"
    \`\`\`
 
+   Right after a bulk change (judging starts, the weights are edited) the numbers are recomputed in
+   the background: while they are, the answer carries the header \`Leaderboard-Pending: <n>\` (that
+   many projects still show their previous numbers, or are not listed yet); read again in a few
+   seconds. Without the header every number is current. Publication always waits for every number.
+
 4. **Publish** the ranking (only while \`judging\`): it is frozen as the result and the event ends:
 
    \`\`\`sh

@@ -21,7 +21,8 @@ describe('MCP tool catalogue', () => {
     }
     const lists = MCP_TOOLS.filter((tool) => tool.list);
     expect(lists.map((tool) => tool.name).sort()).toEqual(['get_leaderboard', 'get_result', 'list_events', 'list_registrations']);
-    for (const tool of lists) expect(tool.outputSchema.required, tool.name).toEqual(['items', 'next_cursor']);
+    // get_leaderboard also says how many projects are still being recomputed (Leaderboard-Pending).
+    for (const tool of lists) expect(tool.outputSchema.required, tool.name).toEqual(tool.name === 'get_leaderboard' ? ['items', 'next_cursor', 'pending'] : ['items', 'next_cursor']);
   });
 
   it('marks read tools read-only and the irreversible ones destructive', () => {
