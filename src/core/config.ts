@@ -336,7 +336,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventCacheMaxBytes: int('EVENT_CACHE_MAX_BYTES', 32 * 1024 * 1024, 1024, 2 ** 40),
     waitRecheckMs: int('WAIT_RECHECK_MS', 5000, 0, 3_600_000),
     authCacheTtlMs: int('AUTH_CACHE_TTL_MS', 2000, 0, 60_000),
-    leaderboardInlineRefresh: int('LEADERBOARD_INLINE_REFRESH', 500, 1, 1_000_000),
+    leaderboardInlineRefresh: int('LEADERBOARD_INLINE_REFRESH', 200, 1, 1_000_000),
     ai: {
       providers: parseProviders(env, problems),
       workersEnabled: bool('REVIEW_WORKERS', true),
