@@ -102,9 +102,15 @@ interface Run {
   loopMaxMs: number;
 }
 
+/** A directory: a CPU profile of the server per run (BENCH_PROFILE=dir). */
+const PROFILE = process.env.BENCH_PROFILE;
+let profiled = 0;
+
 async function measure(server: BenchServer, opts: autocannon.Options): Promise<Run> {
   await server.reset();
+  if (PROFILE) await server.profileStart();
   const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  if (PROFILE) await server.profileStop(`${PROFILE}/growth-events-${String(++profiled).padStart(2, '0')}.cpuprofile`);
   const p = await server.probe();
   return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx, loopMaxMs: p.loopMaxMs };
 }

@@ -249,7 +249,8 @@ async function benchStored(dialect: 'sqlite' | 'postgres', fx: Fixture): Promise
     // What the leaderboard does now: per-project standings kept by the database, recomputed only
     // where stale. (1) the whole ranking read from fresh standings, in pages of 1000 (what publishing
     // and the CSV walk); (2) the first page; (3) a full rebuild, every row stale (after a bulk load
-    // or an edit of the event's dimensions); (4) one review changed, then the first page.
+    // or an edit of the event's dimensions): the first read, and the background recomputation;
+    // (4) one review changed, then the first page.
     const wholeRanking = async () => {
       let n = 0;
       let cursor: string | undefined;
@@ -260,7 +261,9 @@ async function benchStored(dialect: 'sqlite' | 'postgres', fx: Fixture): Promise
       } while (cursor);
       return n;
     };
-    await wholeRanking(); // the bulk load left every row stale: rebuilt here, untimed
+    // The bulk load left every row stale: the first read leaves most of them to the background.
+    await wholeRanking();
+    await ctx.standings.idle();
     let count = 0;
     report(
       `${dialect} stored, whole ranking from standings (pages of 1000)`,
@@ -272,14 +275,21 @@ async function benchStored(dialect: 'sqlite' | 'postgres', fx: Fixture): Promise
     if (count !== PROJECTS) throw new Error(`expected ${PROJECTS} entries, got ${count}`);
     report(`${dialect} stored, first page (100)`, await time(() => ctx.results.leaderboard(owner, eventId)), false);
     const markAllStale = () => database.db.updateTable('standings').set((eb) => ({ stale: 1, version: eb('version', '+', 1) })).where('event_id', '=', eventId).execute();
-    const samples: number[] = [];
+    const firstReads: number[] = [];
+    const rebuilds: number[] = [];
     for (let i = 0; i < 3; i++) {
       await markAllStale();
       const start = performance.now();
-      await ctx.results.leaderboard(owner, eventId);
-      samples.push(performance.now() - start);
+      const page = await ctx.results.leaderboard(owner, eventId);
+      firstReads.push(performance.now() - start);
+      if (page.pending === 0) throw new Error('every row stale, yet nothing pending');
+      await ctx.standings.idle();
+      rebuilds.push(performance.now() - start);
     }
-    console.log(`${LABEL} ${dialect} full rebuild (every row stale) + first page: ${samples.map((x) => x.toFixed(0)).join(', ')} ms`);
+    console.log(
+      `${LABEL} ${dialect} full rebuild (every row stale): the first page answers in ${firstReads.map((x) => x.toFixed(0)).join(', ')} ms, ` +
+        `every row current (in the background, vacuum included) after ${rebuilds.map((x) => x.toFixed(0)).join(', ')} ms`,
+    );
     let flip = 0;
     report(
       `${dialect} one review changed, then first page`,

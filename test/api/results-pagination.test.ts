@@ -3,6 +3,7 @@ import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type ApiResponse, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
 import { seedProjects } from '../helpers/seed-projects.js';
+import { snapshotTag } from '../../src/results/results-service.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -264,5 +265,23 @@ describe.each(DIALECTS)('leaderboard CSV streaming (%s)', (dialect) => {
     expect(rows[1_199]![0]).toBe('1085');
     expect(rows[1_204]![0]).toBe('1085');
     expect(new Set(rows.map((r) => r[1]))).toEqual(new Set(ids));
+
+    // Published from the same 1,205 entries (built and hashed a read chunk at a time): the tag is
+    // the SHA-256 of exactly the entries' bytes in the answer, and the result serves those bytes.
+    t.clock.set(T0.getTime() + 2 * DAY + HOUR); // judging
+    const published = await t.api('POST', `/events/${eventId}/results/publish`, { key: org.key });
+    expect(published.status).toBe(200);
+    const marker = '"entries":';
+    const entriesJson = published.text.slice(published.text.indexOf(marker) + marker.length, -1);
+    expect(published.body.etag).toBe(`"${snapshotTag(entriesJson)}"`);
+    expect(published.body.entries.map((e: any) => [e.rank, e.project_id])).toEqual(rows.map((r) => [Number(r[0]), r[1]]));
+    const pages: string[] = [];
+    for (let path: string | null = `/api/v1/events/${eventId}/result?limit=1000`; path !== null; ) {
+      const res: ApiResponse = await t.request('GET', path);
+      pages.push(res.text.slice(1, -1));
+      path = nextPath(res);
+    }
+    expect(pages).toHaveLength(2);
+    expect(`[${pages.join(',')}]`).toBe(entriesJson);
   }, 60_000);
 });
