@@ -2,6 +2,7 @@
 // `npm run bench -- growth` (or any words) runs only the scripts whose names contain one of them.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { serverNodeFlags } from './bench-server.js';
 
 const ALL = [
   // Throughput and latency against a bare Fastify route measured in the same run.
@@ -24,7 +25,8 @@ const scripts = ALL.filter((s) => existsSync(s) && (filters.length === 0 || filt
 let failed = 0;
 for (const script of scripts) {
   console.log(`\n=== ${script} ===`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
+  // With the Node flags of `npm start`: several benchmarks run the app in their own process.
+  const r = spawnSync(process.execPath, [...serverNodeFlags(), '--import', 'tsx', script], { stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

@@ -18,7 +18,7 @@ import { placeOf, refreshAllStandings, scoredGroups, standingsPage, unscored, ty
 export const DEFAULT_PAGE_LIMIT = 100;
 export const MAX_PAGE_LIMIT = 1000;
 /** Rows read per step when a whole ranking is walked (publication, CSV). */
-const WALK_CHUNK = 1000;
+const WALK_CHUNK = 500;
 /** How many unscored project ids a refused publication names. */
 const UNSCORED_SAMPLE = 10;
 const SCALE = 10 ** SCORE_DECIMALS;
