@@ -289,9 +289,10 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
       });
       // The event row changed (status, result_announced_at): drop cached copies of it.
       events.changed(owned.id);
+      // `entries`: the entries' JSON texts, joined by commas inside brackets exactly the bytes the
+      // tag was computed from (the route writes them so, a slice at a time).
       const { tails, ...answer } = published;
-      // The answer's entries: exactly the bytes the tag was computed from.
-      return { ...answer, entriesJson: '[' + tails.join(',') + ']' };
+      return { ...answer, entries: tails };
     } catch (err) {
       if (uniqueViolation(err) === 'results_pkey') throw alreadyPublished(owned);
       throw err;
