@@ -266,6 +266,16 @@ describe('organizer event page (SQLite)', () => {
       expect(problems).toEqual([]);
       await context.close();
     }
+    // The publish tab's preview says so too (publication itself waits for every number).
+    expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
+    const { page, context, problems } = await signedIn();
+    await page.goto(`${t.url}/events/${eventId}/publish`);
+    await settled(page);
+    await page.getByRole('region', { name: 'What will be frozen' }).getByRole('status').filter({ hasText: 'Recomputing the scores of 12 projects' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'organizer-event-publish-pending-en');
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });
 

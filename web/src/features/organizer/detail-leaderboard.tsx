@@ -4,7 +4,7 @@ import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import type { LeaderboardEntry, TabProps } from './detail-types';
 import { disagreements, isScored } from './detail-leaderboard-math';
-import { LiveNote, LoadMore, TableWrap, trackName, useOrganizerT, usePagedList } from './detail-shared';
+import { LiveNote, LoadMore, PendingNote, pendingOf, TableWrap, trackName, useOrganizerT, usePagedList } from './detail-shared';
 
 // Recharts is large: it loads only when this tab shows charts.
 const ScoreCharts = lazy(() => import('./detail-charts'));
@@ -16,9 +16,7 @@ export default function LeaderboardTab({ event }: TabProps) {
   const [topN, setTopN] = useState(10);
   const list = usePagedList<LeaderboardEntry>(event.id, 'leaderboard', `/events/${encodeURIComponent(event.id)}/leaderboard`, { track_id: track || undefined, limit: 100 });
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
-  // After a bulk change (weights edited, judging started) the server recomputes in the background
-  // and says how many projects are still pending; the 5 s polling picks up the result.
-  const pending = Number(list.data?.pages[0]?.headers.get('leaderboard-pending') ?? 0);
+  const pending = pendingOf(list.data?.pages[0]);
   const disagree = useMemo(() => disagreements(rows, 10), [rows]);
   const captionId = useId();
   const groupName = (g: string) => (g === 'human' ? t('leaderboard.human') : g);
@@ -26,11 +24,7 @@ export default function LeaderboardTab({ event }: TabProps) {
   return (
     <div className="stack">
       <LiveNote />
-      {pending > 0 ? (
-        <p className="alert alert-info" role="status">
-          {t('leaderboard.pending', { count: pending })}
-        </p>
-      ) : null}
+      <PendingNote count={pending} />
       <div className="detail-filters">
         {event.tracks.length > 0 ? (
           <Field label={t('detail.track')}>

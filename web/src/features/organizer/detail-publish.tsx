@@ -7,7 +7,7 @@ import { Button, ConfirmDialog } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import type { LeaderboardEntry, TabProps } from './detail-types';
 import { isScored, topPerTrack, unscored } from './detail-leaderboard-math';
-import { keys, LIVE_MS, LiveNote, useOrganizerT } from './detail-shared';
+import { keys, LIVE_MS, LiveNote, PendingNote, pendingOf, useOrganizerT } from './detail-shared';
 
 const PREVIEW_LIMIT = 1000;
 
@@ -70,6 +70,7 @@ export default function PublishTab({ event }: TabProps) {
       <section className="card stack" aria-labelledby="preview-title">
         <h2 id="preview-title">{t('publish.previewTitle')}</h2>
         <p>{t('publish.previewIntro')}</p>
+        <PendingNote count={pendingOf(preview.data)} />
         <p>
           <strong>{t('publish.projects', { count: entries.length })}</strong>
         </p>

@@ -59,6 +59,24 @@ export function ProgressBar({ value, label, tone = 'primary' }: { value: number;
   );
 }
 
+/**
+ * The leaderboard's `Leaderboard-Pending` count: after a bulk change (weights edited, judging
+ * started) the server recomputes in the background; the pages' polling picks up the result.
+ */
+export function pendingOf(page: { headers: Headers } | undefined): number {
+  return Number(page?.headers.get('leaderboard-pending') ?? 0);
+}
+
+export function PendingNote({ count }: { count: number }) {
+  const { t } = useOrganizerT();
+  if (count <= 0) return null;
+  return (
+    <p className="alert alert-info" role="status">
+      {t('leaderboard.pending', { count })}
+    </p>
+  );
+}
+
 export function LiveNote() {
   const { t } = useOrganizerT();
   return (
