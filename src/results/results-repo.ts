@@ -19,10 +19,8 @@ export async function findResultTag(db: Executor, eventId: string): Promise<{ pu
 
 const ENTRY_INSERT_CHUNK = 500;
 
-/** `between`: awaited between two chunks (a turn of the event loop, for large results). */
-export async function insertResultEntries(db: Executor, eventId: string, rows: Array<Omit<ResultEntryRow, 'event_id'>>, between?: () => Promise<unknown>): Promise<void> {
+export async function insertResultEntries(db: Executor, eventId: string, rows: Array<Omit<ResultEntryRow, 'event_id'>>): Promise<void> {
   for (let i = 0; i < rows.length; i += ENTRY_INSERT_CHUNK) {
-    if (i > 0 && between) await between();
     await db
       .insertInto('result_entries')
       .values(rows.slice(i, i + ENTRY_INSERT_CHUNK).map((r) => ({ ...r, event_id: eventId })))

@@ -250,16 +250,20 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
             );
           }
         }
-        // Built a chunk at a time, with a turn of the event loop after each: on SQLite the queries
-        // run on the event loop itself, and 50,000 entries in one go would block it for most of a
-        // second (the transaction keeps the connection meanwhile; requests that need no query go on).
-        // The tag is the SHA-256 of the whole array's bytes, fed piece by piece.
+        // The result's row first: its primary key (one per event) backs up the event row's lock
+        // against a second snapshot; its tag is set once every entry is stored.
+        await repo.insertResult(tx, { event_id: event.id, published_at: stamp, published_by: who.userId, entries: '', etag: '' });
+        // The entries are read, stored and hashed a chunk at a time, with a turn of the event loop
+        // after each: on SQLite the queries run on the event loop itself, and 50,000 entries in one
+        // go would block it for most of a second (the transaction keeps the connection meanwhile;
+        // requests that need no query go on). The tag is the SHA-256 of the whole array's bytes.
         const tails: string[] = [];
         const hash = createHash('sha256').update('[');
-        const rows: Parameters<typeof repo.insertResultEntries>[2] = [];
         const tracks = new Map<string, { position: number; rankOf: (key: number) => number }>();
         for await (const chunk of walk(tx, event.id, undefined)) {
           const from = tails.length;
+          // Stored as they are read: only the entries' texts are kept for the answer.
+          const rows: Parameters<typeof repo.insertResultEntries>[2] = [];
           for (const { row, rank } of chunk) {
             const tail = entryTail(row, false);
             tails.push(`{"rank":${rank}${tail}`);
@@ -271,15 +275,15 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
               trackPosition = t.position++;
               trackRank = t.rankOf(row.score_key);
             }
-            rows.push({ position: rows.length, rank, track_id: row.track_id, track_position: trackPosition, track_rank: trackRank, entry_tail: tail });
+            rows.push({ position: from + rows.length, rank, track_id: row.track_id, track_position: trackPosition, track_rank: trackRank, entry_tail: tail });
           }
           hash.update((from > 0 ? ',' : '') + tails.slice(from).join(','));
+          await repo.insertResultEntries(tx, event.id, rows);
           await nextTurn();
         }
         const etag = hash.update(']').digest('base64url');
         // The entries live in result_entries; the tag is the hash of their whole array's bytes.
-        await repo.insertResult(tx, { event_id: event.id, published_at: stamp, published_by: who.userId, entries: '', etag });
-        await repo.insertResultEntries(tx, event.id, rows, nextTurn);
+        await tx.updateTable('results').set({ etag }).where('event_id', '=', event.id).execute();
         await tx
           .updateTable('events')
           .set({ status: 'ended', result_announced_at: stamp, updated_at: stamp })
