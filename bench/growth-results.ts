@@ -233,7 +233,8 @@ async function run(dialect: 'sqlite' | 'postgres', projects: number): Promise<Ro
     console.log(`${dialect}: skipped (PostgreSQL not reachable at ${PG_ADMIN})`);
     return null;
   }
-  const database = openDatabase(target.config);
+  // As the server opens it (SQLite: WAL checkpoints on a worker thread).
+  const database = openDatabase(target.config, { checkpointInBackground: true });
   try {
     await migrateToLatest(database.db);
     let t = performance.now();
