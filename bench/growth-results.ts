@@ -233,8 +233,7 @@ async function run(dialect: 'sqlite' | 'postgres', projects: number): Promise<Ro
     console.log(`${dialect}: skipped (PostgreSQL not reachable at ${PG_ADMIN})`);
     return null;
   }
-  // As the server opens it (SQLite: WAL checkpoints on a worker thread).
-  const database = openDatabase(target.config, { checkpointInBackground: true });
+  const database = openDatabase(target.config);
   try {
     await migrateToLatest(database.db);
     let t = performance.now();

@@ -23,7 +23,7 @@ export interface RunningServer {
  * in-flight requests before closing connections, which is what SIGTERM calls.
  */
 export async function startServer(config: Config, opts: { clock?: Clock; logger?: false } = {}): Promise<RunningServer> {
-  const database = openDatabase(config.database, { checkpointInBackground: true });
+  const database = openDatabase(config.database);
   await migrateToLatest(database.db);
 
   let store: RateLimitStore = memoryRateLimitStore();

@@ -5,7 +5,6 @@ import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely
 import { ConfigError, type DatabaseConfig } from '../config.js';
 import { ensurePrivateDir, ensurePrivateFile, restrictFile } from '../private-files.js';
 import type { Database } from './schema.js';
-import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -15,19 +14,10 @@ export type Executor = Db | Tx;
 export interface DatabaseHandle {
   db: Db;
   dialect: DatabaseConfig['dialect'];
-  /** SQLite with `checkpointInBackground`: the thread that checkpoints the write-ahead log. */
-  checkpointer?: WalCheckpointer;
   close(): Promise<void>;
 }
 
-/** How often the background thread checkpoints SQLite's write-ahead log. */
-const CHECKPOINT_INTERVAL_MS = 1000;
-
-/**
- * `checkpointInBackground` (SQLite on disk; the server sets it): checkpoints of the write-ahead
- * log run on a worker thread instead of inside the commits on the event loop (see wal-checkpointer).
- */
-export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number; checkpointInBackground?: boolean } = {}): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number } = {}): DatabaseHandle {
   if (config.dialect === 'sqlite') {
     const onDisk = config.path !== ':memory:' && !config.path.startsWith('file:');
     // Owner-only before SQLite writes a byte: the file holds accounts and key hashes. SQLite gives
@@ -43,24 +33,7 @@ export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number; 
     sqlite.pragma('busy_timeout = 5000');
     if (onDisk) for (const suffix of ['-wal', '-shm', '-journal']) restrictFile(config.path + suffix);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    if (!onDisk || !opts.checkpointInBackground) return { db, dialect: 'sqlite', close: () => db.destroy() };
-    const checkpointer = startWalCheckpointer(config.path, {
-      intervalMs: CHECKPOINT_INTERVAL_MS,
-      // Without the thread, SQLite's own checkpoints in the commits come back (its default, 1,000 pages).
-      onFailure: () => {
-        if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
-      },
-    });
-    sqlite.pragma('wal_autocheckpoint = 0');
-    return {
-      db,
-      dialect: 'sqlite',
-      checkpointer,
-      close: async () => {
-        await checkpointer.stop();
-        await db.destroy();
-      },
-    };
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   // Keep pg from turning NUMERIC/INT8 into strings in places we count.
   pg.types.setTypeParser(20, (v: string) => Number(v));
