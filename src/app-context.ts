@@ -12,7 +12,7 @@ import type { EventsService } from './events/events-service.js';
 import type { RegistrationsService } from './registrations/registrations-service.js';
 import type { ReviewsService } from './reviews/reviews-service.js';
 import type { ReviewersService } from './reviewers/reviewers-service.js';
-import type { StandingsRefresher } from './results/standings.js';
+import type { StandingsRefresher } from './results/standings-refresh.js';
 import type { ResultsService } from './results/results-service.js';
 import type { SubmissionsService } from './submissions/submissions-service.js';
 

@@ -34,7 +34,7 @@ import { reviewsRoutes } from './reviews/reviews-routes.js';
 import { statsRoutes } from './stats/stats-routes.js';
 import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
-import { createStandingsRefresher } from './results/standings.js';
+import { createStandingsRefresher } from './results/standings-refresh.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
 import { submissionsRoutes } from './submissions/submissions-routes.js';
 import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';

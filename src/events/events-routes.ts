@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf, type App, type AppContext } from '../app-context.js';
 import { problems } from '../core/http/schemas.js';
@@ -31,7 +30,7 @@ function parseFields(raw: string | undefined): Array<(typeof LIST_FIELDS)[number
   return names as Array<(typeof LIST_FIELDS)[number]>;
 }
 
-/** Serialised list items remembered per cached event (statuses × field lists). */
+/** JSON texts remembered per cached event (the detail and list items, per status and field set). */
 const MAX_SHAPES = 8;
 
 /** Public discovery (list, detail, registration form) and the organizer's create/update. */
@@ -44,22 +43,20 @@ export function eventsRoutes(ctx: AppContext) {
   }
 
   /**
-   * The public body of GET /events/:id as JSON text, serialised once per cached event record and
-   * status. The catalog hands out one record object per cached event until the event changes (then
-   * a new one), and the status is the only part that moves with the clock, so a record and a status
-   * always give the same bytes. A record read past the cache is a new object every time: it is
-   * serialised as before, and its memo goes with it.
+   * Public JSON texts of a cached event, serialised once per record and key: the body of
+   * GET /events/:id per status, an item of GET /events per status and set of fields. The catalog
+   * hands out one record object per cached event until the event changes (then a new one), and
+   * the status is the only part that moves with the clock, so a record and a key always give the
+   * same bytes. A record read past the cache is a new object every time: it is serialised as
+   * before, and its texts go with it. At most MAX_SHAPES per record, so clients asking for ever
+   * new field sets cannot grow it.
    */
-  const publicJson = new WeakMap<EventRecord, { status: string; json: string }>();
-  /** Likewise one list item's JSON text, by status and field list. */
-  const listJson = new WeakMap<EventRecord, Map<string, string>>();
-  function publicEventJson(e: EventRecord, reply: FastifyReply): string {
-    const now = clock.now();
-    const status = effectiveStatus(e, now);
-    const memo = publicJson.get(e);
-    if (memo && memo.status === status) return memo.json;
-    const json = reply.serialize(eventForApi(e, now)) as string;
-    publicJson.set(e, { status, json });
+  const texts = new WeakMap<EventRecord, Map<string, string>>();
+  function remembered(e: EventRecord, key: string, serialize: () => string): string {
+    let memo = texts.get(e);
+    if (!memo || memo.size >= MAX_SHAPES) texts.set(e, (memo = new Map()));
+    let json = memo.get(key);
+    if (json === undefined) memo.set(key, (json = serialize()));
     return json;
   }
 
@@ -96,25 +93,14 @@ export function eventsRoutes(ctx: AppContext) {
           return fields ? Object.fromEntries(fields.map((f) => [f, full[f]])) : full;
         };
         if (q.mine) return page.events.map(item);
-        // Public pages: each item's JSON text is serialised once per cached record, status and
-        // field list (as GET /events/:id), and the page is their concatenation.
-        // The serializer writes properties in the schema's order, so a field list's order and
-        // repeats do not change the bytes: one key per set of fields.
+        // Public pages: their items' remembered texts, joined. The serializer writes properties in
+        // the schema's order, so a field list's order and repeats do not change the bytes: one key
+        // per set of fields. The route's own (array) serializer on a one-item array gives the same
+        // bytes as in a page.
         const shape = fields ? [...new Set(fields)].sort().join(',') : '*';
-        const parts = page.events.map((e) => {
-          const status = effectiveStatus(e, now);
-          let memo = listJson.get(e);
-          // A few shapes per record at most: clients asking for ever new field sets cannot grow it.
-          if (!memo || memo.size >= MAX_SHAPES) listJson.set(e, (memo = new Map()));
-          const key = `${status}|${shape}`;
-          let json = memo.get(key);
-          if (json === undefined) {
-            // The route's own (array) serializer on a one-item array: the same bytes as in a page.
-            json = (reply.serialize([item(e)]) as string).slice(1, -1);
-            memo.set(key, json);
-          }
-          return json;
-        });
+        const parts = page.events.map((e) =>
+          remembered(e, `item|${effectiveStatus(e, now)}|${shape}`, () => (reply.serialize([item(e)]) as string).slice(1, -1)),
+        );
         return reply.type('application/json; charset=utf-8').send(`[${parts.join(',')}]` as never);
       },
     );
@@ -133,7 +119,9 @@ export function eventsRoutes(ctx: AppContext) {
         const event = await events.getPublic(request.params.id, request.principal);
         if (await events.isOwner(event, request.principal)) return fullEvent(event, true);
         // JSON text, sent as is (a string body skips the serializer).
-        return reply.type('application/json; charset=utf-8').send(publicEventJson(event, reply) as never);
+        const now = clock.now();
+        const json = remembered(event, `detail|${effectiveStatus(event, now)}`, () => reply.serialize(eventForApi(event, now)) as string);
+        return reply.type('application/json; charset=utf-8').send(json as never);
       },
     );
 

@@ -31,9 +31,6 @@ const LEADERBOARD_CACHE_CONTROL = 'private, no-store';
  */
 export const LEADERBOARD_PENDING = 'Leaderboard-Pending';
 
-/** Entries encoded per step when the publication's answer is written. */
-const ENCODE_SLICE = 1000;
-
 /** Whether an If-None-Match header matches `etag` (weak comparison, as RFC 9110 prescribes for it). */
 export function ifNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -150,15 +147,15 @@ export function resultsRoutes(ctx: AppContext) {
       },
       async (request, reply) => {
         const force = request.body?.force === true;
-        const { entries, ...published } = await results.publish(principalOf(request), request.params.id, { force });
+        const { entryPieces, ...published } = await results.publish(principalOf(request), request.params.id, { force });
         const head = JSON.stringify({ ...published, result_url: `${config.publicUrl}/api/v1/events/${published.event_id}/result` });
         // The entries are already JSON text: spliced in, not parsed and serialised again, and
-        // encoded a slice at a time with a turn of the event loop in between (50,000 entries are
-        // about 16 MB: in one piece, joining and encoding them would hold the loop for tens of ms).
+        // encoded a piece at a time with a turn of the event loop in between (50,000 entries are
+        // about 16 MB: in one string, joining and encoding them would hold the loop for tens of ms).
         const parts = [Buffer.from(`${head.slice(0, -1)},"entries":[`)];
-        for (let i = 0; i < entries.length; i += ENCODE_SLICE) {
-          if (i > 0) await nextTurn();
-          parts.push(Buffer.from((i > 0 ? ',' : '') + entries.slice(i, i + ENCODE_SLICE).join(',')));
+        for (const piece of entryPieces) {
+          parts.push(Buffer.from(piece));
+          await nextTurn();
         }
         parts.push(Buffer.from(']}'));
         return sendJson(reply, Buffer.concat(parts));

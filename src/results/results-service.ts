@@ -12,7 +12,8 @@ import { effectiveStatus } from '../events/status.js';
 import { csvRows } from './results-csv.js';
 import { orderGroups, SCORE_DECIMALS } from './ranking.js';
 import * as repo from './results-repo.js';
-import { placeOf, refreshAllStandings, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow, type StandingsRefresher } from './standings.js';
+import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
+import { placeOf, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';
 
 /** Pages: `limit` entries (default and maximum as GET /events paginates), the next one by `cursor`. */
 export const DEFAULT_PAGE_LIMIT = 100;
@@ -49,11 +50,6 @@ export interface PublishedResult {
   etag: string;
   /** Reads the page's stored rows, only when it is sent (not for a 304). */
   page(): Promise<RankingPage>;
-}
-
-/** Strong ETag of a frozen snapshot: a hash of exactly the bytes stored. */
-export function snapshotTag(entriesJson: string): string {
-  return createHash('sha256').update(entriesJson).digest('base64url');
 }
 
 /** Cursors are opaque to clients: base64url of a small JSON array. */
@@ -151,7 +147,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
     checkTrack(event, q.trackId);
     const from = q.cursor !== undefined ? decodeStandingCursor(q.cursor) : undefined;
     const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
-    const pending = await standings.forRead(event);
+    const pending = await standings.forRead(event.id);
     const rows = await standingsPage(db, { eventId: event.id, trackId: q.trackId, limit: limit + 1, after: from });
     const more = rows.length > limit;
     if (more) rows.length = limit;
@@ -186,7 +182,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
     const event = await events.getOwned(eventId, who);
     checkTrack(event, q.trackId);
     // An export is complete: it waits for every stale standing (in slices that yield).
-    await standings.complete(event);
+    await standings.complete(event.id);
     const groups = orderGroups([...event.models, ...(await scoredGroups(db, event.id))], event.models);
     const columns = { groups, dimensions: event.dimensions.map((d) => d.name) };
     async function* lines(): AsyncGenerator<string> {
@@ -219,7 +215,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
   async function publish(who: Principal, eventId: string, opts: { force?: boolean } = {}) {
     const owned = await events.getOwned(eventId, who);
     // Most of the recomputation happens here, outside the transaction and its locks.
-    await standings.complete(owned);
+    await standings.complete(owned.id);
     const now = clock.now();
     const stamp = iso(now);
     try {
@@ -238,7 +234,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
             extra: { event_status: status },
           });
         }
-        await refreshAllStandings(tx, event);
+        await refreshAllStandings(tx, event.id);
         if (!opts.force) {
           const missing = await unscored(tx, event.id, UNSCORED_SAMPLE);
           if (missing.count > 0) {
@@ -257,16 +253,18 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
         // after each: on SQLite the queries run on the event loop itself, and 50,000 entries in one
         // go would block it for most of a second (the transaction keeps the connection meanwhile;
         // requests that need no query go on). The tag is the SHA-256 of the whole array's bytes.
-        const tails: string[] = [];
+        // The answer keeps each chunk's text (its entries joined, after a comma but for the first).
+        const pieces: string[] = [];
         const hash = createHash('sha256').update('[');
         const tracks = new Map<string, { position: number; rankOf: (key: number) => number }>();
+        let position = 0;
         for await (const chunk of walk(tx, event.id, undefined)) {
-          const from = tails.length;
-          // Stored as they are read: only the entries' texts are kept for the answer.
+          // Stored as they are read: only the chunk's text is kept for the answer.
           const rows: Parameters<typeof repo.insertResultEntries>[2] = [];
+          const texts: string[] = [];
           for (const { row, rank } of chunk) {
             const tail = entryTail(row, false);
-            tails.push(`{"rank":${rank}${tail}`);
+            texts.push(`{"rank":${rank}${tail}`);
             let trackPosition: number | null = null;
             let trackRank: number | null = null;
             if (row.track_id !== null) {
@@ -275,9 +273,11 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
               trackPosition = t.position++;
               trackRank = t.rankOf(row.score_key);
             }
-            rows.push({ position: from + rows.length, rank, track_id: row.track_id, track_position: trackPosition, track_rank: trackRank, entry_tail: tail });
+            rows.push({ position: position++, rank, track_id: row.track_id, track_position: trackPosition, track_rank: trackRank, entry_tail: tail });
           }
-          hash.update((from > 0 ? ',' : '') + tails.slice(from).join(','));
+          const piece = (pieces.length > 0 ? ',' : '') + texts.join(',');
+          pieces.push(piece);
+          hash.update(piece);
           await repo.insertResultEntries(tx, event.id, rows);
           await nextTurn();
         }
@@ -289,14 +289,13 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
           .set({ status: 'ended', result_announced_at: stamp, updated_at: stamp })
           .where('id', '=', event.id)
           .execute();
-        return { event_id: event.id, status: 'ended' as const, result_announced_at: stamp, published_at: stamp, etag: `"${etag}"`, tails };
+        return { event_id: event.id, status: 'ended' as const, result_announced_at: stamp, published_at: stamp, etag: `"${etag}"`, entryPieces: pieces };
       });
       // The event row changed (status, result_announced_at): drop cached copies of it.
       events.changed(owned.id);
-      // `entries`: the entries' JSON texts, joined by commas inside brackets exactly the bytes the
-      // tag was computed from (the route writes them so, a slice at a time).
-      const { tails, ...answer } = published;
-      return { ...answer, entries: tails };
+      // `entryPieces`: the entries array's JSON text without its brackets, in pieces; between
+      // brackets, exactly the bytes the tag was computed from.
+      return published;
     } catch (err) {
       if (uniqueViolation(err) === 'results_pkey') throw alreadyPublished(owned);
       throw err;

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromRow } from '../../src/events/events-model.js';
-import { findEvent } from '../../src/events/events-repo.js';
-import { createStandingsRefresher, standingsPage } from '../../src/results/standings.js';
+import { createStandingsRefresher } from '../../src/results/standings-refresh.js';
+import { standingsPage } from '../../src/results/standings.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
@@ -142,13 +141,12 @@ describe.each(DIALECTS)('leaderboard recomputed in the background (%s)', (dialec
     t.clock.set(T0.getTime());
   });
 
-  it('computes with the event as stored when it reads the versions, not with a copy taken before an edit', async () => {
-    // A background run lasts seconds: the event it began with may be edited meanwhile (here: a model added).
+  it('computes with the event as stored when it reads the versions (a run takes the event id, never a copy)', async () => {
+    // A background run lasts seconds: the event may be edited meanwhile (here: a model added).
     const { eventId } = await seeded();
-    const before = fromRow((await findEvent(t.ctx.db, eventId))!);
     await t.ctx.db.updateTable('events').set({ models: JSON.stringify(['openai/a']) }).where('id', '=', eventId).execute();
     const refresher = createStandingsRefresher({ db: t.ctx.db, dialect, inlineRows: 1000 });
-    expect(await refresher.forRead(before)).toBe(0);
+    expect(await refresher.forRead(eventId)).toBe(0);
     const rows = await standingsPage(t.ctx.db, { eventId, limit: 100 });
     expect(rows.map((r) => r.reviews_expected)).toEqual(Array(N).fill(1));
     await refresher.stop();
@@ -156,19 +154,18 @@ describe.each(DIALECTS)('leaderboard recomputed in the background (%s)', (dialec
 
   it.runIf(dialect === 'postgres')('vacuums the standings after a bulk recomputation (PostgreSQL: dead row versions would slow the stale probe)', async () => {
     const { eventId } = await seeded();
-    const event = fromRow((await findEvent(t.ctx.db, eventId))!);
     const refresher = createStandingsRefresher({ db: t.ctx.db, dialect, inlineRows: 1, vacuumAfterRows: N });
     const vacuums = async () => {
       const r = await sql<{ n: string }>`select vacuum_count as n from pg_stat_user_tables where relname = 'standings'`.execute(t.ctx.db);
       return Number(r.rows[0]!.n);
     };
     const before = await vacuums();
-    expect(await refresher.forRead(event)).toBe(N - 1);
+    expect(await refresher.forRead(eventId)).toBe(N - 1);
     await refresher.idle();
     expect(await vacuums()).toBe(before + 1);
     // A refresh below the threshold leaves it to autovacuum.
     await t.ctx.db.updateTable('reviews').set({ status: 'failed' }).where('event_id', '=', eventId).where('project_id', 'in', (await t.ctx.db.selectFrom('projects').select('id').where('event_id', '=', eventId).limit(2).execute()).map((p) => p.id)).execute();
-    expect(await refresher.forRead(event)).toBe(1);
+    expect(await refresher.forRead(eventId)).toBe(1);
     await refresher.idle();
     expect(await vacuums()).toBe(before + 1);
     await refresher.stop();

@@ -1,7 +1,7 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/core/db/index.js';
 import { migrateTo } from '../../src/core/db/migrations.js';
-import { snapshotTag } from '../../src/results/results-service.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 
@@ -20,7 +20,7 @@ describe.each(DIALECTS)('results published before migration 0106 (%s)', (dialect
   let db: TestDatabase;
   let t: TestApp;
   const json = JSON.stringify(ENTRIES);
-  const tag = snapshotTag(json);
+  const tag = createHash('sha256').update(json).digest('base64url');
   beforeAll(async () => {
     db = await createTestDatabase(dialect);
     const handle = openDatabase(db.config);

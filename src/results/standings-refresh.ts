@@ -1,0 +1,298 @@
+import { sql } from 'kysely';
+import type { Db, Executor } from '../core/db/index.js';
+import type { EventRecord } from '../events/events-model.js';
+import { judgedProjects } from '../submissions/judged-projects.js';
+import { computeStandings } from './standings.js';
+
+/**
+ * Keeping the `standings` rows current (see standings.ts for what they hold and the triggers that
+ * mark them stale): stale rows are recomputed a chunk at a time, at most a bounded share of them
+ * by a read, the rest of a bulk change in the background.
+ */
+
+/**
+ * Projects recomputed per statement: bounded IN lists and bind parameters, short event-loop slices.
+ * SQLite runs its queries on the event loop itself, so its slices are smaller.
+ */
+const CHUNK = { sqlite: 250, postgres: 500 } as const;
+
+/** Where one walk over an event's stale standings stopped. */
+interface WalkResult {
+  /** Stale rows found (and recomputed, unless a write moved their version meanwhile). */
+  found: number;
+  /** The last project id handled when the walk stopped at its row budget; null when it reached the end. */
+  stoppedAfter: string | null;
+}
+
+/**
+ * Recomputes stale standings of the event in project id order from after `from`, a chunk at a
+ * time (an index range each), until none is left or `maxRows` were handled. In project id order so
+ * that concurrent refreshers lock rows in one order; a chunk at a time so that no single read of a
+ * large event's stale rows blocks the event loop. `yieldBetweenChunks: false` inside a transaction
+ * that must not give up the connection's turn.
+ */
+async function walkStale(
+  db: Executor,
+  eventId: string,
+  opts: { chunk: number; from?: string | null; maxRows?: number; yieldBetweenChunks: boolean; stopped?: () => boolean; progress?: (rows: number) => void },
+): Promise<WalkResult> {
+  const size = opts.chunk;
+  let last = opts.from ?? null;
+  let found = 0;
+  const maxRows = opts.maxRows ?? Infinity;
+  for (let first = true; ; first = false) {
+    if (!first && opts.yieldBetweenChunks) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (found >= maxRows || opts.stopped?.()) return { found, stoppedAfter: last ?? '' };
+    // Versions first, data after: a write that lands in between has bumped the version, so the row
+    // written back from older data is refused and stays stale.
+    let q = db.selectFrom('standings').select(['project_id', 'version']).where('event_id', '=', eventId).where('stale', '=', 1);
+    if (last !== null) q = q.where('project_id', '>', last);
+    const chunk = await q.orderBy('project_id').limit(Math.min(size, maxRows - found)).execute();
+    if (chunk.length === 0) return { found, stoppedAfter: null };
+    try {
+      await refreshChunk(db, eventId, chunk);
+    } catch (err) {
+      // A bulk write elsewhere can lock the same rows in another order (PostgreSQL picks one of
+      // the two as deadlocked): recomputing is idempotent, so try the chunk once more.
+      if ((err as { code?: unknown }).code !== '40P01') throw err;
+      await refreshChunk(db, eventId, chunk);
+    }
+    found += chunk.length;
+    opts.progress?.(chunk.length);
+    last = chunk[chunk.length - 1]!.project_id;
+    if (chunk.length < size && found < maxRows) return { found, stoppedAfter: null };
+  }
+}
+
+/**
+ * Recomputes every stale standing of the event now, in the caller's transaction (publication: the
+ * snapshot must be exact). No yielding: the transaction keeps its connection's turn.
+ */
+export async function refreshAllStandings(tx: Executor, eventId: string): Promise<void> {
+  await walkStale(tx, eventId, { chunk: CHUNK.postgres, yieldBetweenChunks: false });
+}
+
+/** How many of the event's standings are stale right now (an index range count). */
+async function countStale(db: Executor, eventId: string): Promise<number> {
+  const row = await db
+    .selectFrom('standings')
+    .select(sql<number | string>`count(*)`.as('n'))
+    .where('event_id', '=', eventId)
+    .where('stale', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Full passes a background refresh makes at most before leaving what is still stale to the next read. */
+const MAX_PASSES = 5;
+
+export interface StandingsRefresherOptions {
+  db: Db;
+  dialect: 'sqlite' | 'postgres';
+  /** Stale standings a read recomputes before answering; past it the rest is done in the background. */
+  inlineRows: number;
+  /**
+   * PostgreSQL: after one refresh recomputed at least this many rows, VACUUM ANALYZE the table in
+   * the background (their dead versions would otherwise slow every read's stale probe until
+   * autovacuum comes by, up to a minute later).
+   */
+  vacuumAfterRows?: number;
+  log?: () => { warn(obj: object, msg: string): void };
+}
+
+interface Run {
+  /** Settles once the read's share (up to `inlineRows`) is done: how many standings it left stale (0: none). */
+  slice: Promise<number>;
+  /** What the background part has still to do: the count it started from, less the rows done since. */
+  remaining: number;
+  /** Settles when the whole run, background part included, has finished. */
+  done: Promise<void>;
+}
+
+/**
+ * Keeps standings fresh for the live ranking without making any one read pay for a bulk change.
+ *
+ * A read recomputes at most `inlineRows` stale rows before it answers (a single review changed:
+ * one row, exact at once). When more are stale (a weight edit, judging start, a re-run of every
+ * review: every project of the event), the rest is recomputed in the background, one run per event
+ * per process, and the read answers at once from the standings as they are, saying how many
+ * projects are still being recomputed (`pending`). Readers of one event share one run. Another
+ * process may recompute the same rows at the same time, harmlessly (same version, same numbers).
+ */
+export function createStandingsRefresher(opts: StandingsRefresherOptions) {
+  const { db, dialect, inlineRows } = opts;
+  const vacuumAfterRows = opts.vacuumAfterRows ?? 2000;
+  const runs = new Map<string, Run>();
+  let stopped = false;
+  let vacuuming: Promise<void> | null = null;
+  let vacuumAgain = false;
+
+  function warn(err: unknown, msg: string): void {
+    opts.log?.().warn({ err }, msg);
+  }
+
+  function vacuumSoon(): void {
+    if (dialect !== 'postgres' || stopped) return;
+    if (vacuuming) {
+      vacuumAgain = true;
+      return;
+    }
+    vacuuming = (async () => {
+      do {
+        vacuumAgain = false;
+        try {
+          // Not in a transaction (VACUUM cannot be): a pooled connection of its own.
+          await sql`vacuum analyze standings`.execute(db);
+        } catch (err) {
+          warn(err, 'vacuum of standings after a bulk refresh failed; autovacuum will do it later');
+        }
+      } while (vacuumAgain && !stopped);
+    })().finally(() => (vacuuming = null));
+  }
+
+  function start(eventId: string): Run {
+    let settleSlice!: (pending: number) => void;
+    let failSlice!: (err: unknown) => void;
+    const slice = new Promise<number>((resolve, reject) => {
+      settleSlice = resolve;
+      failSlice = reject;
+    });
+    const isStopped = () => stopped;
+    const chunk = CHUNK[dialect];
+    const run: Run = { slice, done: Promise.resolve(), remaining: 0 };
+    const progress = (rows: number) => (run.remaining = Math.max(0, run.remaining - rows));
+    run.done = (async () => {
+      let total = 0;
+      try {
+        const first = await walkStale(db, eventId, { chunk, maxRows: inlineRows, yieldBetweenChunks: true, stopped: isStopped });
+        total += first.found;
+        if (first.stoppedAfter === null) return settleSlice(0);
+        // Counted before the background part starts, so the reader learns what it left behind.
+        const pending = await countStale(db, eventId);
+        run.remaining = pending;
+        settleSlice(pending);
+        if (pending === 0) return;
+        // The background part: on from where the read stopped, then passes from the start for rows
+        // made stale behind the walk meanwhile, until a pass finds none.
+        let from: string | null = first.stoppedAfter;
+        for (let pass = 0; pass < MAX_PASSES && !stopped; pass++) {
+          const r = await walkStale(db, eventId, { chunk, from, yieldBetweenChunks: true, stopped: isStopped, progress });
+          total += r.found;
+          if (from === null && r.found === 0) break;
+          from = null;
+        }
+      } catch (err) {
+        failSlice(err);
+        // The read that started the run sees an error of its own share; the background part's only here.
+        warn(err, 'refresh of standings failed; the next read retries');
+      } finally {
+        runs.delete(eventId);
+        if (total >= vacuumAfterRows) vacuumSoon();
+      }
+    })();
+    runs.set(eventId, run);
+    return run;
+  }
+
+  /** Background work finished (runs and vacuum): for shutdown and tests. */
+  async function idle(): Promise<void> {
+    while (runs.size > 0 || vacuuming) {
+      await Promise.all([...[...runs.values()].map((r) => r.done), vacuuming]);
+    }
+  }
+
+  return {
+    /**
+     * Before a read of the live ranking: recomputes up to `inlineRows` stale standings (sharing a run
+     * already under way) and answers how many are still stale, being recomputed in the background
+     * (0: the standings are exact).
+     */
+    async forRead(eventId: string): Promise<number> {
+      const joined = runs.get(eventId);
+      if (!joined) return start(eventId).slice;
+      // A run under way, perhaps well into its background part: what it has left, without
+      // counting again (a count over tens of thousands of stale rows would slow every read).
+      // Rows made stale after it counted are not in it; the next run counts them.
+      return (await joined.slice) === 0 ? 0 : Math.max(1, joined.remaining);
+    },
+    /** Before a read that must be exact (CSV export, publication): every stale standing, waited for. */
+    async complete(eventId: string): Promise<void> {
+      const run = runs.get(eventId);
+      if (run) await run.done;
+      await walkStale(db, eventId, { chunk: CHUNK[dialect], yieldBetweenChunks: true });
+    },
+    idle,
+    /** Stops background work at its next chunk and waits for it. */
+    async stop(): Promise<void> {
+      stopped = true;
+      await idle();
+    },
+  };
+}
+
+export type StandingsRefresher = ReturnType<typeof createStandingsRefresher>;
+
+async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{ project_id: string; version: number }>): Promise<void> {
+  const ids = rows.map((r) => r.project_id);
+  const [config, projects, judged, reviews] = await Promise.all([
+    // The weights and models too are read after the versions, like the reviews: a run that began
+    // before an edit of them (a background run lasts seconds) must not write numbers from the old ones.
+    db.selectFrom('events').select(['dimensions', 'models']).where('id', '=', eventId).executeTakeFirst(),
+    db.selectFrom('projects').select(['id', 'track_id', 'first_submitted_at']).where('id', 'in', ids).execute(),
+    // Which of them take part: the one rule, from judgedProjects.
+    judgedProjects(db, eventId).select('projects.id').where('projects.id', 'in', ids).execute(),
+    db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'group_key', 'status', 'scores']).where('project_id', 'in', ids).execute(),
+  ]);
+  if (!config) return; // the event is gone (its standings with it)
+  const judgedIds = new Set(judged.map((p) => p.id));
+  const standings = computeStandings(
+    { dimensions: JSON.parse(config.dimensions) as EventRecord['dimensions'], models: JSON.parse(config.models) as string[] },
+    projects.map((p) => ({ id: p.id, track_id: p.track_id, first_submitted_at: p.first_submitted_at, judged: judgedIds.has(p.id) })),
+    reviews,
+  );
+  if (standings.length === 0) return;
+  const version = new Map(rows.map((r) => [r.project_id, Number(r.version)]));
+  await db
+    .insertInto('standings')
+    .values(
+      standings.map((s) => ({
+        project_id: s.project_id,
+        event_id: eventId,
+        version: version.get(s.project_id)!,
+        stale: 0,
+        judged: s.judged,
+        track_id: s.track_id,
+        first_submitted_at: s.first_submitted_at,
+        score_key: s.score_key,
+        by_model: s.by_model,
+        by_dimension: s.by_dimension,
+        model_groups: s.model_groups,
+        reviews_expected: s.coverage.expected,
+        reviews_succeeded: s.coverage.succeeded,
+        reviews_failed: s.coverage.failed,
+        reviews_pending: s.coverage.pending,
+        reviews_human: s.coverage.human,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .column('project_id')
+        .doUpdateSet({
+          stale: 0,
+          judged: sql`excluded.judged`,
+          track_id: sql`excluded.track_id`,
+          first_submitted_at: sql`excluded.first_submitted_at`,
+          score_key: sql`excluded.score_key`,
+          by_model: sql`excluded.by_model`,
+          by_dimension: sql`excluded.by_dimension`,
+          model_groups: sql`excluded.model_groups`,
+          reviews_expected: sql`excluded.reviews_expected`,
+          reviews_succeeded: sql`excluded.reviews_succeeded`,
+          reviews_failed: sql`excluded.reviews_failed`,
+          reviews_pending: sql`excluded.reviews_pending`,
+          reviews_human: sql`excluded.reviews_human`,
+        })
+        .where(sql<boolean>`standings.version = excluded.version`),
+    )
+    .execute();
+}
