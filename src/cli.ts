@@ -31,7 +31,7 @@ Commands:
                                           review); never the key
   keys revoke <key id or prefix>          also takes a line of keys list (its first column is the id)
 
-Configuration comes from the environment; see the README.`;
+Configuration comes from the environment; see docs/operator.md.`;
 
 class UsageError extends Error {}
 

@@ -36,7 +36,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     redis = { publisher: pub, subscriber: sub };
     store = redisRateLimitStore(pub);
   }
-  // Redis when configured, else PostgreSQL's LISTEN/NOTIFY, else in-process only (see README "Caching").
+  // Redis when configured, else PostgreSQL's LISTEN/NOTIFY, else in-process only (see docs/operator.md, "Caching").
   const notifier: Notifier = notifierFor({
     ...(redis ? { redis } : {}),
     ...(config.database.dialect === 'postgres' ? { postgresUrl: config.database.url } : {}),

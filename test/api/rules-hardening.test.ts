@@ -9,7 +9,7 @@ import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
 
 /**
  * Rules of the contract that a plausible regression would break silently: each test here was
- * checked against a deliberate break of its rule in src (see the hardening notes in README.md).
+ * checked against a deliberate break of its rule in src (see the hardening notes in docs/development.md).
  * Workers are off (REVIEW_WORKERS=false): the tests step the review queue themselves.
  */
 const DAY = 86_400_000;
