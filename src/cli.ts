@@ -5,6 +5,7 @@ import { createAccountsService, ROLES } from './accounts/accounts-service.js';
 import { generateInviteCode } from './accounts/invite-codes.js';
 import { newId } from './core/ids.js';
 import { ConfigError, loadConfig, type Config } from './core/config.js';
+import { BackupError, backupDatabase, restoreDatabase } from './core/db/backup.js';
 import { openDatabase } from './core/db/index.js';
 import { migrateToLatest } from './core/db/migrations.js';
 import type { Role } from './core/db/schema.js';
@@ -17,6 +18,10 @@ const USAGE = `Usage: hackathon <command> [options]
 Commands:
   serve                                   start the HTTP server (PORT, HOST, DATABASE_URL, ...)
   migrate                                 apply database migrations and exit
+  backup --to FILE                        a consistent copy of the database while the server runs
+                                          (SQLite: online backup; PostgreSQL: pg_dump custom format)
+  restore --from FILE [--force]           into DATABASE_URL (an absent file / empty database unless
+                                          --force); refuses a backup of a newer version, then migrates
   users create --email E [--password P] [--role user|organizer|admin]
   users set-role --email E --role R
   users disable --email E                 signs the user out; their keys stop working
@@ -106,6 +111,30 @@ export async function main(argv: string[]): Promise<void> {
       try {
         const applied = await migrateToLatest(database.db);
         process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'already up to date\n');
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'backup': {
+      const { values } = parse(sub === undefined ? [] : [sub, ...rest], { to: { type: 'string' } });
+      const target = need(values, 'to');
+      const summary = await backupDatabase(config.database, target);
+      process.stdout.write(`${target}\n`);
+      process.stderr.write(`backed up ${config.database.dialect} at schema ${summary.migrations.at(-1) ?? '(none)'}: ${summary.bytes} bytes\n`);
+      return;
+    }
+    case 'restore': {
+      const { values } = parse(sub === undefined ? [] : [sub, ...rest], { from: { type: 'string' }, force: { type: 'boolean' } });
+      const summary = await restoreDatabase(config.database, need(values, 'from'), { force: values.force === true });
+      const database = openDatabase(config.database, { poolSize: 1 });
+      try {
+        const applied = await migrateToLatest(database.db);
+        process.stderr.write(
+          `restored ${config.database.dialect} at schema ${summary.migrations.at(-1)}` +
+            (applied.length ? `; then applied ${applied.join(', ')}` : '; the schema is current') +
+            '\n',
+        );
       } finally {
         await database.close();
       }
@@ -221,6 +250,7 @@ export async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) fail(`${err.message}\n\n${USAGE}`, 2);
   if (err instanceof ConfigError) fail(err.message, 78);
+  if (err instanceof BackupError) fail(err.message, 1);
   if (err instanceof AppError) fail(err.message, err.status === 404 ? 3 : err.status === 409 ? 4 : 1);
   // One line for the operator; the stack only when asked for.
   const verbose = process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace';

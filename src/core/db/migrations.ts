@@ -491,3 +491,8 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** The names of every migration this version knows, in order: a database with others was made by a newer version. */
+export function knownMigrations(): string[] {
+  return Object.keys(migrations).sort();
+}
