@@ -12,6 +12,7 @@ import type { DatabaseHandle } from './core/db/index.js';
 import { createAuthHook } from './core/http/auth-hook.js';
 import { applyTimeouts, createClientErrorHandler, fastifyTrustProxy, installConnectionCap, requireHostHeader } from './core/http/connection-guard.js';
 import { createFrameworkErrorHandler, installErrorHandling } from './core/http/error-handler.js';
+import { trackAllowedMethods } from './core/http/method-not-allowed.js';
 import { validatorCompiler } from './core/http/validation.js';
 import { assertWellFormedJson } from './core/http/well-formed-json.js';
 import { installIdempotency } from './idempotency/idempotency-hooks.js';
@@ -143,7 +144,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
 
   app.setValidatorCompiler(validatorCompiler);
   // An unknown path opened in a browser gets the web app's "not found" page; API clients get problem+json.
-  installErrorHandling(app, config.publicUrl, pageNotFoundFallback());
+  // Before any route: a known path asked with another method answers 405 with `Allow`.
+  const allowedMethods = trackAllowedMethods(app, { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH });
+  installErrorHandling(app, config.publicUrl, pageNotFoundFallback(), allowedMethods);
 
   // An empty JSON body (e.g. an approve call with Content-Type set but nothing sent) means "no body".
   // The API speaks JSON only: without this, Fastify's built-in text/plain parser hands a string body

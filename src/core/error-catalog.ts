@@ -88,8 +88,8 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Ask for a new link with POST /api/v1/auth/password-reset.',
   },
   method_not_allowed: {
-    when: 'The HTTP method is not one this API knows.',
-    action: 'Use the method the OpenAPI document lists for the path.',
+    when: 'The path exists but does not take this HTTP method (the Allow header lists those it takes), or the method is not one this API knows.',
+    action: 'Use one of the methods in the Allow header, as the OpenAPI document lists them for the path.',
   },
   registration_closed: {
     when: 'The event does not take registrations now: it is past its registration deadline, closed by the organizer, or not open yet.',

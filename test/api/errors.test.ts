@@ -30,10 +30,12 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
     expect(res.body.type).toBe(`${t.config.publicUrl}/problems/event_not_found`);
   });
 
-  it('answers 404 not_found for unknown routes and methods, as problem+json', async () => {
+  it('answers 404 not_found for unknown routes and 405 method_not_allowed for a known path with another method, as problem+json', async () => {
     expectProblem(await t.api('GET', '/nope'), 404, 'not_found');
     expectProblem(await t.request('GET', '/api/v2/events'), 404, 'not_found');
-    expectProblem(await t.api('DELETE', `/events/${eventId}`, { key: org.key }), 404, 'not_found');
+    const wrong = await t.api('DELETE', `/events/${eventId}`, { key: org.key });
+    expectProblem(wrong, 405, 'method_not_allowed');
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD, PATCH');
   });
 
   it('answers 400 bad_request for malformed JSON', async () => {

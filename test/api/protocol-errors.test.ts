@@ -69,10 +69,10 @@ describe.each(DIALECTS)('router and parser errors (%s)', (dialect) => {
     expectProblem(res, (h) => res.headers[h], 400, 'bad_request');
   });
 
-  it('a method the parser knows but no route answers is 404 not_found, as problem+json', async () => {
-    // As for unknown paths (see errors.test.ts): the API does not say which methods a path has.
+  it('a method the parser knows but no route of a known path takes is 405 method_not_allowed with Allow, as problem+json', async () => {
     const res = await t.request('PROPFIND', '/api/v1/events');
-    expectProblem(res, (h) => res.headers.get(h), 404, 'not_found');
+    expectProblem(res, (h) => res.headers.get(h), 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
   });
 
   it('a path no route has is still 404 not_found', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toProblem, validationError } from '../errors.js';
+import type { AllowedMethods } from './method-not-allowed.js';
 import { ajvToFieldErrors } from './validation.js';
 
 /** Maps anything thrown to an AppError: client mistakes keep their 4xx, the unknown becomes 500. */
@@ -63,13 +64,19 @@ export function createFrameworkErrorHandler(siteUrl: string) {
  */
 export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
 
-export function installErrorHandling(app: FastifyInstance, siteUrl: string, pageFallback?: PageFallback): void {
+export function installErrorHandling(app: FastifyInstance, siteUrl: string, pageFallback?: PageFallback, allowed?: AllowedMethods): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     const appErr = toAppError(err);
     if (appErr.status >= 500) request.log.error({ err }, 'request failed');
     return sendProblem(reply, request, appErr, siteUrl);
   });
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allow = allowed?.allowedFor(path) ?? [];
+    if (allow.length > 0) {
+      reply.header('allow', allow.join(', '));
+      return sendProblem(reply, request, new AppError('method_not_allowed', `${path} takes ${allow.join(', ')}, not ${request.method}.`), siteUrl);
+    }
     if (pageFallback?.(request, reply)) return reply;
     return sendProblem(reply, request, new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), siteUrl);
   });
