@@ -232,7 +232,7 @@ ${fieldTable(MyRegistrationQuery, { wait: `the server caps it at ${wait}` })}
 
 #### Body of \`POST ${base}/events/{id}/submit\`
 
-${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more characters', name: 'same as `project_name`', github_url: 'required; absolute http(s) URL', demo_url: 'same as `demo_video_url`' })}
+${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more characters', name: 'same as `project_name`', github_url: 'required; absolute http(s) URL', demo_url: 'same as `demo_video_url`', track_id: 'your registered track; leave it out (another one is refused)' })}
 
 #### Query of \`GET ${base}/events\`
 

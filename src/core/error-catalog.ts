@@ -36,8 +36,8 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'List events with GET /api/v1/events and use an id from there; do not poll on.',
   },
   not_registered: {
-    when: 'Your account has no registration for this event.',
-    action: 'Register first with POST /api/v1/events/{id}/register.',
+    when: 'Your account has no registration for this event (reading my-registration, or submitting).',
+    action: 'Register first with POST /api/v1/events/{id}/register; submit once the registration is approved.',
   },
   registration_not_found: {
     when: 'The registration id does not belong to this event.',

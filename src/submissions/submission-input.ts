@@ -67,10 +67,14 @@ export function validateSubmission(
     errors.push({ field: 'description', message: `must be at most ${PROJECT_LIMITS.description} characters` });
   }
 
+  // The project competes in the track the team registered for: a submit may repeat it or leave it
+  // out, never move the project elsewhere (the registration, which the organizer approved, decides).
   let track = input.track_id ?? ctx.registrationTrack;
   if (ctx.tracks.length === 0) {
     if (input.track_id) errors.push({ field: 'track_id', message: 'this event has no tracks' });
     track = null;
+  } else if (input.track_id !== undefined && ctx.registrationTrack !== null && input.track_id !== ctx.registrationTrack) {
+    errors.push({ field: 'track_id', message: `must be your registered track "${ctx.registrationTrack}" (leave track_id out to keep it)` });
   } else if (track && !ctx.tracks.some((t) => t.id === track)) {
     errors.push({ field: 'track_id', message: `unknown track; one of: ${ctx.tracks.map((t) => t.id).join(', ')}` });
   }

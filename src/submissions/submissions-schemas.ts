@@ -14,7 +14,7 @@ export const SubmitBody = Type.Object(
     demo_url: Type.Optional(UrlString),
     team_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     description: Type.Optional(Type.String({ maxLength: 10_000 })),
-    track_id: Type.Optional(Type.String({ maxLength: 64 })),
+    track_id: Type.Optional(Type.String({ maxLength: 64, description: "The team's registered track; may be left out (it is kept), never changed." })),
   },
   { additionalProperties: false },
 );

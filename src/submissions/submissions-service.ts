@@ -25,7 +25,7 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
     const now = clock.now();
     if (!submissionAccepted(event, now)) throw new AppError('submission_closed', submissionClosedDetail(event, now));
     const registration = await registrations.findForUser(event.id, who.userId);
-    if (!registration) throw new AppError('registration_not_approved', 'You have no registration for this event; register first.');
+    if (!registration) throw new AppError('not_registered', `You have no registration for this event; register first (POST /api/v1/events/${event.id}/register), then submit once it is approved.`);
     if (registration.status !== 'approved') {
       throw new AppError('registration_not_approved', `Your registration is ${registration.status}; only approved teams can submit.`, {
         extra: { registration_status: registration.status },

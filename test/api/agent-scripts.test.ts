@@ -215,9 +215,9 @@ describe.each(DIALECTS)('the scripts under dash against a live server (%s)', (di
     expect(noKey.stderr).toContain('HACKATHON_API_KEY');
     const noEvent = await run('submit', ['--name', 'X', '--github', 'https://x.test'], { HACKATHON_API_KEY: team.key });
     expect(noEvent.code).toBe(2);
-    const notApproved = await run('submit', ['--event', eventId, '--name', 'X', '--github', 'https://x.test/r'], { HACKATHON_API_KEY: team.key });
-    expect(notApproved.code).toBe(5);
-    expect(notApproved.stderr).toMatch(/error: HTTP 403 registration_not_approved: /);
+    const notRegistered = await run('submit', ['--event', eventId, '--name', 'X', '--github', 'https://x.test/r'], { HACKATHON_API_KEY: team.key });
+    expect(notRegistered.code).toBe(5);
+    expect(notRegistered.stderr).toMatch(/error: HTTP 404 not_registered: /);
   });
 });
 

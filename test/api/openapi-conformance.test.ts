@@ -51,6 +51,7 @@ describe.each(DIALECTS)('answers match the OpenAPI document along the whole flow
     await call('GET', `${E}/my-registration`, p, { key: stranger.key }, 404, 'not_registered');
     const project = { project_name: 'Owl CLI', github_url: 'https://github.com/owls/cli' };
     await call('POST', `${E}/submit`, p, { key: team.key, body: project }, 403, 'registration_not_approved');
+    await call('POST', `${E}/submit`, p, { key: stranger.key, body: project }, 404, 'not_registered');
     await call('POST', `${E}/registrations/{rid}/approve`, { id, rid: reg.body.id }, { key: stranger.key }, 403, 'forbidden');
     await call('POST', `${E}/registrations/{rid}/approve`, { id, rid: 'reg_nope' }, { key: org.key }, 404, 'registration_not_found');
     await call('POST', `${E}/registrations/{rid}/approve`, { id, rid: reg.body.id }, { key: org.key }, 200);

@@ -24,11 +24,12 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
 
   const submit = (key: string, body: unknown, id = eventId) => t.api('POST', `/events/${id}/submit`, { key, body });
 
-  it('answers 403 registration_not_approved for unregistered, pending and rejected teams', async () => {
+  it('answers 404 not_registered without a registration, 403 registration_not_approved for pending and rejected teams', async () => {
     const stranger = await quickUser(t);
     const none = await submit(stranger.key, project());
-    expect(none.status).toBe(403);
-    expect(none.body.code).toBe('registration_not_approved');
+    expect(none.status).toBe(404);
+    expect(none.body.code).toBe('not_registered');
+    expect(none.body.detail).toContain(`POST /api/v1/events/${eventId}/register`);
 
     const pending = await quickUser(t);
     const reg = await t.api('POST', `/events/${eventId}/register`, { key: pending.key, body: registrationBody() });
@@ -92,11 +93,28 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
     expect(rows[0]!.project_name).toBe('Rocket 2');
   });
 
-  it('accepts demo_video_url and a chosen track', async () => {
-    const { team } = await quickApprovedTeam(t, eventId, org.key);
+  it('accepts demo_video_url and the registered track, repeated or left out', async () => {
+    const { team } = await quickApprovedTeam(t, eventId, org.key, { track_id: 'fun' });
     const res = await submit(team.key, project({ demo_video_url: 'https://v.io/1', track_id: 'fun' }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ demo_video_url: 'https://v.io/1', demo_url: 'https://v.io/1', track_id: 'fun' });
+    const again = await submit(team.key, project());
+    expect(again.status).toBe(200);
+    expect(again.body.track_id).toBe('fun');
+  });
+
+  it('never moves a project out of the registered track: another track_id is 422 naming the registered one, and changes nothing', async () => {
+    const { team, registrationId } = await quickApprovedTeam(t, eventId, org.key, { track_id: 'tools' });
+    expect((await submit(team.key, project())).status).toBe(201);
+    const moved = await submit(team.key, project({ project_name: 'Moved', track_id: 'fun' }));
+    expect(moved.status).toBe(422);
+    expect(moved.body.code).toBe('validation_failed');
+    expect(moved.body.errors).toEqual([{ field: 'track_id', message: 'must be your registered track "tools" (leave track_id out to keep it)' }]);
+    const row = await t.ctx.db.selectFrom('projects').select(['track_id', 'project_name']).where('registration_id', '=', registrationId).executeTakeFirstOrThrow();
+    expect(row).toEqual({ track_id: 'tools', project_name: project().project_name });
+    const mine = await t.api('GET', `/events/${eventId}/my-registration`, { key: team.key });
+    expect(mine.body.track_id).toBe('tools');
+    expect(mine.body.project.track_id).toBe('tools');
   });
 
   it('accepts submissions up to 1 ms before the deadline and refuses them from the deadline on with 409 submission_closed', async () => {

@@ -35,12 +35,20 @@ describe('validateSubmission', () => {
         demo_video_url: 'https://youtu.be/x',
         team_size: 4,
         description: '  Goes up.  ',
-        track_id: 'fun',
+        track_id: 'tools',
       },
       withTracks,
     );
     expect(errors).toEqual([]);
-    expect(value).toMatchObject({ project_website: 'https://rocket.dev', demo_video_url: 'https://youtu.be/x', team_size: 4, description: 'Goes up.', track_id: 'fun' });
+    expect(value).toMatchObject({ project_website: 'https://rocket.dev', demo_video_url: 'https://youtu.be/x', team_size: 4, description: 'Goes up.', track_id: 'tools' });
+  });
+
+  it('keeps the registered track: left out it is taken, repeated it is accepted, another one is refused', () => {
+    expect(validateSubmission(base, withTracks).value.track_id).toBe('tools');
+    expect(errs({ ...base, track_id: 'tools' })).toEqual([]);
+    expect(validateSubmission({ ...base, track_id: 'fun' }, withTracks).errors).toEqual([
+      { field: 'track_id', message: 'must be your registered track "tools" (leave track_id out to keep it)' },
+    ]);
   });
 
   it('accepts name for project_name and demo_url for demo_video_url (variant B)', () => {
