@@ -132,16 +132,45 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     expectReplayOf(fresh[0]!, await t.api('POST', '/events', { key: org.key, body, headers: withKey(key) }));
   });
 
-  it("keeps one caller's key apart from another's", async () => {
+  it("keeps one caller's key apart from another's, and each one's retry replays its own answer", async () => {
     const eventId = await createEvent(t, org.key);
     const [a, b] = [await t.user(), await t.user()];
     const key = newKey();
-    const ra = await t.api('POST', `/events/${eventId}/register`, { key: a.key, body: registrationBody(), headers: withKey(key) });
-    const rb = await t.api('POST', `/events/${eventId}/register`, { key: b.key, body: registrationBody(), headers: withKey(key) });
+    const [bodyA, bodyB] = [registrationBody(), registrationBody()];
+    const ra = await t.api('POST', `/events/${eventId}/register`, { key: a.key, body: bodyA, headers: withKey(key) });
+    const rb = await t.api('POST', `/events/${eventId}/register`, { key: b.key, body: bodyB, headers: withKey(key) });
     expect([ra.status, rb.status]).toEqual([201, 201]);
     expect(rb.headers.get('idempotent-replayed')).toBeNull();
     expect(rb.body.id).not.toBe(ra.body.id);
     expect(await registrationsOf(eventId)).toBe(2);
+    // Each one's retry replays its own answer: the lookup is by (user, route, key), not by key alone
+    // (which would hand one of them the other's registration, or a 409 for the other's body).
+    const retryB = await t.api('POST', `/events/${eventId}/register`, { key: b.key, body: bodyB, headers: withKey(key) });
+    expectReplayOf(rb, retryB);
+    expect(retryB.body.team_name).toBe(bodyB.team_name);
+    const retryA = await t.api('POST', `/events/${eventId}/register`, { key: a.key, body: bodyA, headers: withKey(key) });
+    expectReplayOf(ra, retryA);
+    expect(retryA.body.team_name).toBe(bodyA.team_name);
+    expect(await registrationsOf(eventId)).toBe(2);
+  });
+
+  it("replays each caller's own answer when two callers sent the very same request with one key", async () => {
+    // Same route, same body, same key: only the user tells the two apart.
+    const key = newKey();
+    const body = farEventBody(t, `Same request ${key}`);
+    const [a, b] = [await t.user('organizer'), await t.user('organizer')];
+    const ra = await t.api('POST', '/events', { key: a.key, body, headers: withKey(key) });
+    const rb = await t.api('POST', '/events', { key: b.key, body, headers: withKey(key) });
+    expect([ra.status, rb.status]).toEqual([201, 201]);
+    expect(rb.headers.get('idempotent-replayed')).toBeNull();
+    expect(rb.body.id).not.toBe(ra.body.id);
+    const retryB = await t.api('POST', '/events', { key: b.key, body, headers: withKey(key) });
+    expectReplayOf(rb, retryB);
+    expect(retryB.body.id).toBe(rb.body.id);
+    const retryA = await t.api('POST', '/events', { key: a.key, body, headers: withKey(key) });
+    expectReplayOf(ra, retryA);
+    expect(retryA.body.id).toBe(ra.body.id);
+    expect(await eventsNamed(body.name)).toBe(2);
   });
 
   it('is scoped to the user, not the API key: a second key of the same user replays', async () => {
