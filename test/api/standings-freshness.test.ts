@@ -1,4 +1,4 @@
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryId, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryId, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/core/db/index.js';
 import { createStandingsRefresher } from '../../src/results/standings-refresh.js';
@@ -22,7 +22,7 @@ function holdAfterRead(table: string) {
     transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
       if (node.kind === 'SelectQueryNode') {
         const from = node.from?.froms[0];
-        if (from?.kind === 'TableNode' && from.table.identifier.name === table) watched.add(queryId);
+        if (from && TableNode.is(from) && from.table.identifier.name === table) watched.add(queryId);
       }
       return node;
     },
