@@ -1,5 +1,6 @@
+import proxyAddr from '@fastify/proxy-addr';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig, parseTrustProxy } from '../../src/core/config.js';
 import { addressMatcher, clientErrorToAppError, fastifyTrustProxy, rawProblem } from '../../src/core/http/connection-guard.js';
 import { AppError } from '../../src/core/errors.js';
 
@@ -21,6 +22,110 @@ describe('addressMatcher', () => {
     ['not an address', false],
   ])('%s -> %s', (address, expected) => {
     expect(trusted(address)).toBe(expected);
+  });
+});
+
+/**
+ * The range names of TRUST_PROXY, computed only (no connection to any of these addresses). Each
+ * range is probed at its first and last address and just outside both ends.
+ */
+const PRESET_CASES: Record<'uniquelocal' | 'linklocal' | 'loopback', Array<[string, boolean]>> = {
+  uniquelocal: [
+    // 10.0.0.0/8
+    ['10.0.0.0', true],
+    ['10.255.255.255', true],
+    ['9.255.255.255', false],
+    ['11.0.0.0', false],
+    // 172.16.0.0/12 is 172.16.0.0 – 172.31.255.255, not just 172.16.x
+    ['172.16.0.0', true],
+    ['172.16.5.4', true],
+    ['172.20.1.1', true],
+    ['172.31.0.1', true],
+    ['172.31.255.255', true],
+    ['172.15.255.255', false],
+    ['172.32.0.0', false],
+    ['172.32.0.1', false],
+    // 192.168.0.0/16
+    ['192.168.0.0', true],
+    ['192.168.255.255', true],
+    ['192.167.255.255', false],
+    ['192.169.0.0', false],
+    // fc00::/7 is fc00:: – fdff:ffff:…
+    ['fc00::', true],
+    ['fc00::1', true],
+    ['fd12:3456:789a::1', true],
+    ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', true],
+    ['fbff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', false],
+    ['fe00::', false],
+    // IPv4 clients on a dual-stack socket
+    ['::ffff:172.31.9.9', true],
+    ['::ffff:172.32.9.9', false],
+    ['::ffff:10.1.2.3', true],
+    // other ranges are not unique-local
+    ['127.0.0.1', false],
+    ['::1', false],
+    ['169.254.1.1', false],
+    ['fe80::1', false],
+    ['100.64.0.1', false],
+    ['203.0.113.7', false],
+    ['2001:db8::1', false],
+  ],
+  linklocal: [
+    // 169.254.0.0/16
+    ['169.254.0.0', true],
+    ['169.254.169.254', true],
+    ['169.254.255.255', true],
+    ['169.253.255.255', false],
+    ['169.255.0.0', false],
+    // fe80::/10 is fe80:: – febf:ffff:…
+    ['fe80::', true],
+    ['fe80::1', true],
+    ['fe9a::1', true],
+    ['febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', true],
+    ['fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff', false],
+    ['fec0::', false],
+    ['::ffff:169.254.3.3', true],
+    ['::ffff:169.255.3.3', false],
+    // other ranges are not link-local
+    ['10.0.0.1', false],
+    ['172.16.0.1', false],
+    ['192.168.1.1', false],
+    ['fd00::1', false],
+    ['127.0.0.1', false],
+    ['::1', false],
+  ],
+  loopback: [
+    ['127.0.0.0', true],
+    ['127.0.0.1', true],
+    ['127.255.255.255', true],
+    ['126.255.255.255', false],
+    ['128.0.0.0', false],
+    ['::1', true],
+    ['::2', false],
+    ['::ffff:127.0.0.1', true],
+    ['10.0.0.1', false],
+    ['fe80::1', false],
+  ],
+};
+
+describe.each(Object.entries(PRESET_CASES))('addressMatcher preset %s', (preset, cases) => {
+  const matcher = addressMatcher(parseTrustProxy(preset) as string[]);
+
+  it.each(cases)('%s -> %s', (address, expected) => {
+    expect(matcher(address)).toBe(expected);
+  });
+
+  // The same TRUST_PROXY list goes to Fastify (whose proxy-addr decides whose X-Forwarded-For is
+  // believed) and to the connection cap (which exempts trusted proxies): both must agree on it.
+  it('agrees with Fastify’s proxy-addr on every case', () => {
+    const fastify = proxyAddr.compile([preset]);
+    expect(cases.map(([address]) => matcher(address))).toEqual(cases.map(([address]) => fastify(address, 0)));
+  });
+
+  it('works inside a list with other entries', () => {
+    const listed = addressMatcher(parseTrustProxy(`203.0.113.9, ${preset}`) as string[]);
+    for (const [address, expected] of cases) expect(listed(address), address).toBe(expected || address === '203.0.113.9');
+    expect(listed('203.0.113.9')).toBe(true);
   });
 });
 
