@@ -153,3 +153,87 @@ describe.each(DIALECTS)('open connections per client address (%s)', (dialect) =>
     for (const c of held) c.socket.destroy();
   });
 });
+
+describe.each(DIALECTS)('slow headers meet HEADERS_TIMEOUT_MS, not the whole-request limit (%s)', (dialect) => {
+  let t: TestApp;
+  let org: TestUser;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect, {
+      env: {
+        // Ten minutes for a whole request, a fraction of a second for its headers: a 408 for slow
+        // headers can only come from the headers limit before this test's own timeout.
+        REQUEST_TIMEOUT_MS: '600000',
+        HEADERS_TIMEOUT_MS: '300',
+        TIMEOUT_CHECK_INTERVAL_MS: '50',
+        REVIEW_WORKERS: 'false',
+      },
+    });
+    org = await t.user('organizer');
+  });
+  afterAll(() => t?.close());
+
+  it('answers 408 to headers that never end, while a slow body whose headers arrived earlier is still being received', async () => {
+    // Headers complete, body trickling: only the whole-request limit (ten minutes) applies to it.
+    const slowBody = await openRaw(t.url);
+    slowBody.socket.write(slowBodyRequest(org.key));
+    // The first request on it has reached the server (a second connection's answer comes after).
+    expect((await t.api('GET', '/events')).status).toBe(200);
+
+    const slowHeaders = await openRaw(t.url);
+    slowHeaders.socket.write('GET /api/v1/events HTTP/1.1\r\nHost: hackathon.test\r\nX-Slow: ');
+    const text = await slowHeaders.closed;
+    expectRequestTimeout(text);
+    expect(parseRawResponse(text)!.body.detail).toContain('headers within 300 ms');
+
+    // Opened before the slow headers and past their limit too, the slow body is still open: the
+    // headers limit ends the wait for headers only.
+    expect(slowBody.socket.destroyed).toBe(false);
+    expect(slowBody.received()).toBe('');
+    slowBody.socket.write('"still coming"');
+    expect((await t.api('GET', '/events')).status).toBe(200);
+    expect(slowBody.received()).toBe('');
+    slowBody.socket.destroy();
+    await slowBody.closed;
+  });
+});
+
+describe.each(DIALECTS)('trusted proxies and the per-address connection cap (%s)', (dialect) => {
+  let t: TestApp;
+  const GET_HEALTH = 'GET /healthz HTTP/1.1\r\nHost: hackathon.test\r\n\r\n';
+
+  beforeAll(async () => {
+    // 127.0.0.1 is a trusted proxy; 127.0.0.2 (also this machine) is an ordinary client.
+    t = await startTestApp(dialect, { env: { MAX_CONNECTIONS_PER_IP: '2', TRUST_PROXY: '127.0.0.1', REVIEW_WORKERS: 'false' } });
+  });
+  afterAll(() => t?.close());
+
+  it('does not cap connections from a trusted proxy (it carries many clients), and still caps everyone else', async () => {
+    const held: RawConnection[] = [];
+    // Three times the cap from the proxy, each open at once and proven served by an answer.
+    for (let i = 0; i < 6; i++) {
+      const c = await openRaw(t.url, { localAddress: '127.0.0.1' });
+      expect((await rawExchange(c, GET_HEALTH)).status).toBe(200);
+      held.push(c);
+    }
+    for (const c of held) expect(c.socket.destroyed).toBe(false);
+
+    // An untrusted address gets its two, and a 429 for the third.
+    for (let i = 0; i < 2; i++) {
+      const c = await openRaw(t.url, { localAddress: '127.0.0.2' });
+      expect((await rawExchange(c, GET_HEALTH)).status).toBe(200);
+      held.push(c);
+    }
+    const third = await openRaw(t.url, { localAddress: '127.0.0.2' });
+    const refused = parseRawResponse(await third.closed);
+    expect(refused).not.toBeNull();
+    expect(refused!.status).toBe(429);
+    expect(refused!.body.code).toBe('rate_limited');
+
+    // …while the proxy may open yet another.
+    const more = await openRaw(t.url, { localAddress: '127.0.0.1' });
+    expect((await rawExchange(more, GET_HEALTH)).status).toBe(200);
+    held.push(more);
+    for (const c of held) c.socket.destroy();
+  });
+});
