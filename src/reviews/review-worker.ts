@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../core/clock.js';
 import type { AiConfig } from '../core/config.js';
 import type { DatabaseHandle, Db } from '../core/db/index.js';
 import type { ReviewRow } from '../core/db/schema.js';
+import { isDatabaseUnavailable } from '../core/db/unavailable.js';
 import { iso } from '../core/time.js';
 import type { Dimension, Track } from '../events/event-config.js';
 import { effectiveStatus } from '../events/status.js';
@@ -37,6 +39,10 @@ export interface ReviewWorkerDeps {
 /** Kept in reviews.raw_reply: enough to audit a reply, bounded so junk cannot bloat the table. */
 const RAW_REPLY_MAX = 64 * 1024;
 
+/** Waits between tries of a review's final write while the database is unavailable (doubling, with jitter). */
+const WRITE_RETRY_BASE_MS = 200;
+const WRITE_RETRY_MAX_MS = 5000;
+
 interface Lane {
   active: number;
 }
@@ -44,7 +50,16 @@ interface Lane {
 /**
  * The review workers of one process: per configured provider a lane of at most
  * REVIEW_CONCURRENCY reviews in flight. `pump()` fills free slots by leasing due reviews from the
- * database; every finished review pumps again, so a lane stays full while work is due.
+ * database; every finished review pumps again, so a lane stays full while work is due. The lane's
+ * limit is kept here, not only by the claim's LIMIT: a claim that ever returned more rows than the
+ * lane has room for hands the surplus straight back, so this process never has more than
+ * REVIEW_CONCURRENCY calls to one provider in flight (and a killed process strands at most that
+ * many leases per provider).
+ *
+ * A model's answer is not lost to a database outage: the attempt's final write (scores, retry or
+ * failure) is tried again with backoff, while the heartbeat keeps renewing the lease, until the
+ * database takes it or says the lease is no longer this attempt's. Only when the process stops (or
+ * dies) first does the review wait for its lease to expire and get asked again.
  *
  * Time: every stored instant (lease expiry, next_attempt_at, completed_at) comes from the injected
  * clock, so a test's ManualClock decides what is due. Only the model call's own timeout
@@ -66,6 +81,8 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
   /** Reviews this process is working on, with the lease token of the attempt that holds each: only those leases are renewed. */
   const working = new Map<string, string>();
   const controllers = new Set<AbortController>();
+  /** Aborted by close(): cuts short the waits between write retries. */
+  const closing = new AbortController();
   let closed = false;
   let pumping: Promise<void> | null = null;
   let pumpAgain = false;
@@ -119,8 +136,20 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
           const free = ai.concurrencyPerProvider - l.active;
           if (free <= 0) continue;
           const now = iso(clock.now());
-          const jobs = await repo.claimReviews(db, dialect, { provider: name, owner: claimToken(), now, leaseUntil: leaseUntil(), limit: free, takeOver });
-          for (const job of jobs) launch(l, job);
+          const owner = claimToken();
+          const jobs = await repo.claimReviews(db, dialect, { provider: name, owner, now, leaseUntil: leaseUntil(), limit: free, takeOver });
+          const surplus: string[] = [];
+          for (const job of jobs) {
+            if (l.active < ai.concurrencyPerProvider) launch(l, job);
+            else surplus.push(job.id);
+          }
+          if (surplus.length > 0) {
+            // The claim's LIMIT should make this unreachable; the lane's limit must hold regardless.
+            deps.log().warn({ provider: name, limit: ai.concurrencyPerProvider, surplus: surplus.length }, 'a review claim returned more reviews than the lane has room for; handing them back');
+            await repo.releaseLeases(db, { ids: surplus, owner, now: iso(clock.now()) }).catch((err) =>
+              deps.log().warn({ err }, 'handing back surplus reviews failed; their leases will expire'),
+            );
+          }
         }
       } while (pumpAgain && !closed);
     })();
@@ -189,9 +218,10 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
     // Every write of this attempt is conditional on the lease it was claimed under.
     const base = { id: job.id, owner: job.lease_owner! };
     const noFacts: repo.AttemptFacts = { latency_ms: null, input_tokens: null, output_tokens: null, raw_reply: null };
-    const fail = async (error: string, facts = noFacts) => {
-      if (await repo.finishFailed(db, { ...base, now: iso(clock.now()), error, ...facts })) {
-        await repo.markReviewedIfDone(db, { projectId: job.project_id });
+    const persist = <T>(write: () => Promise<T>) => persistent(job.id, write);
+    const fail = async (error: string, facts = noFacts, at = clock.now()) => {
+      if (await persist(() => repo.finishFailed(db, { ...base, now: iso(at), error, ...facts }))) {
+        await persist(() => repo.markReviewedIfDone(db, { projectId: job.project_id }));
       }
     };
 
@@ -258,22 +288,46 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
         }
       }
 
+      // The answer is in hand: from here on, a database outage delays its write but does not lose it.
       const now = clock.now();
       if (outcome.ok) {
-        if (await repo.finishSucceeded(db, { ...base, now: iso(now), scores: outcome.scores, summary: outcome.summary, ...facts })) {
-          await repo.markReviewedIfDone(db, { projectId: job.project_id });
+        const { scores, summary } = outcome;
+        if (await persist(() => repo.finishSucceeded(db, { ...base, now: iso(now), scores, summary, ...facts }))) {
+          await persist(() => repo.markReviewedIfDone(db, { projectId: job.project_id }));
         }
         return;
       }
       if (outcome.retryable && job.attempts < ai.maxAttempts) {
         const delay = backoffDelayMs(job.attempts, { baseMs: ai.backoffBaseMs, maxMs: ai.backoffMaxMs, retryAfterMs: outcome.retryAfterMs, random });
-        await repo.scheduleRetry(db, { ...base, now: iso(now), nextAttemptAt: iso(now.getTime() + delay), error: outcome.error, ...facts });
+        const error = outcome.error;
+        await persist(() => repo.scheduleRetry(db, { ...base, now: iso(now), nextAttemptAt: iso(now.getTime() + delay), error, ...facts }));
         return;
       }
       const reason = outcome.retryable ? `gave up after ${job.attempts} attempts: ${outcome.error}` : outcome.error;
-      await fail(reason, facts);
+      await fail(reason, facts, now);
     } finally {
       controllers.delete(ac);
+    }
+  }
+
+  /**
+   * Runs one of an attempt's writes; while the database is unavailable, tries it again with backoff
+   * (the job keeps its slot and its lease is still renewed by the heartbeat, so no other worker
+   * redoes the review meanwhile). Gives up, by throwing, on any other error, or when the worker is
+   * closing and one more try failed: then the lease expires and the review is done again.
+   */
+  async function persistent<T>(review: string, write: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        const result = await write();
+        if (tries > 1) deps.log().info({ review, tries }, 'review result written after the database came back');
+        return result;
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || closed) throw err;
+        if (tries === 1) deps.log().warn({ err, review }, 'database unavailable: keeping the review result and retrying its write');
+        const wait = backoffDelayMs(tries, { baseMs: WRITE_RETRY_BASE_MS, maxMs: WRITE_RETRY_MAX_MS, random });
+        await sleep(wait, undefined, { signal: closing.signal }).catch(() => undefined);
+      }
     }
   }
 
@@ -287,6 +341,7 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
   /** Stops leasing, aborts calls in flight (their reviews go back to the queue) and waits for them. */
   async function close(): Promise<void> {
     closed = true;
+    closing.abort();
     for (const ac of controllers) ac.abort(new Error('shutting down'));
     await whenIdle();
     if (heartbeat) clearInterval(heartbeat);

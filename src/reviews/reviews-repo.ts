@@ -92,11 +92,20 @@ export async function startJudging(db: Executor, eventId: string, now: string): 
 }
 
 /**
- * Leases up to `limit` claimable model reviews of one provider to `owner` and counts the attempt.
- * Each claim is one atomic UPDATE … WHERE id IN (subquery) RETURNING: on PostgreSQL the subquery
- * takes row locks with FOR UPDATE SKIP LOCKED (and the UPDATE repeats the condition), so workers in
- * several processes claim disjoint rows without waiting on each other; SQLite serialises writers,
- * so the statement is atomic there as it is.
+ * Leases up to `limit` claimable model reviews of one provider to `owner` and counts the attempt:
+ * one atomic statement per kind, never more than `limit` rows whatever plan the database picks.
+ *
+ * PostgreSQL: `WITH picked AS MATERIALIZED (SELECT id … LIMIT n FOR UPDATE SKIP LOCKED) UPDATE …
+ * FROM picked WHERE reviews.id = picked.id`. A materialized CTE is evaluated exactly once, so at
+ * most n rows are locked and updated; workers in several processes claim disjoint rows without
+ * waiting on each other. (The former `WHERE id IN (SELECT … LIMIT n FOR UPDATE SKIP
+ * LOCKED)` is not safe: with the fresh table's statistics right after judging starts, the planner
+ * makes it a nested-loop semi-join that re-runs the subquery for every outer row; each re-run skips
+ * the rows the statement already updated and locks the next n, so one claim took every queued
+ * review.)
+ * SQLite serialises writers and evaluates an uncorrelated IN subquery once, so `WHERE id IN
+ * (SELECT … LIMIT n)` is atomic and bounded there as it is.
+ *
  * Expired leases are taken over first, then queued reviews in next_attempt_at order. (Two statements
  * rather than one with an OR: each walks the (status, next_attempt_at) index in order and stops after
  * `limit` rows, where the OR made SQLite sort every due review on every claim.) `takeOver: false`
@@ -108,32 +117,41 @@ export async function claimReviews(
   q: { provider: string; owner: string; now: string; leaseUntil: string; limit: number; takeOver?: boolean },
 ): Promise<ReviewRow[]> {
   const prefix = `${q.provider}/`;
+  const lease = {
+    status: 'running' as const,
+    lease_owner: q.owner,
+    lease_expires_at: q.leaseUntil,
+    attempts: sql<number>`attempts + 1`,
+    updated_at: q.now,
+  };
   const claim = async (kind: 'expired' | 'queued', limit: number): Promise<ReviewRow[]> => {
     const cond = (eb: ReviewsEB) => (kind === 'expired' ? leaseExpired(eb, q.now) : dueQueued(eb, q.now));
-    let pick = db
-      .selectFrom('reviews')
-      .select('id')
-      .where(cond)
-      .where('reviewer_kind', '=', 'model')
-      .where(sql<string>`lower(substr(reviewer, 1, ${prefix.length}))`, '=', prefix)
-      .orderBy(kind === 'expired' ? 'lease_expires_at' : 'next_attempt_at')
-      .limit(limit);
-    if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
-    let upd = db
-      .updateTable('reviews')
-      .set({
-        status: 'running',
-        lease_owner: q.owner,
-        lease_expires_at: q.leaseUntil,
-        attempts: sql<number>`attempts + 1`,
-        updated_at: q.now,
-      })
-      .where('id', 'in', pick);
-    // PostgreSQL re-checks the condition on the locked rows. On SQLite the statement holds the write
-    // lock from its start, so the subquery's answer cannot change under it; repeating the condition
-    // there only tempts the planner to scan every due review instead of looking up the picked ids.
-    if (dialect === 'postgres') upd = upd.where((eb) => cond(eb as unknown as ReviewsEB));
-    return upd.returningAll().execute();
+    const pick = (from: Executor) =>
+      from
+        .selectFrom('reviews')
+        .select('id')
+        .where(cond)
+        .where('reviewer_kind', '=', 'model')
+        .where(sql<string>`lower(substr(reviewer, 1, ${prefix.length}))`, '=', prefix)
+        .orderBy(kind === 'expired' ? 'lease_expires_at' : 'next_attempt_at')
+        .limit(limit);
+    if (dialect === 'postgres') {
+      return db
+        .with((cte) => cte('picked').materialized(), (qb) => pick(qb as unknown as Executor).forUpdate().skipLocked())
+        .updateTable('reviews')
+        .from('picked')
+        .set(lease)
+        // No need to repeat the condition here: FOR UPDATE re-checks it on the row's latest version
+        // as it locks it (a row changed meanwhile is skipped), and the lock holds until commit. Left
+        // out, the planner looks the picked ids up by primary key instead of scanning the queue.
+        .whereRef('reviews.id', '=', 'picked.id')
+        .returningAll('reviews')
+        .execute();
+    }
+    // On SQLite the statement holds the write lock from its start, so the subquery's answer cannot
+    // change under it; repeating the condition there only tempts the planner to scan every due
+    // review instead of looking up the picked ids.
+    return db.updateTable('reviews').set(lease).where('id', 'in', pick(db)).returningAll().execute();
   };
   const taken = q.takeOver === false ? [] : await claim('expired', q.limit);
   if (taken.length >= q.limit) return taken;
@@ -275,6 +293,12 @@ export async function finishFailed(db: Executor, q: { id: string; owner: string;
 
 /** Gives a lease back untouched (shutdown): the interrupted attempt does not count. */
 export async function releaseLease(db: Executor, q: { id: string; owner: string; now: string }): Promise<boolean> {
+  return (await releaseLeases(db, { ids: [q.id], owner: q.owner, now: q.now })) === 1;
+}
+
+/** Gives leases of one claim back untouched, before any work on them (a claim's surplus); returns how many. */
+export async function releaseLeases(db: Executor, q: { ids: string[]; owner: string; now: string }): Promise<number> {
+  if (q.ids.length === 0) return 0;
   const res = await db
     .updateTable('reviews')
     .set({
@@ -285,9 +309,11 @@ export async function releaseLease(db: Executor, q: { id: string; owner: string;
       lease_expires_at: null,
       updated_at: q.now,
     })
-    .where(ownedRunning(q.id, q.owner))
+    .where('id', 'in', q.ids)
+    .where('lease_owner', '=', q.owner)
+    .where('status', '=', 'running')
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return Number(res.numUpdatedRows);
 }
 
 /** pending → in_review when a first review of the project starts. */

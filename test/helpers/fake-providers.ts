@@ -56,6 +56,10 @@ interface FakeBase {
   waitForHeld(n?: number, timeoutMs?: number): Promise<RecordedCall[]>;
   /** Ends every held request by destroying its socket (what a dead upstream looks like). */
   releaseHeld(): void;
+  /** Model requests being answered right now (held or gated ones included), in all or under one path prefix. */
+  inFlight(prefix?: string): number;
+  /** The most model requests that were being answered at once since the start (or reset), in all or under one prefix. */
+  maxInFlight(prefix?: string): number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -120,6 +124,9 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
   const calls: RecordedCall[] = [];
   const holding = new Map<RecordedCall, ServerResponse>();
   const heldWaiters: Array<() => void> = [];
+  // Concurrency per path prefix ('' = all): how many model requests are open now, and the peak.
+  const open = new Map<string, { now: number; max: number }>();
+  const counter = (key: string) => open.get(key) ?? open.set(key, { now: 0, max: 0 }).get(key)!;
 
   const server = createServer(async (req, res) => {
     const url = req.url ?? '/';
@@ -150,6 +157,10 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
     while (b.kind === 'by-prompt') b = b.choose(prompt);
     const call: RecordedCall = { prefix: url.slice(0, at).replace(/\/v1$/, ''), path: url, model, headers: req.headers, body, dimensions, prompt, behaviour: b.kind };
     calls.push(call);
+    for (const c of [counter(''), counter(call.prefix)]) c.max = Math.max(c.max, ++c.now);
+    res.once('close', () => {
+      for (const c of [counter(''), counter(call.prefix)]) c.now--;
+    });
 
     if (b.kind === 'hang') {
       holding.set(call, res);
@@ -229,12 +240,15 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
       }
       return [...holding.keys()];
     },
+    inFlight: (prefix = '') => open.get(prefix)?.now ?? 0,
+    maxInFlight: (prefix = '') => open.get(prefix)?.max ?? 0,
     releaseHeld() {
       for (const res of holding.values()) res.socket?.destroy();
       holding.clear();
     },
     reset() {
       calls.length = 0;
+      for (const c of open.values()) c.max = c.now;
       scripts.clear();
       defaults.clear();
       fallback = { kind: 'ok' };

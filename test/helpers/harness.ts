@@ -61,6 +61,8 @@ export async function startTestApp(
     rateLimitStore?: RateLimitStore;
     /** Listen on this port with PUBLIC_URL http://127.0.0.1:<port> (browser tests: the pages' origin must be the site's). */
     port?: number;
+    /** Fastify's logger options (default: no logging), e.g. `{ level: 'warn', stream }` to watch what the app logs. */
+    logger?: Parameters<typeof buildApp>[0]['logger'];
   } = {},
 ): Promise<TestApp> {
   const testDb = opts.database ?? (await createTestDatabase(dialect));
@@ -83,7 +85,7 @@ export async function startTestApp(
     config,
     database,
     clock,
-    logger: false,
+    logger: opts.logger ?? false,
     ...(opts.notifier ? { notifier: opts.notifier } : {}),
     ...(opts.rateLimitStore ? { rateLimitStore: opts.rateLimitStore } : {}),
   });
