@@ -157,9 +157,10 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
     while (b.kind === 'by-prompt') b = b.choose(prompt);
     const call: RecordedCall = { prefix: url.slice(0, at).replace(/\/v1$/, ''), path: url, model, headers: req.headers, body, dimensions, prompt, behaviour: b.kind };
     calls.push(call);
-    for (const c of [counter(''), counter(call.prefix)]) c.max = Math.max(c.max, ++c.now);
+    const counters = [...new Set([counter(''), counter(call.prefix)])];
+    for (const c of counters) c.max = Math.max(c.max, ++c.now);
     res.once('close', () => {
-      for (const c of [counter(''), counter(call.prefix)]) c.now--;
+      for (const c of counters) c.now--;
     });
 
     if (b.kind === 'hang') {
