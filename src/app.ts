@@ -46,6 +46,8 @@ export interface BuildOptions {
   clock?: Clock;
   notifier?: Notifier;
   rateLimitStore?: RateLimitStore;
+  /** Whether Redis is up, when it is configured (reported by /healthz; the API serves without it). */
+  redisUp?: () => boolean;
   /** Overrides the pino options (tests pass false to stay quiet). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -192,9 +194,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // Before any route, so the OpenAPI document sees every one of them (hidden ones aside).
   await app.register(fastifySwagger, swaggerOptions(config, OPENAPI_VERSION));
 
+  // Redis down is not a failure of this process (it serves without it): still 200, and said.
+  const redisHealth = (): 'up' | 'down' | 'not_configured' => (opts.redisUp ? (opts.redisUp() ? 'up' : 'down') : 'not_configured');
   app.get('/healthz', { config: { skipRateLimit: true }, schema: { hide: true } as never }, async () => {
     await db.selectFrom('users').select('id').limit(1).execute();
-    return { ok: true };
+    return { ok: true, redis: redisHealth() };
   });
 
   const agents = agentMaterial(ctx);

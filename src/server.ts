@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import type { App } from './app-context.js';
 import type { Clock } from './core/clock.js';
@@ -6,8 +5,12 @@ import type { Config } from './core/config.js';
 import { openDatabase, type DatabaseHandle } from './core/db/index.js';
 import { migrateToLatest } from './core/db/migrations.js';
 import { notifierFor, type Notifier } from './core/notifier.js';
-import { memoryRateLimitStore, redisRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
+import { failoverRateLimitStore, memoryRateLimitStore, redisRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
+import { openRedis, type RedisLink, type RedisLog } from './core/redis.js';
 import { countUsers } from './accounts/accounts-repo.js';
+
+/** How long a start waits for Redis before serving without it (it joins by itself when it comes). */
+const REDIS_START_WAIT_MS = 2000;
 
 export interface RunningServer {
   app: App;
@@ -27,14 +30,13 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   await migrateToLatest(database.db);
 
   let store: RateLimitStore = memoryRateLimitStore();
-  const redisClients: Redis[] = [];
-  let redis: { publisher: Redis; subscriber: Redis } | undefined;
+  // Read lazily: the app (and its logger) is built below, with the store and notifier made here.
+  let log: RedisLog | undefined;
+  let redis: RedisLink | undefined;
   if (config.redisUrl) {
-    const pub = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
-    const sub = new Redis(config.redisUrl, { lazyConnect: false });
-    redisClients.push(pub, sub);
-    redis = { publisher: pub, subscriber: sub };
-    store = redisRateLimitStore(pub);
+    redis = openRedis(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs, log: () => log });
+    // Redis is optional help: while it is down, limits are counted in this process.
+    store = failoverRateLimitStore(redisRateLimitStore(redis.publisher), memoryRateLimitStore(), redis);
   }
   // Redis when configured, else PostgreSQL's LISTEN/NOTIFY, else in-process only (see docs/operator.md, "Caching").
   const notifier: Notifier = notifierFor({
@@ -47,9 +49,13 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     database,
     notifier,
     rateLimitStore: store,
+    ...(redis ? { redisUp: redis.up } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.logger === false ? { logger: false } : {}),
   });
+  log = app.log;
+  // Served from the first request with Redis when it is there; without it after a short wait (logged).
+  await redis?.ready(REDIS_START_WAIT_MS);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -63,7 +69,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       await app.close();
       await notifier.close();
       await store.close();
-      for (const r of redisClients) r.disconnect();
+      redis?.close();
       await database.close();
     })());
   return { app, url, firstRun, database, close };

@@ -80,18 +80,27 @@ export function createAccountsService(deps: {
    * Valid keys recently seen, by hash, so a busy agent does not cost a key lookup per request.
    * Revoking drops the entry here at once and in other processes through the notifier (Redis);
    * the short TTL bounds how long a key revoked elsewhere can still work. Expiry is checked on
-   * every use, so it is exact.
+   * every use, so it is exact. While a cross-process notifier is cut off (Redis down), no
+   * revocation elsewhere can reach this process: the cache is neither read nor filled then, and
+   * it is emptied when the notifier is back (NOTIFIER_RESYNC).
    */
   const authCache = new Map<string, { principal: Principal; expiresAt: number | null; cachedAt: number }>();
   const AUTH_CACHE_MAX = 10_000;
-  notifier?.subscribe(KEYS_REVOKED, () => authCache.clear());
+  /** Bumped by every invalidation: a lookup that started before one must not cache what it read. */
+  let authEpoch = 0;
+  const forgetAll = () => {
+    authEpoch++;
+    authCache.clear();
+  };
+  notifier?.subscribe(KEYS_REVOKED, forgetAll);
   // A reconnected notifier may have missed revocations published while it was down: forget everything.
-  notifier?.subscribe(NOTIFIER_RESYNC, () => authCache.clear());
+  notifier?.subscribe(NOTIFIER_RESYNC, forgetAll);
   const sessionTtlMs = (deps.sessionTtlDays ?? 30) * 86_400_000;
+  const cacheTrusted = () => authCacheTtlMs > 0 && (notifier?.connected() ?? true);
 
   /** After any revocation (keys, sessions, a disabled user): forget cached principals here and elsewhere. */
   function invalidateAuth(): void {
-    authCache.clear();
+    forgetAll();
     notifier?.publish(KEYS_REVOKED);
   }
 
@@ -208,10 +217,7 @@ export function createAccountsService(deps: {
       const issued = await createKey(userId, { name: opts.name, scope: 'review' }, tx);
       return { issued, held: null, revokedIds: working.map((k) => k.id) };
     });
-    if (result.revokedIds.length > 0) {
-      authCache.clear();
-      notifier?.publish(KEYS_REVOKED);
-    }
+    if (result.revokedIds.length > 0) invalidateAuth();
     return result;
   }
 
@@ -235,7 +241,9 @@ export function createAccountsService(deps: {
     if (!looksLikeApiKey(token)) return null;
     const hash = hashApiKey(token);
     const now = clock.now();
-    const cached = authCache.get(hash);
+    const trusted = cacheTrusted();
+    const epoch = authEpoch;
+    const cached = trusted ? authCache.get(hash) : undefined;
     if (cached && Date.now() - cached.cachedAt < authCacheTtlMs) {
       if (cached.expiresAt !== null && cached.expiresAt <= now.getTime()) return null;
       return cached.principal;
@@ -249,7 +257,7 @@ export function createAccountsService(deps: {
       repo.touchApiKey(db, found.key_id, iso(now), iso(now.getTime() - LAST_USED_GRANULARITY_MS)).catch(() => {});
     }
     const principal: Principal = { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id, scope: found.scope, via: 'key' };
-    if (authCacheTtlMs > 0) {
+    if (trusted && epoch === authEpoch) {
       if (authCache.size >= AUTH_CACHE_MAX) authCache.clear();
       authCache.set(hash, { principal, expiresAt: found.expires_at ? Date.parse(found.expires_at) : null, cachedAt: Date.now() });
     }
@@ -286,7 +294,9 @@ export function createAccountsService(deps: {
     const hash = hashSessionToken(token);
     const cacheKey = `s:${hash}`;
     const now = clock.now();
-    const cached = authCache.get(cacheKey);
+    const trusted = cacheTrusted();
+    const epoch = authEpoch;
+    const cached = trusted ? authCache.get(cacheKey) : undefined;
     if (cached && Date.now() - cached.cachedAt < authCacheTtlMs) {
       if (cached.expiresAt !== null && cached.expiresAt <= now.getTime()) return null;
       return cached.principal;
@@ -307,7 +317,7 @@ export function createAccountsService(deps: {
       sessionId: found.session_id,
       csrfToken: found.csrf_token,
     };
-    if (authCacheTtlMs > 0) {
+    if (trusted && epoch === authEpoch) {
       if (authCache.size >= AUTH_CACHE_MAX) authCache.clear();
       authCache.set(cacheKey, { principal, expiresAt: Date.parse(found.expires_at), cachedAt: Date.now() });
     }

@@ -17,6 +17,8 @@ export interface Config {
   publicUrl: string;
   database: DatabaseConfig;
   redisUrl: string | undefined;
+  /** Longest wait for a Redis command; past it the request counts its rate limit in-process and Redis is reconnected. */
+  redisCommandTimeoutMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Whom to believe about the client address: nobody (false), N proxy hops, or these proxies. */
   trustProxy: TrustProxy;
@@ -320,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     database,
     redisUrl,
+    redisCommandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 1000, 10, 60_000),
     logLevel,
     trustProxy,
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),

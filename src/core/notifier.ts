@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { Redis } from 'ioredis';
 import pg from 'pg';
+import type { RedisLink } from './redis.js';
 
 /**
  * Tells waiting requests and caches that something changed (a registration was decided, an event
@@ -11,6 +11,12 @@ import pg from 'pg';
 export interface Notifier {
   /** Whether a publish reaches other processes (Redis, PostgreSQL) or only this one (memory). */
   readonly crossProcess: boolean;
+  /**
+   * False while a cross-process notifier is cut off (Redis or the LISTEN connection is down, or not
+   * up yet): other processes' news does not arrive, so a cache that only a message could invalidate
+   * must not be trusted meanwhile. Always true for the in-process notifier.
+   */
+  connected(): boolean;
   publish(channel: string, message?: string): void;
   /** Resolves true when `channel` is published, false on timeout or abort. */
   wait(channel: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
@@ -57,6 +63,7 @@ export function memoryNotifier(): Notifier {
   const emitter = newEmitter();
   return {
     crossProcess: false,
+    connected: () => true,
     publish: (channel, message = '') => void emitter.emit(channel, message),
     wait: (channel, ms, signal) => waitOn(emitter, channel, ms, signal),
     subscribe: (channel, fn) => subscribeOn(emitter, channel, fn),
@@ -66,27 +73,37 @@ export function memoryNotifier(): Notifier {
   };
 }
 
-export function redisNotifier(publisher: Redis, subscriber: Redis, prefix = 'hk:n:'): Notifier {
+/**
+ * Through Redis pub/sub (one pattern subscription on the link's subscriber). While the link is down
+ * a publish is delivered in this process only; when it comes back, NOTIFIER_RESYNC is published
+ * locally (what others published meanwhile is lost).
+ */
+export function redisNotifier(link: Pick<RedisLink, 'publisher' | 'subscriber' | 'up' | 'onRestored'>, prefix = 'hk:n:'): Notifier {
   const emitter = newEmitter();
+  const { publisher, subscriber } = link;
   const pattern = `${prefix}*`;
   subscriber.psubscribe(pattern).catch(() => {});
-  subscriber.on('pmessage', (_p: string, channel: string, message: string) => emitter.emit(channel.slice(prefix.length), message));
-  // ioredis re-subscribes on reconnect; what was published meanwhile is gone.
-  let connectedOnce = false;
-  subscriber.on('ready', () => {
-    if (connectedOnce) emitter.emit(NOTIFIER_RESYNC, '');
-    connectedOnce = true;
-  });
+  const onMessage = (p: string, channel: string, message: string) => {
+    if (p === pattern) emitter.emit(channel.slice(prefix.length), message);
+  };
+  subscriber.on('pmessage', onMessage);
+  const offRestored = link.onRestored(() => emitter.emit(NOTIFIER_RESYNC, ''));
   return {
     crossProcess: true,
+    connected: () => link.up(),
     publish: (channel, message = '') => {
+      // Up means subscribed too, so the message comes back to this process through Redis.
+      if (!link.up()) return void emitter.emit(channel, message);
       publisher.publish(prefix + channel, message).catch(() => emitter.emit(channel, message));
     },
     wait: (channel, ms, signal) => waitOn(emitter, channel, ms, signal),
     subscribe: (channel, fn) => subscribeOn(emitter, channel, fn),
     async close() {
+      offRestored();
+      subscriber.off('pmessage', onMessage);
       emitter.removeAllListeners();
-      await subscriber.punsubscribe(pattern).catch(() => {});
+      // Not while disconnected: the subscriber queues commands until it reconnects.
+      if (subscriber.status === 'ready') await subscriber.punsubscribe(pattern).catch(() => {});
     },
   };
 }
@@ -163,6 +180,7 @@ export function pgNotifier(connectionString: string, opts: { pgChannel?: string;
 
   return {
     crossProcess: true,
+    connected: () => ready,
     publish(channel, message = '') {
       const c = client;
       if (!ready || !c) return void emitter.emit(channel, message);
@@ -182,8 +200,8 @@ export function pgNotifier(connectionString: string, opts: { pgChannel?: string;
 }
 
 /** Redis wins when configured (it also carries the rate limits); else PostgreSQL's LISTEN/NOTIFY; else memory. */
-export function notifierFor(opts: { redis?: { publisher: Redis; subscriber: Redis }; postgresUrl?: string }): Notifier {
-  if (opts.redis) return redisNotifier(opts.redis.publisher, opts.redis.subscriber);
+export function notifierFor(opts: { redis?: RedisLink; postgresUrl?: string }): Notifier {
+  if (opts.redis) return redisNotifier(opts.redis);
   if (opts.postgresUrl) return pgNotifier(opts.postgresUrl);
   return memoryNotifier();
 }

@@ -77,3 +77,41 @@ export function redisRateLimitStore(redis: Redis, prefix = 'hk:rl:'): RateLimitS
     async close() {},
   };
 }
+
+/**
+ * Shared counters while they can be reached, this process's own otherwise: Redis is help, so a
+ * request never fails or waits because the shared store is down. While `usable()` is false every
+ * call goes to `local` without trying `shared`; a call to `shared` that fails (the connection
+ * dropped mid-command, a timeout) is counted in `local` instead and reported to `failed`. What was
+ * counted locally stays local: when the shared store is back, counting resumes there.
+ */
+export function failoverRateLimitStore(
+  shared: RateLimitStore,
+  local: RateLimitStore,
+  link: { up(): boolean; commandFailed(err: unknown): void },
+): RateLimitStore {
+  async function either<T>(onShared: () => Promise<T>, onLocal: () => Promise<T>): Promise<T> {
+    if (!link.up()) return onLocal();
+    try {
+      return await onShared();
+    } catch (err) {
+      link.commandFailed(err);
+      return onLocal();
+    }
+  }
+  return {
+    hit: (bucket, windowMs, now) =>
+      either(
+        () => shared.hit(bucket, windowMs, now),
+        () => local.hit(bucket, windowMs, now),
+      ),
+    peek: (bucket, windowMs, now) =>
+      either(
+        () => shared.peek(bucket, windowMs, now),
+        () => local.peek(bucket, windowMs, now),
+      ),
+    async close() {
+      await Promise.all([shared.close(), local.close()]);
+    },
+  };
+}

@@ -37,7 +37,10 @@ function sizeOf(row: EventRow): number {
  *
  * A write drops that one event here at once and, through the notifier, in every other process
  * (Redis or PostgreSQL LISTEN/NOTIFY); `ttlMs` bounds how stale a copy can get when no notifier
- * reaches a process (several SQLite processes) or a message is lost.
+ * reaches a process (several SQLite processes) or a message is lost. While a cross-process
+ * notifier is cut off (Redis down), other processes' writes cannot reach this one: nothing is
+ * served from or kept in the cache then (every read goes to the database), and the cache is
+ * emptied when the notifier is back.
  */
 export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: number; maxEntries: number; maxBytes: number }) {
   const { db, notifier, ttlMs, maxEntries, maxBytes } = deps;
@@ -74,9 +77,12 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
     bytes = 0;
   }
 
+  /** Whether a cached copy may be served or kept: only while every other process's writes can reach us. */
+  const trusted = () => ttlMs > 0 && notifier.connected();
+
   function store(row: EventRow, readAt: number): EventRecord {
     const event = fromRow(row);
-    if (ttlMs <= 0 || row.status === 'draft' || readAt !== epoch) return event;
+    if (!trusted() || row.status === 'draft' || readAt !== epoch) return event;
     const old = entries.get(row.id);
     if (old) {
       entries.delete(row.id);
@@ -96,7 +102,7 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
 
   function fresh(id: string): EventRecord | undefined {
     const e = entries.get(id);
-    if (!e) return undefined;
+    if (!e || !trusted()) return undefined;
     if (Date.now() - e.loadedAt >= ttlMs) {
       entries.delete(id);
       bytes -= e.bytes;
@@ -145,7 +151,7 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
     key: string,
     opts: { now: number; clockDependent: boolean; load: () => Promise<string[]>; nextBoundary: () => Promise<number> },
   ): Promise<string[]> {
-    const hit = pages.get(key);
+    const hit = trusted() ? pages.get(key) : undefined;
     if (hit && Date.now() - hit.loadedAt < ttlMs && opts.now < hit.validUntil) {
       pages.delete(key);
       pages.set(key, hit);
@@ -153,7 +159,7 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
     }
     const at = epoch;
     const [ids, validUntil] = await Promise.all([opts.load(), opts.clockDependent ? opts.nextBoundary() : Promise.resolve(Infinity)]);
-    if (ttlMs > 0 && at === epoch) {
+    if (trusted() && at === epoch) {
       pages.delete(key);
       pages.set(key, { ids, loadedAt: Date.now(), validUntil });
       while (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgNotifier, redisNotifier, type Notifier } from '../../src/core/notifier.js';
+import { openRedis, type RedisLink } from '../../src/core/redis.js';
 import { EVENTS_CHANGED } from '../../src/events/event-catalog.js';
 import { createTestDatabase, DIALECTS, type Dialect, type TestDatabase } from '../helpers/databases.js';
 import { createEvent, startTestApp, type TestApp } from '../helpers/harness.js';
@@ -102,7 +102,7 @@ function changedOn(notifier: Notifier, id: string): Promise<void> {
   });
 }
 
-type Setup = { name: string; dialects: readonly Dialect[]; notifier: (db: TestDatabase, prefix: string, clients: Redis[]) => Promise<Notifier> };
+type Setup = { name: string; dialects: readonly Dialect[]; notifier: (db: TestDatabase, prefix: string, clients: RedisLink[]) => Promise<Notifier> };
 const SETUPS: Setup[] = [
   {
     name: 'PostgreSQL LISTEN/NOTIFY, no Redis',
@@ -117,11 +117,10 @@ const SETUPS: Setup[] = [
     name: 'Redis',
     dialects: DIALECTS,
     async notifier(_db, prefix, clients) {
-      const pub = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-      const sub = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-      clients.push(pub, sub);
-      const n = redisNotifier(pub, sub, prefix);
-      await new Promise<void>((resolve) => (sub.status === 'ready' ? resolve() : sub.once('ready', () => resolve())));
+      const link = openRedis(REDIS_URL, { commandTimeoutMs: 5000, log: () => undefined });
+      clients.push(link);
+      const n = redisNotifier(link, prefix);
+      if (!(await link.ready(10_000))) throw new Error(`Redis is not reachable at ${REDIS_URL}`);
       return n;
     },
   },
@@ -132,7 +131,7 @@ describe.each(SETUPS.flatMap((s) => s.dialects.map((d) => [s.name, d, s] as cons
   let a: TestApp;
   let b: TestApp;
   const notifiers: Notifier[] = [];
-  const clients: Redis[] = [];
+  const clients: RedisLink[] = [];
 
   beforeAll(async () => {
     db = await createTestDatabase(dialect);
@@ -150,7 +149,7 @@ describe.each(SETUPS.flatMap((s) => s.dialects.map((d) => [s.name, d, s] as cons
     await a?.close();
     await b?.close();
     for (const n of notifiers) await n.close();
-    for (const c of clients) c.disconnect();
+    for (const c of clients) c.close();
     await db?.drop();
   });
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisNotifier } from '../../src/core/notifier.js';
 import { redisRateLimitStore } from '../../src/core/rate-limit.js';
+import { openRedis, type RedisLink } from '../../src/core/redis.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { createEvent, registrationBody, startTestApp, type TestApp } from '../helpers/harness.js';
 
@@ -25,27 +25,28 @@ describe.each(DIALECTS)('several instances sharing Redis (%s)', (dialect) => {
   let db: TestDatabase;
   let a: TestApp;
   let b: TestApp;
-  const clients: Redis[] = [];
+  const clients: RedisLink[] = [];
 
   beforeAll(async () => {
     // A prefix of our own: concurrent runs never see each other's counters or messages.
     const prefix = `hk:test:${randomBytes(6).toString('hex')}:`;
     const redis = () => {
-      const r = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-      clients.push(r);
-      return r;
+      const link = openRedis(REDIS_URL, { commandTimeoutMs: 5000, log: () => undefined });
+      clients.push(link);
+      return link;
     };
     db = await createTestDatabase(dialect);
-    const instance = () => {
-      const pub = redis();
-      const notifier = redisNotifier(pub, redis(), `${prefix}n:`);
+    const instance = async () => {
+      const link = redis();
+      const notifier = redisNotifier(link, `${prefix}n:`);
+      if (!(await link.ready(10_000))) throw new Error(`Redis is not reachable at ${REDIS_URL}`);
       return startTestApp(dialect, {
         database: db,
         // A long cache TTL and no shared re-check of waiters: only the Redis messages can refresh the
         // other instance's copy of an event or wake its long-polls.
         env: { RATE_LIMIT_PER_KEY: '5', RATE_LIMIT_PER_IP: '1000', REVIEW_WORKERS: 'false', EVENT_CACHE_TTL_MS: '60000', WAIT_RECHECK_MS: '0' },
         notifier,
-        rateLimitStore: redisRateLimitStore(pub, `${prefix}rl:`),
+        rateLimitStore: redisRateLimitStore(link.publisher, `${prefix}rl:`),
       });
     };
     a = await instance();
@@ -54,7 +55,7 @@ describe.each(DIALECTS)('several instances sharing Redis (%s)', (dialect) => {
   afterAll(async () => {
     await a?.close();
     await b?.close();
-    for (const c of clients) c.disconnect();
+    for (const c of clients) c.close();
     await db?.drop();
   });
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisNotifier } from '../../src/core/notifier.js';
 import { redisRateLimitStore } from '../../src/core/rate-limit.js';
+import { openRedis, type RedisLink } from '../../src/core/redis.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { browser, signUp } from '../helpers/web-session.js';
@@ -23,23 +23,25 @@ describe.each(DIALECTS)('session revocation across instances (%s)', (dialect) =>
   let db: TestDatabase;
   let a: TestApp;
   let b: TestApp;
-  const clients: Redis[] = [];
+  const clients: RedisLink[] = [];
 
   beforeAll(async () => {
     const prefix = `hk:test:${randomBytes(6).toString('hex')}:`;
     const redis = () => {
-      const r = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-      clients.push(r);
-      return r;
+      const link = openRedis(REDIS_URL, { commandTimeoutMs: 5000, log: () => undefined });
+      clients.push(link);
+      return link;
     };
     db = await createTestDatabase(dialect);
-    const instance = () => {
-      const pub = redis();
+    const instance = async () => {
+      const link = redis();
+      const notifier = redisNotifier(link, `${prefix}n:`);
+      if (!(await link.ready(10_000))) throw new Error(`Redis is not reachable at ${REDIS_URL}`);
       return startTestApp(dialect, {
         database: db,
         env: { AUTH_CACHE_TTL_MS: '60000', REVIEW_WORKERS: 'false' },
-        notifier: redisNotifier(pub, redis(), `${prefix}n:`),
-        rateLimitStore: redisRateLimitStore(pub, `${prefix}rl:`),
+        notifier,
+        rateLimitStore: redisRateLimitStore(link.publisher, `${prefix}rl:`),
       });
     };
     a = await instance();
@@ -48,7 +50,7 @@ describe.each(DIALECTS)('session revocation across instances (%s)', (dialect) =>
   afterAll(async () => {
     await a?.close();
     await b?.close();
-    for (const c of clients) c.disconnect();
+    for (const c of clients) c.close();
     await db?.drop();
   });
 
