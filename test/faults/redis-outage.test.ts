@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { eventBody, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
@@ -27,7 +27,7 @@ describe.each(DIALECTS)('Redis stopped and started under two server processes (%
   let seed: TestApp;
   let redis: TestRedis;
   const servers: Record<'a' | 'b', ServerProcess | null> = { a: null, b: null };
-  /** Every answer the processes gave during the test, for the "nothing failed" check. */
+  /** Every answer the processes gave during the current test, for the "nothing failed" check. */
   const answers: Array<{ what: string; status: number }> = [];
   let org: TestUser;
   let eventId: string;
@@ -92,6 +92,10 @@ describe.each(DIALECTS)('Redis stopped and started under two server processes (%
     [servers.a, servers.b] = await Promise.all([spawnServer(env), spawnServer(env)]);
     await until('both processes to reach Redis', async () => (await redisState('a')) === 'up' && (await redisState('b')) === 'up');
   }, 120_000);
+
+  beforeEach(() => {
+    answers.length = 0;
+  });
 
   afterAll(async () => {
     for (const s of Object.values(servers)) s?.child.kill('SIGKILL');
