@@ -78,7 +78,7 @@ export function memoryNotifier(): Notifier {
  * a publish is delivered in this process only; when it comes back, NOTIFIER_RESYNC is published
  * locally (what others published meanwhile is lost).
  */
-export function redisNotifier(link: Pick<RedisLink, 'publisher' | 'subscriber' | 'up' | 'onRestored'>, prefix = 'hk:n:'): Notifier {
+export function redisNotifier(link: Pick<RedisLink, 'publisher' | 'subscriber' | 'up' | 'onRestored' | 'commandFailed'>, prefix = 'hk:n:'): Notifier {
   const emitter = newEmitter();
   const { publisher, subscriber } = link;
   const pattern = `${prefix}*`;
@@ -94,7 +94,10 @@ export function redisNotifier(link: Pick<RedisLink, 'publisher' | 'subscriber' |
     publish: (channel, message = '') => {
       // Up means subscribed too, so the message comes back to this process through Redis.
       if (!link.up()) return void emitter.emit(channel, message);
-      publisher.publish(prefix + channel, message).catch(() => emitter.emit(channel, message));
+      publisher.publish(prefix + channel, message).catch((err: unknown) => {
+        link.commandFailed(err);
+        emitter.emit(channel, message);
+      });
     },
     wait: (channel, ms, signal) => waitOn(emitter, channel, ms, signal),
     subscribe: (channel, fn) => subscribeOn(emitter, channel, fn),

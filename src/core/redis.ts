@@ -128,7 +128,7 @@ export function openRedis(url: string, opts: { commandTimeoutMs: number; log: ()
       const now = Date.now();
       if (now - lastCommandErrorLog < COMMAND_ERROR_LOG_INTERVAL_MS) return;
       lastCommandErrorLog = now;
-      log()?.warn({ reason: message }, 'a Redis command failed: that request was rate-limited in this process');
+      log()?.warn({ reason: message }, 'a Redis command failed: handled in this process instead (rate limit counted here, notification delivered here)');
     },
     ready(ms) {
       if (up()) return Promise.resolve(true);
