@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
+import type { DatabaseLimits } from './config.js';
 
 /**
  * Tells waiting requests and caches that something changed (a registration was decided, an event
@@ -103,7 +104,10 @@ export interface PgNotifier extends Notifier {
   listening(): Promise<void>;
 }
 
-export function pgNotifier(connectionString: string, opts: { pgChannel?: string; maxBackoffMs?: number } = {}): PgNotifier {
+export function pgNotifier(
+  connectionString: string,
+  opts: { pgChannel?: string; maxBackoffMs?: number; limits?: Pick<DatabaseLimits, 'connectTimeoutMs' | 'queryTimeoutMs'> } = {},
+): PgNotifier {
   const emitter = newEmitter();
   const pgChannel = opts.pgChannel ?? 'hk_notify';
   const maxBackoff = opts.maxBackoffMs ?? 5000;
@@ -133,7 +137,15 @@ export function pgNotifier(connectionString: string, opts: { pgChannel?: string;
 
   async function connect(): Promise<void> {
     if (closed) return;
-    const c = new pg.Client({ connectionString });
+    const c = new pg.Client({
+      connectionString,
+      application_name: 'hackathon-notify',
+      keepAlive: true,
+      // A frozen server must not hold the connect, nor a publish: past the limit the connection is
+      // dropped (below) and opened again.
+      ...(opts.limits?.connectTimeoutMs ? { connectionTimeoutMillis: opts.limits.connectTimeoutMs } : {}),
+      ...(opts.limits?.queryTimeoutMs ? { query_timeout: opts.limits.queryTimeoutMs } : {}),
+    });
     client = c;
     c.on('error', () => {
       if (client === c) scheduleReconnect();
@@ -166,7 +178,14 @@ export function pgNotifier(connectionString: string, opts: { pgChannel?: string;
     publish(channel, message = '') {
       const c = client;
       if (!ready || !c) return void emitter.emit(channel, message);
-      c.query('SELECT pg_notify($1, $2)', [pgChannel, `${channel}\n${message}`]).catch(() => emitter.emit(channel, message));
+      c.query('SELECT pg_notify($1, $2)', [pgChannel, `${channel}\n${message}`]).catch(() => {
+        emitter.emit(channel, message);
+        // No answer in time: the connection is stuck (pg leaves the query on it); start afresh.
+        if (client === c && ready) {
+          ready = false;
+          c.end().catch(() => {});
+        }
+      });
     },
     wait: (channel, ms, signal) => waitOn(emitter, channel, ms, signal),
     subscribe: (channel, fn) => subscribeOn(emitter, channel, fn),
@@ -182,8 +201,8 @@ export function pgNotifier(connectionString: string, opts: { pgChannel?: string;
 }
 
 /** Redis wins when configured (it also carries the rate limits); else PostgreSQL's LISTEN/NOTIFY; else memory. */
-export function notifierFor(opts: { redis?: { publisher: Redis; subscriber: Redis }; postgresUrl?: string }): Notifier {
+export function notifierFor(opts: { redis?: { publisher: Redis; subscriber: Redis }; postgres?: { url: string; limits?: DatabaseLimits } }): Notifier {
   if (opts.redis) return redisNotifier(opts.redis.publisher, opts.redis.subscriber);
-  if (opts.postgresUrl) return pgNotifier(opts.postgresUrl);
+  if (opts.postgres) return pgNotifier(opts.postgres.url, opts.postgres.limits ? { limits: opts.postgres.limits } : {});
   return memoryNotifier();
 }

@@ -45,7 +45,9 @@ async function spawnServerOnce(env: Record<string, string>): Promise<ServerProce
   child.stdout!.on('data', (d) => (err += String(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
+  // Generous: several processes compiling their TypeScript at once on a busy machine take a while.
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}): ${err}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) return { child, url, stderr: () => err, exited };
