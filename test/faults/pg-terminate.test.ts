@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, PG_ADMIN_URL, type TestDatabase } from '../helpers/databases.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { seedOrganizer, startWriteLoad, storedEventIds, type WriteOutcome } from '../helpers/write-load.js';
+import { isRetryable503, seedOrganizer, startWriteLoad, storedEventIds } from '../helpers/faults.js';
 
 /**
  * PostgreSQL ends the processes' connections (pg_terminate_backend, as an admin, a failover or a
@@ -74,7 +74,3 @@ describe('connections terminated under a write load (postgres)', () => {
     }
   }, 180_000);
 });
-
-function isRetryable503(o: WriteOutcome): boolean {
-  return o.status === 503 && o.code === 'database_unavailable' && o.retryAfter === '5';
-}

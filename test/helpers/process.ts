@@ -46,7 +46,7 @@ async function spawnServerOnce(env: Record<string, string>): Promise<ServerProce
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   // Generous: several processes compiling their TypeScript at once on a busy machine take a while.
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}): ${err}`);
     try {

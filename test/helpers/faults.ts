@@ -6,6 +6,23 @@ import type { DatabaseConfig } from '../../src/core/config.js';
 import { eventBody } from './harness.js';
 import type { ServerProcess } from './process.js';
 
+/** What the fault tests accept for a failed request: 503 database_unavailable asking to retry (never 500). */
+export function isRetryable503(o: Pick<WriteOutcome, 'status' | 'code' | 'retryAfter'>): boolean {
+  return o.status === 503 && o.code === 'database_unavailable' && o.retryAfter === '5';
+}
+
+/** Polls /healthz until it answers `status`; each check is bounded, so a hanging health check fails the test. */
+export async function waitForHealth(server: ServerProcess, status: number): Promise<{ body: unknown; retryAfter: string | null }> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(30_000) });
+    const body = (await res.json()) as unknown;
+    if (res.status === status) return { body, retryAfter: res.headers.get('retry-after') };
+    if (Date.now() > deadline) throw new Error(`/healthz still ${res.status}: ${JSON.stringify(body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Migrates a fresh database and makes one organizer; returns the organizer's API key. */
 export async function seedOrganizer(config: DatabaseConfig): Promise<string> {
   const handle = openDatabase(config);
@@ -92,8 +109,9 @@ export function startWriteLoad(servers: ServerProcess[], key: string, concurrenc
       const outcome = await write(worker);
       outcomes.push(outcome);
       for (const wake of [...waiters]) wake();
-      // No answer at all: do not spin on a dead address.
-      if (outcome.status === 0) await new Promise((r) => setTimeout(r, 50));
+      // No answer, or the database is away: a short pause instead of spinning (Retry-After is longer,
+      // but the test wants to see the service come back as soon as it does).
+      if (outcome.status === 0 || outcome.status === 503) await new Promise((r) => setTimeout(r, 100));
     }
   });
 
