@@ -5,6 +5,7 @@ import type { AuthService } from './accounts/auth-service.js';
 import type { Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import type { DatabaseHandle, Db } from './core/db/index.js';
+import type { RedisHealth } from './core/health.js';
 import type { Mailer } from './core/mailer.js';
 import type { Notifier } from './core/notifier.js';
 import type { RateLimitStore } from './core/rate-limit.js';
@@ -24,6 +25,8 @@ export interface AppContext {
   dialect: DatabaseHandle['dialect'];
   notifier: Notifier;
   rateLimitStore: RateLimitStore;
+  /** Whether Redis is reachable (`not_configured` without REDIS_URL), for /healthz. */
+  redisHealth: () => RedisHealth;
   /** Aborted when the server starts shutting down, so long-polls answer at once instead of holding it. */
   shutdownSignal: AbortSignal;
   accounts: AccountsService;

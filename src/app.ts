@@ -18,6 +18,8 @@ import { assertWellFormedJson } from './core/http/well-formed-json.js';
 import { installIdempotency } from './idempotency/idempotency-hooks.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { swaggerOptions } from './docs/openapi.js';
+import { createDatabaseProbe, type HealthReport, type RedisHealth } from './core/health.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from './core/http/error-handler.js';
 import { createMailer } from './core/mailer.js';
 import { memoryNotifier, type Notifier } from './core/notifier.js';
 import { memoryRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
@@ -46,8 +48,11 @@ export interface BuildOptions {
   clock?: Clock;
   notifier?: Notifier;
   rateLimitStore?: RateLimitStore;
-  /** Whether Redis is up, when it is configured (reported by /healthz; the API serves without it). */
-  redisUp?: () => boolean;
+  /**
+   * Whether Redis is reachable, for /healthz; unset when Redis is not configured (`not_configured`).
+   * Whoever connects Redis (src/server.ts) says how to tell.
+   */
+  redisHealth?: () => RedisHealth;
   /** Overrides the pino options (tests pass false to stay quiet). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -128,7 +133,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const shutdown = new AbortController();
-  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, shutdownSignal: shutdown.signal, accounts, auth, events, registrations, submissions, mailer, reviewers, results, standings, reviews };
+  const redisHealth = opts.redisHealth ?? ((): RedisHealth => 'not_configured');
+  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, redisHealth, shutdownSignal: shutdown.signal, accounts, auth, events, registrations, submissions, mailer, reviewers, results, standings, reviews };
 
   const app = Fastify({
     logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,
@@ -194,11 +200,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // Before any route, so the OpenAPI document sees every one of them (hidden ones aside).
   await app.register(fastifySwagger, swaggerOptions(config, OPENAPI_VERSION));
 
-  // Redis down is not a failure of this process (it serves without it): still 200, and said.
-  const redisHealth = (): 'up' | 'down' | 'not_configured' => (opts.redisUp ? (opts.redisUp() ? 'up' : 'down') : 'not_configured');
-  app.get('/healthz', { config: { skipRateLimit: true }, schema: { hide: true } as never }, async () => {
-    await db.selectFrom('users').select('id').limit(1).execute();
-    return { ok: true, redis: redisHealth() };
+  // For load balancers: 503 while the database is unreachable (this process cannot serve), 200 with
+  // redis "down" while only Redis is (the API serves without it). Never waits past the connect limit.
+  const probeDatabase = createDatabaseProbe(db, { timeoutMs: config.databaseLimits.connectTimeoutMs });
+  app.get('/healthz', { config: { skipRateLimit: true }, schema: { hide: true } as never }, async (_request, reply): Promise<HealthReport> => {
+    const database = await probeDatabase();
+    if (database === 'down') reply.code(503).header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+    return { ok: database === 'up', database, redis: redisHealth() };
   });
 
   const agents = agentMaterial(ctx);

@@ -26,8 +26,8 @@ export interface RunningServer {
  * in-flight requests before closing connections, which is what SIGTERM calls.
  */
 export async function startServer(config: Config, opts: { clock?: Clock; logger?: false } = {}): Promise<RunningServer> {
-  const database = openDatabase(config.database);
-  await migrateToLatest(database.db);
+  const database = openDatabase(config.database, { limits: config.databaseLimits });
+  await migrate(config, database);
 
   let store: RateLimitStore = memoryRateLimitStore();
   // Read lazily: the app (and its logger) is built below, with the store and notifier made here.
@@ -41,7 +41,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   // Redis when configured, else PostgreSQL's LISTEN/NOTIFY, else in-process only (see docs/operator.md, "Caching").
   const notifier: Notifier = notifierFor({
     ...(redis ? { redis } : {}),
-    ...(config.database.dialect === 'postgres' ? { postgresUrl: config.database.url } : {}),
+    ...(config.database.dialect === 'postgres' ? { postgres: { url: config.database.url, limits: config.databaseLimits } } : {}),
   });
 
   const { app } = await buildApp({
@@ -49,7 +49,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     database,
     notifier,
     rateLimitStore: store,
-    ...(redis ? { redisUp: redis.up } : {}),
+    ...(redis ? { redisHealth: redisHealthOf(redis) } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.logger === false ? { logger: false } : {}),
   });
@@ -73,4 +73,24 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       await database.close();
     })());
   return { app, url, firstRun, database, close };
+}
+
+/**
+ * Migrations run on a connection of their own without statement or query time limits: a long one
+ * (an index over a large table) or one waiting for another process's migration lock must not be
+ * cut off by the limits meant for requests. Only connecting is limited.
+ */
+async function migrate(config: Config, database: DatabaseHandle): Promise<void> {
+  if (config.database.dialect === 'sqlite') return void (await migrateToLatest(database.db));
+  const limits = { ...config.databaseLimits, statementTimeoutMs: 0, queryTimeoutMs: 0 };
+  const migrating = openDatabase(config.database, { poolSize: 1, limits });
+  try {
+    await migrateToLatest(migrating.db);
+  } finally {
+    await migrating.close();
+  }
+}
+
+function redisHealthOf(link: RedisLink): () => 'up' | 'down' {
+  return () => (link.up() ? 'up' : 'down');
 }

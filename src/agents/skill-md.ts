@@ -60,6 +60,7 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   headers_too_large: 'The request headers are too large.',
   internal_error: 'A server fault. Retry later with backoff (with the same `Idempotency-Key` for writes).',
   service_unavailable: 'Temporarily unavailable. Retry later with backoff.',
+  database_unavailable: 'The server cannot reach its database for now. Wait `Retry-After` seconds and send the same request again (same `Idempotency-Key` for a write).',
 };
 
 /** Codes that concern operators or other clients (CLI, invitations), not an agent's flow. */

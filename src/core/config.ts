@@ -16,6 +16,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   database: DatabaseConfig;
+  /** Time limits of PostgreSQL connections and queries, so an unreachable or frozen database fails requests instead of holding them. */
+  databaseLimits: DatabaseLimits;
   redisUrl: string | undefined;
   /** Longest wait for a Redis command; past it the request counts its rate limit in-process and Redis is reconnected. */
   redisCommandTimeoutMs: number;
@@ -50,6 +52,19 @@ export interface Config {
   accounts: AccountsConfig;
   /** Idempotency-Key records: kept `ttlMs` after first use; a claim still running after `leaseMs` may be taken over. */
   idempotency: { ttlMs: number; leaseMs: number };
+}
+
+/**
+ * PostgreSQL time limits (milliseconds; SQLite has its own 5 s busy timeout). Past any of them the
+ * request answers 503 `database_unavailable` with Retry-After.
+ */
+export interface DatabaseLimits {
+  /** Longest wait for a connection: opening a new one, or waiting for a free one in the pool. */
+  connectTimeoutMs: number;
+  /** statement_timeout, enforced by the server on each statement (0 = none). */
+  statementTimeoutMs: number;
+  /** Longest wait for the answer to one query on our side (a frozen server never answers); above statementTimeoutMs. */
+  queryTimeoutMs: number;
 }
 
 export type SignupMode = 'open' | 'invite' | 'closed';
@@ -315,12 +330,23 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`HEADERS_TIMEOUT_MS=${http.headersTimeoutMs} must not exceed REQUEST_TIMEOUT_MS=${http.requestTimeoutMs}`);
   }
 
+  const databaseLimits: DatabaseLimits = {
+    connectTimeoutMs: int('DB_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    statementTimeoutMs: int('DB_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
+    queryTimeoutMs: int('DB_QUERY_TIMEOUT_MS', 20_000, 100, 3_600_000),
+  };
+  // The server's own limit should fire first: it cancels the statement and keeps the connection.
+  if (databaseLimits.statementTimeoutMs > 0 && databaseLimits.queryTimeoutMs <= databaseLimits.statementTimeoutMs) {
+    problems.push(`DB_QUERY_TIMEOUT_MS=${databaseLimits.queryTimeoutMs} must be above DB_STATEMENT_TIMEOUT_MS=${databaseLimits.statementTimeoutMs}`);
+  }
+
   const config: Config = {
     dataDir,
     port,
     host,
     publicUrl,
     database,
+    databaseLimits,
     redisUrl,
     redisCommandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 1000, 10, 60_000),
     logLevel,

@@ -191,6 +191,10 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'A service the request needs (e.g. sending e-mail) is not available now.',
     action: 'Retry later with backoff.',
   },
+  database_unavailable: {
+    when: 'The server could not reach its database, or the database did not answer in time (it is restarting, overloaded or cut off). The request may or may not have taken effect if it was a write.',
+    action: 'Wait the number of seconds in the Retry-After header and send the same request again (with the same Idempotency-Key for a write, so it happens once).',
+  },
   headers_too_large: {
     when: 'The request headers are larger than the server accepts.',
     action: 'Send fewer or shorter headers (cookies included).',

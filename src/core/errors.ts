@@ -48,6 +48,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  // The database is unreachable or did not answer in time (restart, crash, partition, overload).
+  database_unavailable: 503,
   // Request headers past Node's header size limit (the parser refuses them before routing).
   headers_too_large: 431,
 } as const;
@@ -100,6 +102,7 @@ const TITLES: Record<ErrorCode, string> = {
   rate_limited: 'Too many requests',
   internal_error: 'Internal server error',
   service_unavailable: 'Service unavailable',
+  database_unavailable: 'Database unavailable',
   // Request headers past Node's header size limit.
   headers_too_large: 'Request headers too large',
 };

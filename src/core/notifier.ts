@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import type { DatabaseLimits } from './config.js';
 import type { RedisLink } from './redis.js';
 
 /**
@@ -123,7 +124,10 @@ export interface PgNotifier extends Notifier {
   listening(): Promise<void>;
 }
 
-export function pgNotifier(connectionString: string, opts: { pgChannel?: string; maxBackoffMs?: number } = {}): PgNotifier {
+export function pgNotifier(
+  connectionString: string,
+  opts: { pgChannel?: string; maxBackoffMs?: number; limits?: Pick<DatabaseLimits, 'connectTimeoutMs' | 'queryTimeoutMs'> } = {},
+): PgNotifier {
   const emitter = newEmitter();
   const pgChannel = opts.pgChannel ?? 'hk_notify';
   const maxBackoff = opts.maxBackoffMs ?? 5000;
@@ -153,7 +157,15 @@ export function pgNotifier(connectionString: string, opts: { pgChannel?: string;
 
   async function connect(): Promise<void> {
     if (closed) return;
-    const c = new pg.Client({ connectionString });
+    const c = new pg.Client({
+      connectionString,
+      application_name: 'hackathon-notify',
+      keepAlive: true,
+      // A frozen server must not hold the connect, nor a publish: past the limit the connection is
+      // dropped (below) and opened again.
+      ...(opts.limits?.connectTimeoutMs ? { connectionTimeoutMillis: opts.limits.connectTimeoutMs } : {}),
+      ...(opts.limits?.queryTimeoutMs ? { query_timeout: opts.limits.queryTimeoutMs } : {}),
+    });
     client = c;
     c.on('error', () => {
       if (client === c) scheduleReconnect();
@@ -187,7 +199,14 @@ export function pgNotifier(connectionString: string, opts: { pgChannel?: string;
     publish(channel, message = '') {
       const c = client;
       if (!ready || !c) return void emitter.emit(channel, message);
-      c.query('SELECT pg_notify($1, $2)', [pgChannel, `${channel}\n${message}`]).catch(() => emitter.emit(channel, message));
+      c.query('SELECT pg_notify($1, $2)', [pgChannel, `${channel}\n${message}`]).catch(() => {
+        emitter.emit(channel, message);
+        // No answer in time: the connection is stuck (pg leaves the query on it); start afresh.
+        if (client === c && ready) {
+          ready = false;
+          c.end().catch(() => {});
+        }
+      });
     },
     wait: (channel, ms, signal) => waitOn(emitter, channel, ms, signal),
     subscribe: (channel, fn) => subscribeOn(emitter, channel, fn),
@@ -203,8 +222,8 @@ export function pgNotifier(connectionString: string, opts: { pgChannel?: string;
 }
 
 /** Redis wins when configured (it also carries the rate limits); else PostgreSQL's LISTEN/NOTIFY; else memory. */
-export function notifierFor(opts: { redis?: RedisLink; postgresUrl?: string }): Notifier {
+export function notifierFor(opts: { redis?: RedisLink; postgres?: { url: string; limits?: DatabaseLimits } }): Notifier {
   if (opts.redis) return redisNotifier(opts.redis);
-  if (opts.postgresUrl) return pgNotifier(opts.postgresUrl);
+  if (opts.postgres) return pgNotifier(opts.postgres.url, opts.postgres.limits ? { limits: opts.postgres.limits } : {});
   return memoryNotifier();
 }

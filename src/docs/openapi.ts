@@ -90,7 +90,8 @@ function codesOf(response: unknown): ErrorCode[] {
 export function commonCodes(route: RouteLike, schema: JsonObject): ErrorCode[] {
   const method = ([] as string[]).concat(route.method)[0]!;
   // bad_request: a URL that is not validly percent-encoded, or an HTTP/1.1 request without Host.
-  const codes: ErrorCode[] = ['bad_request', 'unauthorized', 'rate_limited', 'request_timeout', 'internal_error'];
+  // database_unavailable: any route may meet an outage of the database (503 with Retry-After).
+  const codes: ErrorCode[] = ['bad_request', 'unauthorized', 'rate_limited', 'request_timeout', 'internal_error', 'database_unavailable'];
   // A review-scoped key is refused everywhere else.
   if (!route.config?.reviewKeyAllowed) codes.push('forbidden');
   if (schema.params) codes.push('validation_failed', 'uri_too_long');
@@ -124,6 +125,7 @@ export function documentRoute(route: RouteLike, schema: JsonObject): JsonObject 
   for (const [status, codes] of byStatus) {
     const problem: JsonObject = { ...problemResponse(codes) };
     if (status === 429) problem.headers = { ...rateLimitHeaders, 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying' } };
+    if (status === 503) problem.headers = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying (sent with `database_unavailable`)' } };
     response[status] = problem;
   }
 

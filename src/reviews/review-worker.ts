@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.js';
 import type { AiConfig } from '../core/config.js';
 import type { DatabaseHandle, Db } from '../core/db/index.js';
 import type { ReviewRow } from '../core/db/schema.js';
-import { isDatabaseUnavailable } from '../core/db/unavailable.js';
+import { isDatabaseUnavailable } from '../core/db/index.js';
 import { iso } from '../core/time.js';
 import type { Dimension, Track } from '../events/event-config.js';
 import { effectiveStatus } from '../events/status.js';

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/core/config.js';
 import { openDatabase, type DatabaseHandle } from '../../src/core/db/index.js';
 import { migrateToLatest } from '../../src/core/db/migrations.js';
 import type { Role } from '../../src/core/db/schema.js';
+import type { RedisHealth } from '../../src/core/health.js';
 import type { Notifier } from '../../src/core/notifier.js';
 import type { RateLimitStore } from '../../src/core/rate-limit.js';
 import { createTestDatabase, type Dialect, type TestDatabase } from './databases.js';
@@ -59,6 +60,10 @@ export async function startTestApp(
     database?: TestDatabase;
     notifier?: Notifier;
     rateLimitStore?: RateLimitStore;
+    /** Whether Redis is reachable, as /healthz reports it (default: not configured). */
+    redisHealth?: () => RedisHealth;
+    /** Open the database with the configured time limits (DB_*_TIMEOUT_MS), as the server does; off by default. */
+    databaseLimits?: boolean;
     /** Listen on this port with PUBLIC_URL http://127.0.0.1:<port> (browser tests: the pages' origin must be the site's). */
     port?: number;
     /** Fastify's logger options (default: no logging), e.g. `{ level: 'warn', stream }` to watch what the app logs. */
@@ -78,7 +83,13 @@ export async function startTestApp(
     PASSWORD_SCRYPT_N: '16384',
     ...opts.env,
   });
-  const database = openDatabase(testDb.config);
+  if (opts.databaseLimits) {
+    // As the server does: migrations run without the limits meant for requests.
+    const migrating = openDatabase(testDb.config);
+    await migrateToLatest(migrating.db);
+    await migrating.close();
+  }
+  const database = openDatabase(testDb.config, opts.databaseLimits ? { limits: config.databaseLimits } : {});
   await migrateToLatest(database.db);
   const clock = new ManualClock(opts.now ?? T0);
   const { app, ctx } = await buildApp({
@@ -88,6 +99,7 @@ export async function startTestApp(
     logger: opts.logger ?? false,
     ...(opts.notifier ? { notifier: opts.notifier } : {}),
     ...(opts.rateLimitStore ? { rateLimitStore: opts.rateLimitStore } : {}),
+    ...(opts.redisHealth ? { redisHealth: opts.redisHealth } : {}),
   });
   await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   const addr = app.server.address();

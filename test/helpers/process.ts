@@ -45,9 +45,8 @@ async function spawnServerOnce(env: Record<string, string>): Promise<ServerProce
   child.stdout!.on('data', (d) => (err += String(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  // A cold start transpiles the whole server (tsx): seconds on an idle machine, 20 s and more on a
-  // loaded two-core one. The wait is for the event (an answer), so a generous bound costs nothing.
-  const deadline = Date.now() + 90_000;
+  // Generous: several processes compiling their TypeScript at once on a busy machine take a while.
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}): ${err}`);
     try {

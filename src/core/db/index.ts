@@ -1,8 +1,8 @@
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
-import { ConfigError, type DatabaseConfig } from '../config.js';
+import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient, type Transaction } from 'kysely';
+import { ConfigError, type DatabaseConfig, type DatabaseLimits } from '../config.js';
 import { ensurePrivateDir, ensurePrivateFile, restrictFile } from '../private-files.js';
 import type { Database } from './schema.js';
 
@@ -17,7 +17,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number } = {}): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number; limits?: DatabaseLimits } = {}): DatabaseHandle {
   if (config.dialect === 'sqlite') {
     const onDisk = config.path !== ':memory:' && !config.path.startsWith('file:');
     // Owner-only before SQLite writes a byte: the file holds accounts and key hashes. SQLite gives
@@ -37,13 +37,76 @@ export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number }
   }
   // Keep pg from turning NUMERIC/INT8 into strings in places we count.
   pg.types.setTypeParser(20, (v: string) => Number(v));
-  const pool = new pg.Pool({ connectionString: config.url, max: opts.poolSize ?? 10 });
+  const limits = opts.limits ?? NO_LIMITS;
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: opts.poolSize ?? 10,
+    // The name shows in pg_stat_activity (a name in DATABASE_URL wins).
+    application_name: 'hackathon',
+    // A dead peer on an idle connection is found by the kernel instead of on the next query.
+    keepAlive: true,
+    // One limit for opening a connection and for waiting for a free one in the pool.
+    ...(limits.connectTimeoutMs > 0 ? { connectionTimeoutMillis: limits.connectTimeoutMs } : {}),
+    // Set by the server on each statement; it answers 57014 and the connection stays usable.
+    ...(limits.statementTimeoutMs > 0 ? { statement_timeout: limits.statementTimeoutMs } : {}),
+    // Waited for here: a frozen server or a partition never answers, statement_timeout or not.
+    ...(limits.queryTimeoutMs > 0 ? { query_timeout: limits.queryTimeoutMs } : {}),
+  });
   // An idle connection the server drops (restart, failover, admin kill) must not crash the process:
   // the pool discards it and opens a new one on the next query.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // …nor one that is checked out: pg emits 'error' on the client as well as failing its query, and
+  // an 'error' without a listener kills the process. The query's caller gets the error; the pool
+  // drops the client when it is released (it is no longer queryable).
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingTimedOut(pool) }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
+
+/**
+ * Time limits of PostgreSQL connections (0 = none); see DatabaseLimits in config.ts. Without them
+ * (tests, tools) nothing is limited.
+ */
+const NO_LIMITS: DatabaseLimits = { connectTimeoutMs: 0, statementTimeoutMs: 0, queryTimeoutMs: 0 };
+
+/**
+ * The pool as Kysely sees it, with one change: a client whose query timed out on our side (no
+ * answer within query_timeout) is discarded when released. pg leaves that query running on the
+ * connection, so the next query handed the client would wait behind it; a frozen server would keep
+ * every connection of the pool held that way.
+ */
+function discardingTimedOut(pool: pg.Pool): PostgresPool {
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let timedOut = false;
+    return {
+      async query(sql: string, parameters: ReadonlyArray<unknown>) {
+        try {
+          return await client.query(sql, parameters as unknown[]);
+        } catch (err) {
+          if ((err as Error)?.message === QUERY_READ_TIMEOUT) timedOut = true;
+          throw err;
+        }
+      },
+      // pg-pool replaces client.release at each checkout: call it at release time, not bound earlier.
+      release: () => client.release(timedOut ? new Error(QUERY_READ_TIMEOUT) : undefined),
+      // Kysely's type also has the cursor overload, which it uses only when given a cursor (it is not).
+    } as unknown as PostgresPoolClient;
+  };
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      // One wrapper per connection: Kysely keeps its per-connection state keyed by the object.
+      if (!wrapper) wrappers.set(client, (wrapper = wrap(client)));
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** pg's message when query_timeout passes without an answer. */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
 
 /** The database's folder (0700 when created here) and the file itself (0600), or a ConfigError saying why not. */
 function preparePrivateFile(path: string): void {
@@ -105,3 +168,58 @@ const SQLITE_UNIQUE_NAMES: Record<string, string> = {
   'reviewer_invitations.token_hash': 'reviewer_invitations_token_uq',
   'results.event_id': 'results_pkey',
 };
+
+/**
+ * Whether an error says the database could not be reached or did not answer in time, rather than
+ * that the query was wrong: the request may succeed if retried later (503, not 500).
+ * PostgreSQL: a refused, reset or timed-out connection, a connection the server ended (restart,
+ * crash, pg_terminate_backend: 57P01-57P03, class 08), too many connections (53300), a statement
+ * cancelled by statement_timeout (57014), and pg's own messages for the same (connection timeout,
+ * query read timeout, a client no longer queryable), a serialization failure or deadlock (40001,
+ * 40P01). SQLite: the database is locked past the busy timeout, an I/O error, a full disk.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err as DriverError | undefined, depth = 0; e && depth < 5; e = e.cause as DriverError | undefined, depth++) {
+    if (typeof e !== 'object') return false;
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || /^SQLITE_(BUSY|LOCKED|IOERR|FULL)/.test(code)) return true;
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => e!.message!.includes(m))) return true;
+    // Node's connect to a host with several addresses fails with one error per address.
+    if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+  }
+  return false;
+}
+
+interface DriverError {
+  code?: unknown;
+  message?: string;
+  cause?: unknown;
+  errors?: unknown[];
+}
+
+const UNAVAILABLE_CODES = new Set([
+  // Sockets.
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections, query_canceled.
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  // serialization_failure, deadlock_detected: the same statement succeeds when tried again.
+  '40001',
+  '40P01',
+]);
+
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  QUERY_READ_TIMEOUT,
+  'is not queryable',
+];

@@ -1,7 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/index.js';
 import { AppError, toProblem, validationError } from '../errors.js';
 import type { AllowedMethods } from './method-not-allowed.js';
 import { ajvToFieldErrors } from './validation.js';
+
+/**
+ * Seconds a client is asked to wait after `database_unavailable`: a dropped connection is replaced
+ * at once, a restart takes a few seconds.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Maps anything thrown to an AppError: client mistakes keep their 4xx, the unknown becomes 500. */
 export function toAppError(err: FastifyError | AppError | Error): AppError {
@@ -34,6 +41,9 @@ export function toAppError(err: FastifyError | AppError | Error): AppError {
     if (e.statusCode === 414) return new AppError('uri_too_long', e.message);
     return new AppError('bad_request', e.message);
   }
+  if (isDatabaseUnavailable(err)) {
+    return new AppError('database_unavailable', 'The database is unreachable or did not answer in time; retry after the Retry-After interval.');
+  }
   return new AppError('internal_error', 'Something went wrong on our side; it has been logged.');
 }
 
@@ -44,14 +54,21 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, appErr
   // Refused before its body arrived (no key, unknown route): close rather than keep reading a body
   // nobody wants, which would hold the socket until the request time limit.
   if (!request.raw.complete) reply.header('connection', 'close');
+  if (appErr.code === 'database_unavailable') reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
   return reply.status(appErr.status).type('application/problem+json').send(body);
+}
+
+/** Server faults are logged with their stack; an outage of the database once per request, briefly (it is not a bug). */
+function logFailure(request: FastifyRequest, appErr: AppError, err: Error): void {
+  if (appErr.code === 'database_unavailable') request.log.warn({ reason: err.message }, 'request failed: database unavailable');
+  else if (appErr.status >= 500) request.log.error({ err }, 'request failed');
 }
 
 /** Fastify's frameworkErrors option: router errors answer problem+json like every other error. */
 export function createFrameworkErrorHandler(siteUrl: string) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const appErr = toAppError(err);
-    if (appErr.status >= 500) request.log.error({ err }, 'request failed');
+    logFailure(request, appErr, err);
     // These replies skip the app's onSend hooks, which set nosniff on every other answer.
     reply.header('x-content-type-options', 'nosniff');
     sendProblem(reply, request, appErr, siteUrl);
@@ -67,7 +84,7 @@ export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => boo
 export function installErrorHandling(app: FastifyInstance, siteUrl: string, pageFallback?: PageFallback, allowed?: AllowedMethods): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     const appErr = toAppError(err);
-    if (appErr.status >= 500) request.log.error({ err }, 'request failed');
+    logFailure(request, appErr, err);
     return sendProblem(reply, request, appErr, siteUrl);
   });
   app.setNotFoundHandler((request, reply) => {

@@ -9,7 +9,7 @@ export function useProblemText() {
     if (error instanceof NetworkError) return t('problems.network');
     if (error instanceof ApiProblem) {
       if (error.code === 'rate_limited') return t('problems.rate_limited', { seconds: error.retryAfter ?? 60 });
-      if (error.status >= 500) return t(error.code === 'service_unavailable' ? 'problems.service_unavailable' : 'problems.internal_error');
+      if (error.status >= 500) return t(error.status === 503 ? 'problems.service_unavailable' : 'problems.internal_error');
       if (error.code === 'csrf_failed') return t('problems.csrf_failed');
       // The server's own sentence is written for people and says what to change.
       return error.detail || t('problems.fallback');
