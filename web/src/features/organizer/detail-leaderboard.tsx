@@ -23,7 +23,7 @@ export default function LeaderboardTab({ event }: TabProps) {
 
   return (
     <div className="stack">
-      <LiveNote />
+      <LiveNote event={event} />
       <PendingNote count={pending} />
       <div className="detail-filters">
         {event.tracks.length > 0 ? (
