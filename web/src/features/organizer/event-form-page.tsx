@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { get as getPath, useFieldArray, useForm, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
-import { useT } from '../../i18n';
+import { problemFieldText, useT } from '../../i18n';
 import { ApiProblem, get, patch, post } from '../../lib/api';
 import { browserTimeZone, useFormat } from '../../lib/format';
 import { Button, ConfirmDialog, PageHeader, StatusBadge } from '../../ui/controls';
@@ -295,7 +295,7 @@ function applyServerProblems(err: unknown, form: UseFormReturn<EventFormValues>)
   const leftovers: string[] = [];
   for (const e of err.errors) {
     const path = formPath(e.field);
-    if (path) form.setError(path as FieldPath<EventFormValues>, { type: 'server', message: e.message });
+    if (path) form.setError(path as FieldPath<EventFormValues>, { type: 'server', message: problemFieldText(e) });
     else leftovers.push(e.field);
   }
   return leftovers;
