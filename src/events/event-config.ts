@@ -36,6 +36,8 @@ export interface EventConfigInput {
   models?: string[];
   registration_deadline?: string;
   submission_deadline?: string;
+  /** An IANA zone name; null clears it. */
+  time_zone?: string | null;
   registration_config?: { open?: boolean; auto_approve?: boolean; fields?: FormFieldInput[] };
 }
 
@@ -47,6 +49,8 @@ export interface EventConfig {
   models: string[];
   registration_deadline: string;
   submission_deadline: string;
+  /** The IANA zone the organizer reads the deadlines in; the deadlines themselves are UTC instants. */
+  time_zone: string | null;
   registration_open: boolean;
   auto_approve: boolean;
   fields: FormField[];
@@ -113,6 +117,7 @@ export function buildEventConfig(
     models: input.models ?? base?.models ?? [],
     registration_deadline: req(input.registration_deadline ?? base?.registration_deadline, 'registration_deadline', ''),
     submission_deadline: req(input.submission_deadline ?? base?.submission_deadline, 'submission_deadline', ''),
+    time_zone: input.time_zone !== undefined ? input.time_zone : (base?.time_zone ?? null),
     registration_open: input.registration_config?.open ?? base?.registration_open ?? true,
     auto_approve: input.registration_config?.auto_approve ?? base?.auto_approve ?? false,
     fields: input.registration_config?.fields
@@ -159,9 +164,39 @@ export function buildEventConfig(
   if (reg && sub && reg.getTime() > sub.getTime()) {
     errors.push({ field: 'submission_deadline', message: 'must not be before registration_deadline' });
   }
+  if (input.time_zone != null) {
+    const zone = canonicalTimeZone(input.time_zone);
+    if (zone) config.time_zone = zone;
+    else errors.push({ field: 'time_zone', message: 'must be an IANA time zone name, e.g. Europe/Berlin or UTC' });
+  }
   if (reg) config.registration_deadline = reg.toISOString();
   if (sub) config.submission_deadline = sub.toISOString();
   return { config, errors };
+}
+
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+let zoneSpellings: Map<string, string> | null = null;
+
+/**
+ * The IANA zone `name` names, spelled as the runtime lists it (`europe/berlin` -> `Europe/Berlin`);
+ * null when it is not one. Only names: offsets (`+05:00`) and abbreviations the runtime does not
+ * know are refused, so every stored zone is one a browser can show the deadlines in.
+ */
+export function canonicalTimeZone(name: string): string | null {
+  if (!ZONE_NAME.test(name)) return null;
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+  if (!zoneSpellings) {
+    zoneSpellings = new Map();
+    for (const z of Intl.supportedValuesOf('timeZone')) zoneSpellings.set(z.toLowerCase(), z);
+  }
+  const lower = name.toLowerCase();
+  // An alias the list does not carry (Asia/Kolkata beside Asia/Calcutta) keeps the caller's name.
+  return zoneSpellings.get(lower) ?? (resolved.toLowerCase() === lower ? resolved : name);
 }
 
 /**

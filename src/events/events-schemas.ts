@@ -29,6 +29,7 @@ export const EventSchema = Type.Object({
   registration_deadline: Type.String(),
   submission_deadline: Type.String(),
   result_announced_at: Nullable(Type.String()),
+  time_zone: Nullable(Type.String({ description: 'the IANA time zone the organizer gives the deadlines in (for display; the deadlines are UTC instants); null if not set' })),
   timeline: TimelineSchema,
   tracks: Type.Array(TrackSchema),
   dimensions: Type.Array(DimensionSchema),
@@ -115,6 +116,15 @@ const eventInputProperties = {
   models: opt(Type.Array(Type.String({ minLength: 3, maxLength: 200 }), { maxItems: 10 })),
   registration_deadline: opt(Timestamp),
   submission_deadline: opt(Timestamp),
+  time_zone: opt(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'IANA time zone name the organizer reads the deadlines in, e.g. Europe/Berlin; null clears it. Display only: deadlines stay instants.',
+      }),
+    ),
+  ),
   registration_config: opt(
     Type.Object(
       {

@@ -80,6 +80,35 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
   });
 
   describe('PATCH /events/:id', () => {
+    it('stores the time zone the deadlines are given in: validated, spelled as listed, kept by other changes, cleared by null', async () => {
+      const created = await t.api('POST', '/events', { key: org.key, body: eventBody(T0, { time_zone: 'asia/shanghai' }) });
+      expect(created.status).toBe(201);
+      expect(created.body.time_zone).toBe('Asia/Shanghai');
+      const id = created.body.id as string;
+      const { registration_deadline, submission_deadline } = created.body;
+      expect((await t.api('GET', `/events/${id}`)).body.time_zone).toBe('Asia/Shanghai');
+
+      // Changing the zone moves no deadline (they are instants), and other changes keep the zone.
+      const moved = await patch(id, { time_zone: 'America/New_York' });
+      expect(moved.status).toBe(200);
+      expect(moved.body).toMatchObject({ time_zone: 'America/New_York', registration_deadline, submission_deadline });
+      expect((await patch(id, { name: 'Renamed' })).body.time_zone).toBe('America/New_York');
+
+      for (const bad of ['Mars/Olympus_Mons', '+05:00', 'UTC+8', '']) {
+        const res = await patch(id, { time_zone: bad });
+        expect(res.status, bad).toBe(422);
+        expect(res.body.code).toBe('validation_failed');
+        expect(res.body.errors.map((e: { field: string }) => e.field)).toContain('time_zone');
+      }
+      expect((await t.api('GET', `/events/${id}`)).body.time_zone).toBe('America/New_York');
+
+      const cleared = await patch(id, { time_zone: null });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.time_zone).toBeNull();
+      // An event created without one says null (not missing).
+      expect((await t.api('GET', `/events/${await createEvent(t, org.key)}`)).body.time_zone).toBeNull();
+    });
+
     it('publishes a draft, and the event appears in the public list', async () => {
       const id = await createEvent(t, org.key, { status: 'draft' });
       expect((await t.api('GET', `/events/${id}`)).status).toBe(404);

@@ -55,6 +55,8 @@ export async function startWebApp(dialect: Dialect, env: Record<string, string> 
 export interface PageOptions {
   locale?: 'en' | 'zh-CN';
   viewport?: ViewportName;
+  /** The browser's time zone (IANA), e.g. to show that a page does not follow it; the machine's by default. */
+  timezoneId?: string;
 }
 
 export interface OpenedPage {
@@ -70,6 +72,7 @@ export async function openPage(browser: Browser, opts: PageOptions = {}): Promis
   const context = await browser.newContext({
     locale,
     viewport: VIEWPORTS[opts.viewport ?? 'desktop'],
+    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
     extraHTTPHeaders: { 'accept-language': locale === 'zh-CN' ? 'zh-CN,zh;q=0.9' : 'en-US,en;q=0.9' },
     // The copy button writes to the clipboard; tests read it back.
     permissions: ['clipboard-read', 'clipboard-write'],

@@ -221,9 +221,11 @@ describe('public pages (SQLite)', () => {
     await settled(page);
     await page.getByRole('heading', { level: 1, name: 'Results: Finished Hack' }).waitFor();
     const table = page.getByRole('table');
-    const projectsInOrder = async () => table.locator('tbody th').allTextContents();
+    const projectsInOrder = async () => table.locator('tbody th .project-cell-name').allTextContents();
     expect(await projectsInOrder()).toEqual(['Beta', 'Alpha', 'Gamma']);
-    expect(await table.locator('tbody tr').first().locator('td').allTextContents()).toEqual(['1', 'Beta Team', 'Developer tools', '8.67', '9', '8']);
+    // Rank, the project with its team and track, then the score, then each dimension.
+    expect(await table.locator('tbody th').first().textContent()).toBe('BetaBeta Team · Developer tools');
+    expect(await table.locator('tbody tr').first().locator('td').allTextContents()).toEqual(['1', '8.67', '9', '8']);
     await page.locator('.recharts-surface').first().waitFor();
     // The judges' own scores, on request: here one group, the human reviewers.
     await page.getByLabel('Show the scores of each judge').check();

@@ -469,6 +469,13 @@ const migrations: Record<string, Migration> = {
       await sql`create index standings_stale_idx on standings (event_id, stale, project_id)`.execute(db);
     },
   },
+  '0204_event_time_zone': {
+    async up(db: Kysely<any>) {
+      // The IANA zone the organizer reads and types the deadlines in (the deadlines stay UTC
+      // instants); null for events made before, or by clients that never said.
+      await db.schema.alterTable('events').addColumn('time_zone', 'text').execute();
+    },
+  },
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

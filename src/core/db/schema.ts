@@ -92,6 +92,8 @@ export interface EventsTable {
   judging_started_at: string | null;
   /** When an organizer last changed `status` with PATCH (not set by publication); null if never or before 0103. */
   status_changed_at: string | null;
+  /** The IANA time zone the organizer works in (display only; deadlines are UTC); null if never set (before 0204). */
+  time_zone: string | null;
 }
 
 export interface EventOrganizersTable {

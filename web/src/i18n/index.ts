@@ -1,6 +1,8 @@
 import i18next from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
+import type { FieldProblem } from '../lib/api';
 import { common } from './common';
+import { codeText, fieldText } from './problem-text';
 
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -73,4 +75,14 @@ export function currentLanguage(): Language {
 export function useT(ns: string = 'common', bundle?: MessageBundle) {
   if (bundle) registerMessages(ns, bundle);
   return useTranslation(ns);
+}
+
+/** A problem code's sentence in the page's language (the server's `detail` on an English page, or where no translation exists). */
+export function problemCodeText(code: string, detail: string): string {
+  return codeText(code, detail, i18n.language ?? 'en', (k, v) => i18n.t(k, { ns: 'common', ...v }), (k) => i18n.exists(k, { ns: 'common' }));
+}
+
+/** A field problem's sentence in the page's language (the server's own where the page has no words for it). */
+export function problemFieldText(problem: FieldProblem): string {
+  return fieldText(problem, i18n.language ?? 'en', (k, v) => i18n.t(k, { ns: 'common', ...v }));
 }

@@ -1,3 +1,5 @@
+import { problemFieldText } from '../i18n';
+
 /**
  * The one way pages talk to the server: the same /api/v1 routes the agents use, authenticated by the
  * session cookie. Writes carry the session's CSRF token; problem+json answers become ApiProblem.
@@ -30,9 +32,13 @@ export class ApiProblem extends Error {
     this.body = body;
   }
 
-  /** The message of one field's problem (`registration_config.fields.0.key` matches `fields.0.key` too). */
+  /**
+   * The message of one field's problem (`registration_config.fields.0.key` matches `fields.0.key` too),
+   * in the page's language where the page knows the server's sentence.
+   */
   fieldError(field: string): string | undefined {
-    return this.errors.find((e) => e.field === field || e.field.endsWith(`.${field}`))?.message;
+    const problem = this.errors.find((e) => e.field === field || e.field.endsWith(`.${field}`));
+    return problem ? problemFieldText(problem) : undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useT } from '../i18n';
+import { problemCodeText, useT } from '../i18n';
 import { ApiProblem, NetworkError } from '../lib/api';
 
 /** A sentence for any error a page can meet: never a stack trace or raw JSON. */
@@ -11,8 +11,9 @@ export function useProblemText() {
       if (error.code === 'rate_limited') return t('problems.rate_limited', { seconds: error.retryAfter ?? 60 });
       if (error.status >= 500) return t(error.status === 503 ? 'problems.service_unavailable' : 'problems.internal_error');
       if (error.code === 'csrf_failed') return t('problems.csrf_failed');
-      // The server's own sentence is written for people and says what to change.
-      return error.detail || t('problems.fallback');
+      // The server's own sentence is written for people and says what to change, in English: a page
+      // in another language says it with its own words for the code.
+      return problemCodeText(error.code, error.detail) || t('problems.fallback');
     }
     return t('problems.fallback');
   };

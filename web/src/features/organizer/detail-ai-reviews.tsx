@@ -36,7 +36,7 @@ export default function AiReviewsTab({ event }: TabProps) {
 
   return (
     <div className="stack">
-      <LiveNote />
+      <LiveNote event={event} />
       {requeued !== null ? (
         <div className="alert alert-ok" role="status">
           {t('ai.rerunDone', { count: requeued })}

@@ -1,4 +1,5 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { NameTick } from '../../ui/chart-label';
 import { useDetailFormat as useFormat } from './detail-format';
 import { chartData, type ChartData } from './detail-leaderboard-math';
 import { TableWrap, useOrganizerT } from './detail-shared';
@@ -10,16 +11,20 @@ const COLOURS = ['#3b3bd6', '#c2410c', '#0f766e', '#a21caf', '#4d7c0f', '#b42318
 function Chart({ data, title, name }: { data: ChartData; title: string; name: (s: string) => string }) {
   const { t } = useOrganizerT();
   const fmt = useFormat();
-  const height = Math.max(220, 60 + data.rows.length * 34);
+  // Each project gets a band with room for all its bars and a two-line name.
+  const band = Math.max(36, data.series.length * 9 + 14);
+  const height = Math.max(220, 90 + data.rows.length * band);
+  const narrow = typeof window !== 'undefined' && window.innerWidth < 640;
+  const labelWidth = narrow ? 104 : 150;
   return (
     <figure className="detail-chart">
       <figcaption className="chart-caption">{title}</figcaption>
       <div className="chart" style={{ height }} aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart accessibilityLayer={false} data={data.rows} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
+          <BarChart accessibilityLayer={false} data={data.rows} layout="vertical" margin={{ top: 4, right: narrow ? 8 : 16, bottom: 4, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" horizontal={false} />
             <XAxis type="number" domain={[0, 10]} ticks={[0, 2, 4, 6, 8, 10]} />
-            <YAxis type="category" dataKey="label" width={110} tick={{ fontSize: 12 }} />
+            <YAxis type="category" dataKey="label" width={labelWidth} interval={0} tick={<NameTick width={labelWidth - 10} />} />
             <Tooltip formatter={(v) => (typeof v === 'number' ? fmt.number(v, 2) : String(v ?? ''))} />
             <Legend />
             {data.series.map((s, i) => (

@@ -23,7 +23,7 @@ export default function LeaderboardTab({ event }: TabProps) {
 
   return (
     <div className="stack">
-      <LiveNote />
+      <LiveNote event={event} />
       <PendingNote count={pending} />
       <div className="detail-filters">
         {event.tracks.length > 0 ? (
@@ -68,7 +68,7 @@ export default function LeaderboardTab({ event }: TabProps) {
                 {rows.map((e) => (
                   <tr key={e.project_id}>
                     <td className="num">{fmt.number(e.rank, 0)}</td>
-                    <td>
+                    <td className="detail-name-cell">
                       <strong>{e.project_name}</strong>
                       <div className="small muted">
                         {e.team_name}
@@ -135,7 +135,7 @@ export default function LeaderboardTab({ event }: TabProps) {
                   <tbody>
                     {disagree.map((d) => (
                       <tr key={d.entry.project_id}>
-                        <td>
+                        <td className="detail-name-cell">
                           <strong>{d.entry.project_name}</strong>
                           <div className="small muted">{d.entry.team_name}</div>
                         </td>

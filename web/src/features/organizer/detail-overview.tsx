@@ -27,7 +27,7 @@ export default function OverviewTab({ event }: TabProps) {
   const steps = nextSteps(event, s);
   return (
     <div className="stack">
-      <LiveNote />
+      <LiveNote event={event} />
       <ul className="stats detail-stats" aria-label={t('overview.statsLabel')}>
         {cards.map((c) => (
           <li key={c.label} className="stat">

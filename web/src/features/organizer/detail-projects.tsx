@@ -13,7 +13,7 @@ export default function ProjectsTab({ event }: TabProps) {
   if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
   return (
     <div className="stack">
-      <LiveNote />
+      <LiveNote event={event} />
       {rows.length === 0 ? (
         <EmptyState title={t('projects.empty')} />
       ) : (

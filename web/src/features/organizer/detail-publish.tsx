@@ -7,7 +7,7 @@ import { Button, ConfirmDialog } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import type { LeaderboardEntry, TabProps } from './detail-types';
 import { isScored, topPerTrack, unscored } from './detail-leaderboard-math';
-import { keys, LIVE_MS, LiveNote, PendingNote, pendingOf, useOrganizerT } from './detail-shared';
+import { keys, useLiveInterval, LiveNote, PendingNote, pendingOf, useOrganizerT } from './detail-shared';
 
 const PREVIEW_LIMIT = 1000;
 
@@ -17,11 +17,12 @@ export default function PublishTab({ event }: TabProps) {
   const client = useQueryClient();
   const base = `/events/${encodeURIComponent(event.id)}`;
   const judging = event.status === 'judging';
+  const live = useLiveInterval(event.id);
   const preview = useQuery({
     queryKey: [...keys.all(event.id), 'publish-preview'],
     queryFn: ({ signal }) => apiPage<LeaderboardEntry>(`${base}/leaderboard`, { query: { limit: PREVIEW_LIMIT }, signal }),
     enabled: judging,
-    refetchInterval: LIVE_MS,
+    refetchInterval: live,
   });
   const [step, setStep] = useState<'idle' | 'confirm' | 'unscored'>('idle');
   const [unscoredCount, setUnscoredCount] = useState(0);
@@ -66,7 +67,7 @@ export default function PublishTab({ event }: TabProps) {
 
   return (
     <div className="stack">
-      <LiveNote />
+      <LiveNote event={event} />
       <section className="card stack" aria-labelledby="preview-title">
         <h2 id="preview-title">{t('publish.previewTitle')}</h2>
         <p>{t('publish.previewIntro')}</p>

@@ -82,7 +82,7 @@ export default function RegistrationsTab({ event }: TabProps) {
 
   return (
     <div className="stack">
-      <LiveNote />
+      <LiveNote event={event} />
       <fieldset className="detail-filters">
         <legend className="sr-only">{t('registrations.filters')}</legend>
         <Field label={t('registrations.status')}>

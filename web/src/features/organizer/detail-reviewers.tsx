@@ -7,7 +7,7 @@ import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import type { ReviewersAnswer, TabProps } from './detail-types';
 import { fraction } from './detail-leaderboard-math';
-import { keys, LIVE_MS, LiveNote, ProgressBar, useOrganizerT, useStats } from './detail-shared';
+import { keys, useLiveInterval, LiveNote, ProgressBar, useOrganizerT, useStats } from './detail-shared';
 
 type Pending = { kind: 'remove'; id: string; email: string } | { kind: 'withdraw'; id: string; email: string };
 
@@ -17,11 +17,12 @@ export default function ReviewersTab({ event }: TabProps) {
   const client = useQueryClient();
   const base = `/events/${encodeURIComponent(event.id)}`;
   const stats = useStats(event.id);
+  const live = useLiveInterval(event.id);
   // Reviewers of one event are few: one page of 1000 holds them and their invitations.
   const list = useQuery({
     queryKey: [...keys.all(event.id), 'reviewers'],
     queryFn: ({ signal }) => get<ReviewersAnswer>(`${base}/reviewers`, { query: { limit: 1000 }, signal }),
-    refetchInterval: LIVE_MS,
+    refetchInterval: live,
   });
   const [email, setEmail] = useState('');
   const [invited, setInvited] = useState<string | null>(null);
@@ -54,7 +55,7 @@ export default function ReviewersTab({ event }: TabProps) {
 
   return (
     <div className="stack">
-      <LiveNote />
+      <LiveNote event={event} />
       <section className="card" aria-labelledby="invite-title">
         <h2 id="invite-title">{t('reviewers.inviteTitle')}</h2>
         <form className="detail-invite" onSubmit={submit} noValidate>

@@ -9,8 +9,14 @@ import { messages } from './messages';
  * Live updates by polling: the visible tab's data and the stats are asked again every 5 s while the
  * browser tab is visible (react-query pauses intervals of hidden tabs). Polling a few grouped counts
  * is cheap and needs nothing from proxies; server-sent events would hold a connection per open page.
+ * An ended or cancelled event changes no more: its pages stop asking.
  */
 export const LIVE_MS = 5_000;
+
+/** Ended (results published) and cancelled are final: nothing on the event's pages moves after. */
+export function isFinal(status: string | undefined): boolean {
+  return status === 'ended' || status === 'cancelled';
+}
 export const PAGE_SIZE = 50;
 
 export const keys = {
@@ -23,16 +29,32 @@ export function useOrganizerT() {
   return useT('organizer', messages);
 }
 
+const fetchEvent =
+  (id: string) =>
+  ({ signal }: { signal: AbortSignal }) =>
+    get<EventDetail>(`/events/${encodeURIComponent(id)}`, { signal });
+
 export function useEvent(id: string) {
-  return useQuery({ queryKey: keys.event(id), queryFn: ({ signal }) => get<EventDetail>(`/events/${encodeURIComponent(id)}`, { signal }), refetchInterval: LIVE_MS });
+  return useQuery({ queryKey: keys.event(id), queryFn: fetchEvent(id), refetchInterval: (q) => (isFinal(q.state.data?.status) ? false : LIVE_MS) });
+}
+
+/**
+ * How often a query of the event's pages asks again: every LIVE_MS, or never once the event is final.
+ * Reads the event the page already holds (no request of its own), and re-renders when its status moves.
+ */
+export function useLiveInterval(id: string): number | false {
+  const final = useQuery({ queryKey: keys.event(id), queryFn: fetchEvent(id), staleTime: Infinity, select: (e) => isFinal(e.status) });
+  return final.data ? false : LIVE_MS;
 }
 
 export function useStats(id: string) {
-  return useQuery({ queryKey: keys.stats(id), queryFn: ({ signal }) => get<EventStats>(`/events/${encodeURIComponent(id)}/stats`, { signal }), refetchInterval: LIVE_MS });
+  const interval = useLiveInterval(id);
+  return useQuery({ queryKey: keys.stats(id), queryFn: ({ signal }) => get<EventStats>(`/events/${encodeURIComponent(id)}/stats`, { signal }), refetchInterval: interval });
 }
 
 /** A paginated owner list ("Load more"), polled like everything on the page. */
 export function usePagedList<T>(id: string, name: string, path: string, query: Record<string, string | number | undefined> = {}) {
+  const interval = useLiveInterval(id);
   return useInfiniteQuery({
     queryKey: [...keys.all(id), name, query],
     queryFn: ({ pageParam, signal }) => apiPage<T>(path, { query: { ...query, limit: query.limit ?? PAGE_SIZE, cursor: pageParam ?? undefined }, signal }),
@@ -40,7 +62,7 @@ export function usePagedList<T>(id: string, name: string, path: string, query: R
     getNextPageParam: (last) => last.next,
     // A new filter keeps the old rows on screen until its answer comes (no flash of "Loading").
     placeholderData: keepPreviousData,
-    refetchInterval: LIVE_MS,
+    refetchInterval: interval,
   });
 }
 
@@ -77,8 +99,9 @@ export function PendingNote({ count }: { count: number }) {
   );
 }
 
-export function LiveNote() {
+export function LiveNote({ event }: { event: { status: string } }) {
   const { t } = useOrganizerT();
+  if (isFinal(event.status)) return <p className="small muted">{t('detail.final')}</p>;
   return (
     <p className="detail-live small muted">
       <span className="detail-live-dot" aria-hidden="true" />

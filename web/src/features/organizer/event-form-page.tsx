@@ -1,15 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { get as getPath, useFieldArray, useForm, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
-import { useT } from '../../i18n';
+import { problemFieldText, useT } from '../../i18n';
 import { ApiProblem, get, patch, post } from '../../lib/api';
 import { browserTimeZone, useFormat } from '../../lib/format';
 import { Button, ConfirmDialog, PageHeader, StatusBadge } from '../../ui/controls';
 import { Checkbox, Field } from '../../ui/form';
 import { ErrorState, Loading, NotFound, ProblemAlert } from '../../ui/states';
 import { FIELD_TYPES, keyForLabel, MAX_FIELDS, newField } from './event-form-builder';
-import { changedFields, emptyValues, formPath, payloadFromValues, valuesFromEvent, type EventDoc, type EventFormValues, type EventPayload } from './event-form-payload';
+import { changedFields, deadlineInstant, emptyValues, eventZone, formPath, payloadFromValues, rezoneWall, valuesFromEvent, type EventDoc, type EventFormValues, type EventPayload } from './event-form-payload';
 import { weightShares } from './event-form-shares';
 import { formatDateTime, formatUtc, offsetLabel, timeZones, utcToWall, wallToUtc, type WallTime } from './event-form-time';
 import { modelProvider, validateValues } from './event-form-validate';
@@ -54,10 +54,24 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
   const [invalid, setInvalid] = useState(false);
   const [focusTick, setFocusTick] = useState(0);
   const [confirm, setConfirm] = useState<'publish' | 'cancel' | null>(null);
+  // An event without a stored zone (made by an agent, or before zones were kept) opens in the browser's.
   const zone = browserTimeZone();
   const form = useForm<EventFormValues>({ defaultValues: initial ? valuesFromEvent(initial, zone) : emptyValues(zone) });
   const { register, control, setError, clearErrors, reset, formState } = form;
   const values = useWatch({ control }) as EventFormValues;
+  // The zone the deadline inputs are written in now: a new pick converts them from it.
+  const shownZone = useRef(form.getValues('timeZone'));
+  const zoneField = register('timeZone', {
+    onChange: (e: React.ChangeEvent<HTMLSelectElement>) => {
+      const from = shownZone.current;
+      const to = e.target.value;
+      shownZone.current = to;
+      if (from === to) return;
+      for (const name of ['registration_deadline', 'submission_deadline'] as const) {
+        form.setValue(name, rezoneWall(form.getValues(name), from, to, event?.[name]));
+      }
+    },
+  });
 
   const status = event?.status ?? null;
   const finished = status === 'ended' || status === 'cancelled';
@@ -82,7 +96,9 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
       }
       client.setQueryData(['events', saved.id, 'owner'], saved);
       setEvent(saved);
-      reset(valuesFromEvent(saved, form.getValues('timeZone')));
+      const values = valuesFromEvent(saved, form.getValues('timeZone'));
+      shownZone.current = values.timeZone;
+      reset(values);
       setNotice(action === 'publish' ? 'published' : action === 'cancel' ? 'cancelled' : 'saved');
     },
     onError: (err) => {
@@ -111,12 +127,12 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
       setFocusTick((n) => n + 1);
       return;
     }
-    const payload = payloadFromValues(v);
+    const payload = payloadFromValues(v, event);
     if (!event) {
       write.mutate({ action, body: { ...payload, status: action === 'publish' ? 'open' : 'draft' } });
       return;
     }
-    const changes = changedFields(event, payload);
+    const changes = changedFields(event, payload, zone);
     if (action === 'save' && Object.keys(changes).length === 0) {
       setNotice('noChanges');
       return;
@@ -185,10 +201,10 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
 
             <Section id="ev-timeline" title={t('form.timeline')} locked={judging ? t('form.explainLockedJudging') : undefined}>
               <Field label={t('form.timeZone')} hint={`${t('form.timeZoneHint')} ${offsetLabel(values.timeZone, regIso)}`}>
-                <TimeZoneSelect {...register('timeZone')} />
+                <TimeZoneSelect {...zoneField} also={initial ? eventZone(initial, zone) : zone} />
               </Field>
-              <Deadline form={form} name="registration_deadline" label={t('form.registrationDeadline')} values={values} error={err('registration_deadline.date')} />
-              <Deadline form={form} name="submission_deadline" label={t('form.submissionDeadline')} values={values} error={err('submission_deadline.date')} />
+              <Deadline form={form} name="registration_deadline" label={t('form.registrationDeadline')} values={values} stored={event?.registration_deadline} error={err('registration_deadline.date')} />
+              <Deadline form={form} name="submission_deadline" label={t('form.submissionDeadline')} values={values} stored={event?.submission_deadline} error={err('submission_deadline.date')} />
             </Section>
 
             <TracksSection form={form} err={err} locked={judging} />
@@ -279,7 +295,7 @@ function applyServerProblems(err: unknown, form: UseFormReturn<EventFormValues>)
   const leftovers: string[] = [];
   for (const e of err.errors) {
     const path = formPath(e.field);
-    if (path) form.setError(path as FieldPath<EventFormValues>, { type: 'server', message: e.message });
+    if (path) form.setError(path as FieldPath<EventFormValues>, { type: 'server', message: problemFieldText(e) });
     else leftovers.push(e.field);
   }
   return leftovers;
@@ -298,8 +314,9 @@ function Section({ id, title, hint, locked, children }: { id: string; title: str
   );
 }
 
-function TimeZoneSelect(props: React.SelectHTMLAttributes<HTMLSelectElement> & { ref?: React.Ref<HTMLSelectElement> }) {
-  const zones = useMemo(() => timeZones([browserTimeZone()]), []);
+/** Every zone, with `also` (the event's own, which the browser's list may spell otherwise) among them. */
+function TimeZoneSelect({ also, ...props }: React.SelectHTMLAttributes<HTMLSelectElement> & { ref?: React.Ref<HTMLSelectElement>; also: string }) {
+  const zones = useMemo(() => timeZones([browserTimeZone(), also]), [also]);
   return (
     <select {...props}>
       {zones.map((z) => (
@@ -316,17 +333,22 @@ function Deadline({
   name,
   label,
   values,
+  stored,
   error,
 }: {
   form: UseFormReturn<EventFormValues>;
   name: 'registration_deadline' | 'submission_deadline';
   label: string;
   values: EventFormValues;
+  /** The saved event's instant: while the inputs show it, it is what they mean. */
+  stored: string | undefined;
   error: string | undefined;
 }) {
   const { t } = useT('organizer-form', formMessages);
   const wall: WallTime = values[name];
-  const resolved = wallToUtc(wall, values.timeZone);
+  const at = deadlineInstant(wall, values.timeZone, stored);
+  // The DST notes are about digits being read: not shown while the inputs still mean the stored instant.
+  const resolved = at !== null && at === stored ? { iso: at, kind: 'exact' as const } : wallToUtc(wall, values.timeZone);
   const shown = resolved ? utcToWall(resolved.iso, values.timeZone) : null;
   return (
     <fieldset className="event-form-deadline">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedFields, emptyValues, formPath, parseWeight, payloadFromValues, valuesFromEvent, type EventDoc } from './event-form-payload';
+import { changedFields, deadlineInstant, emptyValues, formPath, parseWeight, payloadFromValues, rezoneWall, valuesFromEvent, type EventDoc } from './event-form-payload';
 
 const event: EventDoc = {
   id: 'evt_1',
@@ -43,14 +43,59 @@ describe('values <-> payload', () => {
     values.dimensions[1]!.weight = '1,5';
     values.co_organizers = [{ value: 'CO@example.com' }];
     values.registration_deadline = { date: '2026-12-01', time: '04:00' };
-    expect(changedFields(event, payloadFromValues(values))).toEqual({
+    expect(changedFields(event, payloadFromValues(values, event), 'UTC')).toEqual({
       name: 'Agents Hack 2',
       registration_deadline: '2026-12-01T04:00:00.000Z',
+      // The event had no zone: the one its deadlines were read in goes with the change.
+      time_zone: 'UTC',
       dimensions: [
         { name: 'impact', weight: 2 },
         { name: 'craft', weight: 1.5 },
       ],
     });
+  });
+
+  it('reopens in the event\'s own zone, whatever the browser\'s', () => {
+    const zoned = { ...event, time_zone: 'America/New_York' };
+    const values = valuesFromEvent(zoned, 'Asia/Kolkata');
+    expect(values.timeZone).toBe('America/New_York');
+    expect(values.registration_deadline).toEqual({ date: '2026-11-30', time: '22:30' });
+    expect(changedFields(zoned, payloadFromValues(values, zoned), 'Asia/Kolkata')).toEqual({});
+  });
+
+  it('a zone-less event: keeping the browser\'s zone is no change, picking another is', () => {
+    const values = valuesFromEvent(event, 'Asia/Kolkata');
+    expect(changedFields(event, payloadFromValues(values, event), 'Asia/Kolkata')).toEqual({});
+    values.timeZone = 'UTC';
+    values.registration_deadline = rezoneWall(values.registration_deadline, 'Asia/Kolkata', 'UTC', event.registration_deadline);
+    values.submission_deadline = rezoneWall(values.submission_deadline, 'Asia/Kolkata', 'UTC', event.submission_deadline);
+    expect(changedFields(event, payloadFromValues(values, event), 'Asia/Kolkata')).toEqual({ time_zone: 'UTC' });
+  });
+
+  it('converts the digits when the zone changes, keeping the instants', () => {
+    const wall = { date: '2026-12-01', time: '09:00' };
+    expect(rezoneWall(wall, 'Asia/Kolkata', 'America/New_York')).toEqual({ date: '2026-11-30', time: '22:30' });
+    expect(rezoneWall(wall, 'Asia/Kolkata', 'Asia/Kolkata')).toEqual(wall);
+    // Not a date yet: left as typed.
+    expect(rezoneWall({ date: '', time: '09:00' }, 'UTC', 'Asia/Kolkata')).toEqual({ date: '', time: '09:00' });
+  });
+
+  it('keeps a stored instant the inputs still show, even where the digits alone would mean another', () => {
+    // 01:30 on 2026-11-01 happens twice in New York; the stored one is the later (EST, 06:30Z).
+    const later = '2026-11-01T06:30:00.000Z';
+    const wall = { date: '2026-11-01', time: '01:30' };
+    expect(deadlineInstant(wall, 'America/New_York')).toBe('2026-11-01T05:30:00.000Z');
+    expect(deadlineInstant(wall, 'America/New_York', later)).toBe(later);
+    const stored = { ...event, time_zone: 'America/New_York', registration_deadline: later, submission_deadline: '2026-11-02T06:30:15.000Z' };
+    const values = valuesFromEvent(stored, 'UTC');
+    expect(values.registration_deadline).toEqual(wall);
+    expect(changedFields(stored, payloadFromValues(values, stored))).toEqual({});
+    // To UTC and back: the same instants all the way.
+    const utc = rezoneWall(values.registration_deadline, 'America/New_York', 'UTC', later);
+    expect(utc).toEqual({ date: '2026-11-01', time: '06:30' });
+    expect(rezoneWall(utc, 'UTC', 'America/New_York', later)).toEqual(wall);
+    // An edited deadline is read from its digits.
+    expect(deadlineInstant({ date: '2026-11-01', time: '02:30' }, 'America/New_York', later)).toBe('2026-11-01T07:30:00.000Z');
   });
 
   it('builds a creation body from new values, leaving out unparseable deadlines and blank rows', () => {
@@ -60,6 +105,7 @@ describe('values <-> payload', () => {
     v.models = [{ value: ' openai/gpt-4o ' }, { value: '' }];
     const body = payloadFromValues(v);
     expect(body.registration_deadline).toBe('2026-07-01T13:00:00.000Z');
+    expect(body.time_zone).toBe('America/New_York');
     expect('submission_deadline' in body).toBe(false);
     expect(body.models).toEqual(['openai/gpt-4o']);
     expect(body.dimensions).toEqual([{ name: 'overall', weight: 1 }]);

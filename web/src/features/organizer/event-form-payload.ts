@@ -1,5 +1,5 @@
 import { FIELD_TYPES, type BuilderField, type FieldType } from './event-form-builder';
-import { utcToWall, wallToUtc, type WallTime } from './event-form-time';
+import { isTimeZone, utcToWall, wallToUtc, type WallTime } from './event-form-time';
 
 /** An event as GET /events/:id answers it to an owner. */
 export interface EventDoc {
@@ -10,6 +10,8 @@ export interface EventDoc {
   registration_deadline: string;
   submission_deadline: string;
   result_announced_at: string | null;
+  /** The IANA zone the organizer gives the deadlines in; null (or absent, older servers) when never set. */
+  time_zone?: string | null;
   tracks: { id: string; name: string; prize: string }[];
   dimensions: { name: string; weight: number }[];
   models: string[];
@@ -48,6 +50,7 @@ export interface EventPayload {
   description: string;
   registration_deadline?: string;
   submission_deadline?: string;
+  time_zone: string;
   tracks: { id: string; name: string; prize: string }[];
   dimensions: { name: string; weight: number }[];
   models: string[];
@@ -72,7 +75,13 @@ export function emptyValues(timeZone: string): EventFormValues {
   };
 }
 
-export function valuesFromEvent(event: EventDoc, timeZone: string): EventFormValues {
+/** The zone the editor shows an event in: its own, or `fallback` (the browser's) when it has none. */
+export function eventZone(event: Pick<EventDoc, 'time_zone'>, fallback: string): string {
+  return event.time_zone && isTimeZone(event.time_zone) ? event.time_zone : fallback;
+}
+
+export function valuesFromEvent(event: EventDoc, fallbackZone: string): EventFormValues {
+  const timeZone = eventZone(event, fallbackZone);
   const wall = (iso: string): WallTime => utcToWall(iso, timeZone) ?? { date: '', time: '' };
   return {
     name: event.name,
@@ -102,15 +111,41 @@ export function parseWeight(text: string): number {
   return t === '' ? NaN : Number(t);
 }
 
-/** The request body the values describe. Deadlines that do not parse are left out (the form says why). */
-export function payloadFromValues(v: EventFormValues): EventPayload {
-  const reg = wallToUtc(v.registration_deadline, v.timeZone);
-  const sub = wallToUtc(v.submission_deadline, v.timeZone);
+const sameWall = (a: WallTime | null, b: WallTime) => a !== null && a.date === b.date && a.time === b.time;
+
+/**
+ * The instant a deadline's inputs mean in `zone`. While they still show `stored` (the event's
+ * instant, to the minute, in that zone) they mean exactly `stored`: reading the digits back would
+ * drop its seconds or, in the hour repeated when clocks go back, pick the other instant, and so move
+ * a deadline nobody touched. Null when the inputs are not a date and time.
+ */
+export function deadlineInstant(wall: WallTime, zone: string, stored?: string): string | null {
+  if (stored && sameWall(utcToWall(stored, zone), wall)) return stored;
+  return wallToUtc(wall, zone)?.iso ?? null;
+}
+
+/**
+ * The same deadline's inputs in another zone: the same instant, other digits (the organizer picked
+ * the zone they think in, not new deadlines). Inputs that are not a date and time stay as typed.
+ */
+export function rezoneWall(wall: WallTime, from: string, to: string, stored?: string): WallTime {
+  const at = deadlineInstant(wall, from, stored);
+  return (at && utcToWall(at, to)) || wall;
+}
+
+/**
+ * The request body the values describe. Deadlines that do not parse are left out (the form says
+ * why); deadlines still showing the stored event's instants are that event's instants, unchanged.
+ */
+export function payloadFromValues(v: EventFormValues, stored?: EventDoc | null): EventPayload {
+  const reg = deadlineInstant(v.registration_deadline, v.timeZone, stored?.registration_deadline);
+  const sub = deadlineInstant(v.submission_deadline, v.timeZone, stored?.submission_deadline);
   return {
     name: v.name.trim(),
     description: v.description,
-    ...(reg ? { registration_deadline: reg.iso } : {}),
-    ...(sub ? { submission_deadline: sub.iso } : {}),
+    ...(reg ? { registration_deadline: reg } : {}),
+    ...(sub ? { submission_deadline: sub } : {}),
+    time_zone: v.timeZone,
     tracks: v.tracks.map((t) => ({ id: t.id.trim(), name: t.name.trim(), prize: t.prize.trim() })),
     dimensions: v.dimensions.map((d) => ({ name: d.name.trim(), weight: parseWeight(d.weight) })),
     models: v.models.map((m) => m.value.trim()).filter(Boolean),
@@ -128,13 +163,18 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 const sameMinute = (a: string | undefined, b: string | undefined) =>
   a !== undefined && b !== undefined && Math.floor(Date.parse(a) / 60_000) === Math.floor(Date.parse(b) / 60_000);
 
-/** Only what changed against the stored event (PATCH sends those members and nothing else). */
-export function changedFields(event: EventDoc, next: EventPayload): Partial<EventPayload> {
+/**
+ * Only what changed against the stored event (PATCH sends those members and nothing else).
+ * `shownZone` is the zone the editor opened a zone-less event in (the browser's): keeping it is no
+ * change on its own, but it is recorded with any other change, since the deadlines were read in it.
+ */
+export function changedFields(event: EventDoc, next: EventPayload, shownZone?: string): Partial<EventPayload> {
   const before: EventPayload = {
     name: event.name,
     description: event.description,
     registration_deadline: event.registration_deadline,
     submission_deadline: event.submission_deadline,
+    time_zone: event.time_zone ?? shownZone ?? next.time_zone,
     tracks: event.tracks.map((t) => ({ id: t.id, name: t.name, prize: t.prize })),
     dimensions: event.dimensions.map((d) => ({ name: d.name, weight: d.weight })),
     models: event.models,
@@ -156,6 +196,7 @@ export function changedFields(event: EventDoc, next: EventPayload): Partial<Even
       (out as Record<string, unknown>)[key] = next[key];
     }
   }
+  if (!event.time_zone && Object.keys(out).length > 0) out.time_zone = next.time_zone;
   return out;
 }
 

@@ -127,7 +127,7 @@ function EventCard({ event }: { event: EventItem }) {
         <dt>{t('list.submissionCloses')}</dt>
         <dd>{deadline(event.submission_deadline)}</dd>
       </dl>
-      {event.status === 'draft' ? null : <Counts eventId={event.id} />}
+      {event.status === 'draft' ? null : <Counts eventId={event.id} final={event.status === 'ended' || event.status === 'cancelled'} />}
       <div className="events-list-actions">
         <Link href={`/events/${event.id}`} className="btn btn-secondary btn-small" aria-describedby={headingId}>
           {t('list.manage')}
@@ -142,14 +142,17 @@ function EventCard({ event }: { event: EventItem }) {
   );
 }
 
-/** Live counts from GET /events/:id/stats; hidden when the server does not have that route (404) or fails. */
-function Counts({ eventId }: { eventId: string }) {
+/**
+ * Live counts from GET /events/:id/stats; hidden when the server does not have that route (404) or
+ * fails. A final (ended or cancelled) event's counts do not move: asked once, not polled.
+ */
+function Counts({ eventId, final }: { eventId: string; final: boolean }) {
   const { t } = useT('organizer-form', formMessages);
   const fmt = useFormat();
   const stats = useQuery({
     queryKey: ['events', eventId, 'stats'],
     queryFn: () => get<EventStats>(`/events/${eventId}/stats`),
-    refetchInterval: (q) => (q.state.error instanceof ApiProblem && q.state.error.status === 404 ? false : POLL_MS),
+    refetchInterval: (q) => (final || (q.state.error instanceof ApiProblem && q.state.error.status === 404) ? false : POLL_MS),
     retry: false,
   });
   if (!stats.data) return null;

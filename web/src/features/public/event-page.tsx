@@ -19,6 +19,8 @@ export interface PublicEvent {
   registration_deadline: string;
   submission_deadline: string;
   result_announced_at: string | null;
+  /** The zone the organizer set the deadlines in (absent on older servers). */
+  time_zone?: string | null;
   tracks: Track[];
   dimensions: Dimension[];
   models: string[];
@@ -135,6 +137,8 @@ function Timeline({ event }: { event: PublicEvent }) {
   const { t } = useT('public', messages);
   const f = useFormat();
   const zone = browserTimeZone();
+  // The organizer's own zone beside the reader's, when they differ ("9:00 in Berlin" is what was meant).
+  const eventZone = event.time_zone && event.time_zone !== zone && differentZones(event.time_zone, zone) ? event.time_zone : null;
   const now = Date.now();
   const steps: Array<{ key: string; label: string; at: string | null }> = [
     { key: 'reg', label: t('event.registrationDeadline'), at: event.registration_deadline },
@@ -155,6 +159,7 @@ function Timeline({ event }: { event: PublicEvent }) {
                   <time dateTime={s.at} className="timeline-date">
                     {f.dateTime(s.at, zone)}
                   </time>
+                  {eventZone ? <span className="muted small timeline-event-zone">{t('event.eventZone', { zone: eventZone.replace(/_/g, ' '), time: f.dateTime(s.at, eventZone) })}</span> : null}
                   <span className="muted small">{f.relative(s.at, now)}</span>
                 </>
               ) : (
@@ -167,6 +172,16 @@ function Timeline({ event }: { event: PublicEvent }) {
       <p className="muted small">{t('event.timeZone', { zone })}</p>
     </section>
   );
+}
+
+/** True when the names are two zones, not two spellings of one (Asia/Calcutta, Asia/Kolkata); false for a name unknown here. */
+function differentZones(a: string, b: string): boolean {
+  try {
+    const canon = (z: string) => new Intl.DateTimeFormat('en', { timeZone: z }).resolvedOptions().timeZone;
+    return canon(a) !== canon(b);
+  } catch {
+    return false;
+  }
 }
 
 function Tracks({ tracks }: { tracks: Track[] }) {

@@ -62,7 +62,8 @@ function Result({ event }: { event: PublicEvent }) {
   const trackName = (id: string | null) => event.tracks.find((tr) => tr.id === id)?.name ?? id ?? '–';
   const dims = dimensionColumns(entries, event.dimensions);
   const judges = judgeColumns(entries);
-  const judgeLabel = (g: string) => (g === 'human' ? t('result.humanJudges') : g);
+  // A model id may break after its provider ("anthropic/" above "claude-sonnet-4-5") in a narrow header.
+  const judgeLabel = (g: string) => (g === 'human' ? t('result.humanJudges') : g.split('/').flatMap((part, i, all) => (i < all.length - 1 ? [`${part}/`, <wbr key={i} />] : [part])));
   const scored = entries.filter((e) => Object.keys(e.scores_by_dimension).length > 0);
   const bars = chartBars(scored, 10);
 
@@ -130,13 +131,11 @@ function Result({ event }: { event: PublicEvent }) {
                       {t('result.rank')}
                     </th>
                     <th scope="col">{t('result.project')}</th>
-                    <th scope="col">{t('result.team')}</th>
-                    {event.tracks.length > 0 ? <th scope="col">{t('result.track')}</th> : null}
-                    <th scope="col" className="num">
+                    <th scope="col" className="num score-col">
                       {t('result.score')}
                     </th>
                     {dims.map((d) => (
-                      <th key={d} scope="col" className="num">
+                      <th key={d} scope="col" className="num dim-col">
                         {d}
                       </th>
                     ))}
@@ -158,13 +157,15 @@ function Result({ event }: { event: PublicEvent }) {
                           <span className={e.rank <= 3 && !unscored ? `rank rank-${e.rank}` : 'rank'}>{e.rank}</span>
                         </td>
                         <th scope="row" className="project-cell">
-                          {e.project_name}
+                          <span className="project-cell-name">{e.project_name}</span>
+                          <span className="project-cell-team">
+                            {e.team_name}
+                            {event.tracks.length > 0 ? ` · ${trackName(e.track_id)}` : ''}
+                          </span>
                         </th>
-                        <td>{e.team_name}</td>
-                        {event.tracks.length > 0 ? <td>{trackName(e.track_id)}</td> : null}
-                        <td className="num">{unscored ? <span className="muted">{t('result.noScore')}</span> : <strong>{f.number(e.score, 2)}</strong>}</td>
+                        <td className="num score-col">{unscored ? <span className="muted">{t('result.noScore')}</span> : <strong>{f.number(e.score, 2)}</strong>}</td>
                         {dims.map((d) => (
-                          <td key={d} className="num">
+                          <td key={d} className="num dim-col">
                             {f.number(e.scores_by_dimension[d], 2)}
                           </td>
                         ))}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useT } from '../../i18n';
+import { problemCodeText, useT } from '../../i18n';
 import { ApiProblem, get, post } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { useSession, useSessionUpdate, type SessionUser } from '../../lib/session';
@@ -175,7 +175,7 @@ function AcceptPanel({
     accept.mutate({ email: invitation.email, password });
   };
   // A wrong password is 401 for the form as a whole; it belongs next to the password.
-  const passwordError = localError ?? problem?.fieldError('password') ?? (problem?.status === 401 ? problem.detail : undefined);
+  const passwordError = localError ?? problem?.fieldError('password') ?? (problem?.status === 401 ? problemCodeText(problem.code, problem.detail) : undefined);
   const rest = accept.error && !passwordError ? accept.error : null;
   return (
     <section className="card" aria-labelledby="accept-heading">
