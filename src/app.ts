@@ -216,7 +216,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await app.register(agentCreateRoute(ctx));
   await app.register(discoveryRoutes(agents));
   await app.register(docsRoutes(ctx));
-  await app.register(webRoutes(ctx));
+  await app.register(webRoutes());
 
   if (config.ai.workersEnabled) reviews.start();
   return { app: app as unknown as App, ctx };

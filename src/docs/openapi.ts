@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import { sessionCookieName } from '../accounts/sessions.js';
+import { sessionCookieName } from '../core/http/session-cookie.js';
 import type { Config } from '../core/config.js';
 import { ERROR_STATUS, type ErrorCode } from '../core/errors.js';
 import { Problem, PROBLEM_MEDIA_TYPE, problemResponse, type ProblemResponse } from '../core/http/schemas.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Principal } from '../accounts/accounts-service.js';
+import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type DatabaseHandle, type Db, type Executor } from '../core/db/index.js';
 import { AppError, validationError } from '../core/errors.js';

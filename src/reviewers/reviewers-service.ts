@@ -1,4 +1,5 @@
-import type { AccountsService, CreatedKey, Principal } from '../accounts/accounts-service.js';
+import type { AccountsService, CreatedKey } from '../accounts/accounts-service.js';
+import type { Principal } from '../core/principal.js';
 import { findUserByEmail } from '../accounts/accounts-repo.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
