@@ -144,7 +144,7 @@ export function docsRoutes(ctx: DocsRoutesDeps) {
         },
       },
       async (request, reply) => {
-        const { code } = request.params as { code: string };
+        const { code } = request.params;
         if (!isErrorCode(code)) throw new AppError('not_found', `No error code "${code}"; see ${site}/problems.`);
         const page = problemPages.get(code)!;
         reply.header('Vary', 'Accept');

@@ -63,7 +63,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
   const texts = new WeakMap<EventRecord, Map<string, string>>();
   function remembered(e: EventRecord, key: string, serialize: () => string): string {
     let memo = texts.get(e);
-    if (!memo || memo.size >= MAX_SHAPES) texts.set(e, (memo = new Map()));
+    if (!memo || memo.size >= MAX_SHAPES) texts.set(e, (memo = new Map<string, string>()));
     let json = memo.get(key);
     if (json === undefined) memo.set(key, (json = serialize()));
     return json;
@@ -159,7 +159,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
         },
       },
       async (request, reply) => {
-        const event = await events.create(principalOf(request), request.body as EventInput);
+        const event = await events.create(principalOf(request), request.body);
         reply.status(201).header('Location', `${config.publicUrl}/api/v1/events/${event.id}`);
         return fullEvent(event, true);
       },

@@ -127,7 +127,7 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
       return { isError: true, content: [{ type: 'text', text: isJson ? res.body : JSON.stringify({ status: res.statusCode, detail: res.body }) }] };
     }
     const structured: Record<string, unknown> = spec.list
-      ? { items: body as unknown[], next_cursor: nextCursorOf(res.headers.link as string | undefined) }
+      ? { items: body, next_cursor: nextCursorOf(res.headers.link as string | undefined) }
       : (body as Record<string, unknown>);
     if (spec.countHeader) structured[spec.countHeader.property] = Number(res.headers[spec.countHeader.header] ?? 0);
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };

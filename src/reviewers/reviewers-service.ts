@@ -146,7 +146,7 @@ export function createReviewersService(deps: {
       nextKey = reviewerKey(lastReviewer!);
     } else {
       const room = page.limit - reviewers.length;
-      const rows = await repo.listUnusedInvitations(db, event.id, { limit: room + 1, ...(inInvitations ? { after: at![1]! } : {}) });
+      const rows = await repo.listUnusedInvitations(db, event.id, { limit: room + 1, ...(inInvitations ? { after: at[1]! } : {}) });
       invitations = rows.slice(0, room);
       if (rows.length > room) nextKey = invitations.length ? ['i', invitations[invitations.length - 1]!.id, ''] : reviewerKey(lastReviewer!);
     }

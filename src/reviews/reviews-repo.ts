@@ -50,7 +50,7 @@ export async function startJudging(db: Executor, eventId: string, now: string): 
       .set({ judging_started_at: now })
       .where('id', '=', eventId)
       .where('judging_started_at', 'is', null)
-      .where((eb) => statusPredicate(eb as unknown as ExpressionBuilder<Database, 'events'>, 'judging', now))
+      .where((eb) => statusPredicate(eb, 'judging', now))
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) return null;
     const event = await tx.selectFrom('events').select('models').where('id', '=', eventId).executeTakeFirstOrThrow();
@@ -88,7 +88,7 @@ export async function startJudging(db: Executor, eventId: string, now: string): 
     return inserted;
   };
   if ('isTransaction' in db && db.isTransaction) return run(db);
-  return (db as Exclude<Executor, { isTransaction: true }>).transaction().execute(run);
+  return db.transaction().execute(run);
 }
 
 /**
@@ -132,7 +132,7 @@ export async function claimReviews(
     // PostgreSQL re-checks the condition on the locked rows. On SQLite the statement holds the write
     // lock from its start, so the subquery's answer cannot change under it; repeating the condition
     // there only tempts the planner to scan every due review instead of looking up the picked ids.
-    if (dialect === 'postgres') upd = upd.where((eb) => cond(eb as unknown as ReviewsEB));
+    if (dialect === 'postgres') upd = upd.where((eb) => cond(eb));
     return upd.returningAll().execute();
   };
   const taken = q.takeOver === false ? [] : await claim('expired', q.limit);
@@ -335,8 +335,8 @@ export async function markReviewedIfDone(db: Executor, where: { projectId: strin
     .updateTable('projects')
     .set({ review_status: 'reviewed' })
     .where('review_status', '!=', 'reviewed')
-    .where((eb) => eb.not(unfinishedModelReview(eb as unknown as ExpressionBuilder<Database, 'projects'>)))
-    .where((eb) => anyModelReview(eb as unknown as ExpressionBuilder<Database, 'projects'>));
+    .where((eb) => eb.not(unfinishedModelReview(eb)))
+    .where((eb) => anyModelReview(eb));
   q = 'projectId' in where ? q.where('id', '=', where.projectId) : q.where('event_id', '=', where.eventId);
   await q.execute();
 }
@@ -431,7 +431,7 @@ export async function requeue(db: Executor, q: { eventId: string; model?: string
       .set({ review_status: 'in_review' })
       .where('event_id', '=', q.eventId)
       .where('review_status', '=', 'reviewed')
-      .where((eb) => unfinishedModelReview(eb as unknown as ExpressionBuilder<Database, 'projects'>))
+      .where((eb) => unfinishedModelReview(eb))
       .execute();
   }
   return n;

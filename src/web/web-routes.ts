@@ -105,7 +105,7 @@ export function webRoutes() {
       return reply.send(index);
     };
     for (const url of PAGE_ROUTES) {
-      app.get(url, { config: { skipRateLimit: true }, schema: { hide: true } as never }, page);
+      app.get(url, { config: { skipRateLimit: true }, schema: { hide: true } }, page);
     }
     if (built) {
       await app.register(fastifyStatic, {

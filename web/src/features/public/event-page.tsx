@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { useT } from '../../i18n';
 import { ApiProblem, get } from '../../lib/api';
 import { browserTimeZone, useFormat } from '../../lib/format';
+import { useNow } from '../../lib/now';
 import { useSession } from '../../lib/session';
 import { CopyButton, PageHeader, StatusBadge, useTitle } from '../../ui/controls';
 import { ErrorState, Loading } from '../../ui/states';
@@ -135,7 +136,7 @@ function Timeline({ event }: { event: PublicEvent }) {
   const { t } = useT('public', messages);
   const f = useFormat();
   const zone = browserTimeZone();
-  const now = Date.now();
+  const now = useNow();
   const steps: Array<{ key: string; label: string; at: string | null }> = [
     { key: 'reg', label: t('event.registrationDeadline'), at: event.registration_deadline },
     { key: 'sub', label: t('event.submissionDeadline'), at: event.submission_deadline },
