@@ -11,5 +11,8 @@ app.post('/api/v1/write', async (request, reply) => {
   reply.status(201);
   return fixtures.write;
 });
-app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).then(() => process.stdout.write('ready\n'));
-process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+process.stdout.write('ready\n');
+process.on('SIGTERM', () => {
+  void app.close().then(() => process.exit(0));
+});

@@ -112,7 +112,7 @@ async function seedBatch(db: Executor, eventId: string, tag: string, from: numbe
         contact_email: `team${i}-${tag}@growth.test`,
         github_url: `https://github.com/growth/team-${i}`,
         fields: JSON.stringify({ repo: `https://github.com/growth/team-${i}`, why: prose(i) }),
-        status: (i % 10 === 0 ? 'pending' : 'approved') as 'pending' | 'approved',
+        status: (i % 10 === 0 ? 'pending' : 'approved'),
         reason: null,
         created_at: at,
         updated_at: at,

@@ -20,6 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -171,14 +172,11 @@ async function settle(db: Db, dialect: 'sqlite' | 'postgres'): Promise<void> {
 }
 
 /** POST publish from a child process; its status, and its body when it is not a 200. */
-function publishFromChild(url: string, authorization: string): Promise<{ status: number; text: string }> {
+async function publishFromChild(url: string, authorization: string): Promise<{ status: number; text: string }> {
   const code = `fetch(process.env.URL, { method: 'POST', headers: { authorization: process.env.AUTH, 'content-type': 'application/json' }, body: '{"force":true}' })
     .then(async (r) => { const b = await r.text(); process.stdout.write(JSON.stringify({ status: r.status, text: r.status === 200 ? '' : b })); })`;
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['-e', code], { env: { ...process.env, URL: url, AUTH: authorization }, maxBuffer: 1 << 20 }, (err, stdout) =>
-      err ? reject(err) : resolve(JSON.parse(stdout) as { status: number; text: string }),
-    );
-  });
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', code], { env: { ...process.env, URL: url, AUTH: authorization }, maxBuffer: 1 << 20 });
+  return JSON.parse(stdout) as { status: number; text: string };
 }
 
 interface Figures {

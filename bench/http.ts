@@ -40,7 +40,7 @@ async function waitReady(child: ChildProcess, url: string): Promise<void> {
 
 function rssMb(pid: number): number {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8') as string;
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
     return Math.round(kb / 1024);
   } catch {

@@ -14,7 +14,7 @@ delay.enable();
 const server = await startServer(loadConfig(process.env));
 process.send?.({ type: 'ready', url: server.url });
 const inspector = new Session();
-process.on('message', async (msg: { type: string; file?: string }) => {
+async function onMessage(msg: { type: string; file?: string }): Promise<void> {
   if (msg.type === 'profile:start') {
     // A CPU profile of a window of the run (BENCH_PROFILE=dir in the benchmarks that use it).
     inspector.connect();
@@ -39,6 +39,14 @@ process.on('message', async (msg: { type: string; file?: string }) => {
       rssMb: Math.round(process.memoryUsage().rss / 1048576),
     });
   }
+}
+
+// A failed command ends the server process: the benchmark sees it exit rather than wait forever.
+process.on('message', (msg: { type: string; file?: string }) => {
+  onMessage(msg).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
 });
 process.on('SIGTERM', () => {
   void server.close().then(() => process.exit(0));

@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 let answered = 0;
 
-process.on('message', async (msg: Start | { type: 'answered' }) => {
+async function onMessage(msg: Start | { type: 'answered' }): Promise<void> {
   if (msg.type === 'answered') {
     process.send?.({ type: 'answered', answered });
     return;
@@ -37,4 +37,12 @@ process.on('message', async (msg: Start | { type: 'answered' }) => {
   }
   while (connected < msg.keys.length) await sleep(100);
   process.send?.({ type: 'connected', connected });
+}
+
+// A failed start ends this process: the benchmark sees it exit rather than wait forever.
+process.on('message', (msg: Start | { type: 'answered' }) => {
+  onMessage(msg).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
 });

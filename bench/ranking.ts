@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { Principal } from '../src/accounts/accounts-service.js';
+import type { Principal } from '../src/core/principal.js';
 import { buildApp } from '../src/app.js';
 import { ManualClock } from '../src/core/clock.js';
 import { loadConfig, type DatabaseConfig } from '../src/core/config.js';

@@ -79,7 +79,7 @@ async function runFake(): Promise<void> {
 async function runBench(): Promise<void> {
   const fake = spawn(process.execPath, ['--import', 'tsx', 'bench/review-pipeline.ts', '--fake'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: fake.stdout! }).once('line', (l) => resolve(Number(l)));
+    createInterface({ input: fake.stdout }).once('line', (l) => resolve(Number(l)));
     fake.once('exit', (code) => reject(new Error(`fake provider exited (${code})`)));
   });
   const fakeUrl = `http://127.0.0.1:${port}`;

@@ -1,6 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AccountsService, Principal } from './accounts/accounts-service.js';
+import type { AccountsService } from './accounts/accounts-service.js';
 import type { AuthService } from './accounts/auth-service.js';
 import type { Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
@@ -17,7 +15,11 @@ import type { StandingsRefresher } from './results/standings-refresh.js';
 import type { ResultsService } from './results/results-service.js';
 import type { SubmissionsService } from './submissions/submissions-service.js';
 
-/** Everything a route module may use, built once in buildApp and passed down explicitly. */
+/**
+ * Everything buildApp builds once: the wiring's own view. Route modules do not import it: each
+ * declares the few dependencies it takes (e.g. `EventsRoutesDeps`), and app.ts passes this object,
+ * which has them all. `App`, `principalOf` and the per-route config flags live in core/http/app-types.ts.
+ */
 export interface AppContext {
   config: Config;
   clock: Clock;
@@ -44,36 +46,4 @@ export interface AppContext {
   standings: StandingsRefresher;
 }
 
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route needs a valid API key. */
-    auth?: boolean;
-    /** Errors carry `success: false` (the agent creation endpoint's envelope). */
-    envelope?: boolean;
-    /** Not counted against rate limits (health checks). */
-    skipRateLimit?: boolean;
-    /** A review-scoped key (made by accepting an invitation) may call this route; it is refused everywhere else. */
-    reviewKeyAllowed?: boolean;
-    /** Honours an `Idempotency-Key` header (src/idempotency): retries replay the first answer. Needs `auth`. */
-    idempotent?: boolean;
-    /** Sign-in/up and password-reset: checked for login CSRF by origin only (no session token exists yet). */
-    loginCsrf?: boolean;
-  }
-  interface FastifyRequest {
-    principal: Principal | null;
-  }
-}
-
-/** The caller, for routes declared with `config: { auth: true }` (the auth hook guarantees it). */
-export function principalOf(request: { principal: Principal | null }): Principal {
-  if (!request.principal) throw new Error('route is missing config.auth');
-  return request.principal;
-}
+export type { App } from './core/http/app-types.js';

@@ -224,6 +224,7 @@ export async function main(argv: string[]): Promise<void> {
         const keys = await withAccounts(config, (svc) => svc.listKeysForEmail(need(values, 'email')));
         // Tabs separate the columns, so a name with spaces stays one column; control characters in a
         // name could forge lines and are shown as spaces.
+        // eslint-disable-next-line no-control-regex -- control characters are exactly what this replaces
         const cell = (v: string | null) => (v === null || v === '' ? '-' : v.replace(/[\u0000-\u001f\u007f]/g, ' '));
         process.stderr.write(`${keys.length} key${keys.length === 1 ? '' : 's'}; columns: id, name, prefix, created, last used, expires, revoked, scope\n`);
         for (const k of keys) {

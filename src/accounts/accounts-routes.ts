@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { principalOf, type App, type AppContext } from '../app-context.js';
+import { principalOf, type App } from '../core/http/app-types.js';
+import type { AccountsService } from './accounts-service.js';
+import type { AuthService } from './auth-service.js';
+import type { Config } from '../core/config.js';
 import { AppError } from '../core/errors.js';
 import { createLoginOriginCheck } from '../core/http/auth-hook.js';
 import { setNextLink } from '../core/http/pagination.js';
@@ -29,7 +32,7 @@ import {
   SiteResponse,
 } from './accounts-schemas.js';
 import { PASSWORD_MIN_LENGTH } from './passwords.js';
-import { clearedSessionCookie, sessionCookie } from './sessions.js';
+import { clearedSessionCookie, sessionCookie } from '../core/http/session-cookie.js';
 import type { InviteCodeRow } from '../core/db/schema.js';
 
 const NoContent = (description: string) => Type.Null({ description });
@@ -53,12 +56,19 @@ function inviteCodeForApi(row: InviteCodeRow) {
   return rest;
 }
 
+/** The accounts routes (keys, sign-in, sessions, users, invite codes) take these from the wiring. */
+export interface AccountsRoutesDeps {
+  accounts: AccountsService;
+  auth: AuthService;
+  config: Config;
+}
+
 /**
  * The web app's accounts API: the site description, sign-up/in/out, the session, password change
  * and reset, the caller's sessions and API keys, and the admin's users and invite codes. A browser
  * session and an API key reach the same handlers; sessions are full-scope.
  */
-export function accountsRoutes(ctx: AppContext) {
+export function accountsRoutes(ctx: AccountsRoutesDeps) {
   const { accounts, auth, config } = ctx;
   const ttlSeconds = config.accounts.sessionTtlDays * 86_400;
   const loginOriginCheck = createLoginOriginCheck(config.publicUrl);

@@ -6,6 +6,7 @@ import { requireEmailAddress } from '../core/email-address.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { NOTIFIER_RESYNC, type Notifier } from '../core/notifier.js';
+import type { Principal } from '../core/principal.js';
 import { iso } from '../core/time.js';
 import * as repo from './accounts-repo.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
@@ -13,22 +14,6 @@ import { hashSessionToken, looksLikeSessionToken, newCsrfToken, newSessionToken 
 import { hashPassword, needsRehash, OWASP_SCRYPT, PASSWORD_MIN_LENGTH, verifyPassword, type ScryptParams } from './passwords.js';
 
 export const ROLES: readonly Role[] = ['user', 'organizer', 'admin'];
-
-/** Who is calling, as resolved from a valid API key or browser session. */
-export interface Principal {
-  userId: string;
-  email: string;
-  role: Role;
-  /** The key id, or the session id (`ses_…`) for a session: the rate-limit bucket. */
-  keyId: string;
-  /** 'review' keys may call the reviewer routes only; the auth hook enforces it. Sessions are 'full'. */
-  scope: KeyScope;
-  /** How the caller authenticated; absent means an API key. */
-  via?: 'key' | 'session';
-  /** For sessions: the session id and its CSRF token (checked on unsafe methods). */
-  sessionId?: string;
-  csrfToken?: string;
-}
 
 /** A session just started: the cookie token (shown once, to the browser) and its CSRF token. */
 export interface StartedSession {

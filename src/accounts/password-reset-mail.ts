@@ -1,5 +1,5 @@
 import type { MailMessage } from '../core/mailer.js';
-import { escapeHtml } from '../reviewers/html.js';
+import { escapeHtml } from '../core/html.js';
 
 /** The password-reset e-mail: plain text first, a simple HTML alternative with every value escaped. */
 export function passwordResetMail(input: { to: string; siteName: string; link: string; expiresAt: string }): MailMessage {

@@ -1,8 +1,9 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * Browser sessions: a random 32-byte token in an HttpOnly cookie (only its SHA-256 is stored), and a
- * separate CSRF token the web app reads from the API and echoes in X-CSRF-Token.
+ * separate CSRF token the web app reads from the API and echoes in X-CSRF-Token. The cookie itself
+ * (its name, reading and writing it) is HTTP plumbing: core/http/session-cookie.ts.
  */
 export function newSessionToken(): { token: string; hash: string } {
   const token = randomBytes(32).toString('base64url');
@@ -20,38 +21,4 @@ export function newCsrfToken(): string {
 /** A session token is 43 base64url characters; anything else never reaches a query. */
 export function looksLikeSessionToken(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token);
-}
-
-/** Constant-time string equality (length leaks, which is public: tokens have one length). */
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** `__Host-` on https binds the cookie to this exact host, path / and Secure. */
-export function sessionCookieName(publicUrl: string): string {
-  return publicUrl.startsWith('https:') ? '__Host-hk_session' : 'hk_session';
-}
-
-/** One cookie's value from a Cookie header, without parsing the rest (the header may be long). */
-export function readCookie(header: string, name: string): string | undefined {
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() !== name) continue;
-    let value = part.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-    return value;
-  }
-  return undefined;
-}
-
-export function sessionCookie(publicUrl: string, token: string, maxAgeSeconds: number): string {
-  const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
-  return `${sessionCookieName(publicUrl)}=${token}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Lax${secure}`;
-}
-
-export function clearedSessionCookie(publicUrl: string): string {
-  return sessionCookie(publicUrl, '', 0);
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Type } from 'typebox';
-import type { App, AppContext } from '../app-context.js';
+import type { Config } from '../core/config.js';
+import type { App } from '../core/http/app-types.js';
 import { problems } from '../core/http/schemas.js';
-import { ifNoneMatch } from '../results/results-routes.js';
+import { ifNoneMatch } from '../core/http/etag.js';
 import { NotModified } from '../results/results-schemas.js';
 import { renderAgentCard, renderLlmsTxt } from './discovery.js';
 import { SCRIPT_NAMES, renderScripts } from './shell-scripts.js';
@@ -62,7 +63,7 @@ function serve(app: App, url: string, doc: StaticDocument, summary: string) {
 }
 
 /** The agent material, all generated at start from the live configuration and the code's own schemas. */
-export function agentMaterial(ctx: Pick<AppContext, 'config'>) {
+export function agentMaterial(ctx: { config: Config }) {
   const version = packageVersion();
   const { config } = ctx;
   const scripts = renderScripts(config);

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { App, AppContext } from '../app-context.js';
+import type { App } from '../core/http/app-types.js';
+import type { Config } from '../core/config.js';
 import { isErrorCode, problemTypes } from '../core/error-catalog.js';
 import { AppError } from '../core/errors.js';
 import { problems } from '../core/http/schemas.js';
-import { ifNoneMatch } from '../results/results-routes.js';
+import { ifNoneMatch } from '../core/http/etag.js';
 import { DOCS_CSP } from './html-page.js';
 import { serveDocument, type ServedDocument } from './openapi.js';
 import { renderProblemIndex, renderProblemPage } from './problem-pages.js';
@@ -36,12 +37,17 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, served: Served
   return reply.type(type).send(served.json);
 }
 
+/** The docs routes need only the configuration. */
+export interface DocsRoutesDeps {
+  config: Config;
+}
+
 /**
  * `{base_url}/openapi.json`, the reference page `{site_url}/docs` and the problem types
  * `{site_url}/problems[/<code>]`. The document and the page are built once, when the app is ready
  * (every route is registered by then), and served from memory.
  */
-export function docsRoutes(ctx: AppContext) {
+export function docsRoutes(ctx: DocsRoutesDeps) {
   const { config } = ctx;
   const site = config.publicUrl;
   const docsConfig = { skipRateLimit: true, reviewKeyAllowed: true };
@@ -138,7 +144,7 @@ export function docsRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const { code } = request.params as { code: string };
+        const { code } = request.params;
         if (!isErrorCode(code)) throw new AppError('not_found', `No error code "${code}"; see ${site}/problems.`);
         const page = problemPages.get(code)!;
         reply.header('Vary', 'Accept');

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../reviewers/html.js';
+import { escapeHtml } from '../core/html.js';
 
 export { escapeHtml };
 

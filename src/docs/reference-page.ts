@@ -1,16 +1,69 @@
 import { escapeHtml, htmlPage } from './html-page.js';
 
-type Json = Record<string, any>;
-
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
+/** The parts of a JSON Schema the page shows. */
+interface Schema {
+  const?: unknown;
+  enum?: unknown[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  type?: string | string[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minItems?: number;
+  maxItems?: number;
+  maxProperties?: number;
+  pattern?: string;
+  format?: string;
+  default?: unknown;
+  description?: string;
+  examples?: unknown[];
+}
+
+interface Media {
+  schema?: Schema;
+  example?: unknown;
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: Schema;
+}
+
+interface Operation {
+  summary?: string;
+  tags?: string[];
+  security?: Record<string, unknown>[];
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
+}
+
+/** The parts of the OpenAPI document (as @fastify/swagger builds it) the page shows. */
+export interface OpenApiDocument {
+  info?: { title?: string; version?: string; description?: string };
+  tags?: { name: string; description?: string }[];
+  paths?: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
+}
+
 /** A short description of a schema's type with its limits: `string (1-80 chars)`, `integer 1..100`. */
-export function describeType(schema: Json | undefined): string {
+export function describeType(schema: Schema | undefined): string {
   if (!schema) return 'any';
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
   const branches = schema.anyOf ?? schema.oneOf;
-  if (Array.isArray(branches)) return branches.map((b: Json) => describeType(b)).join(' | ');
+  if (Array.isArray(branches)) return branches.map((b) => describeType(b)).join(' | ');
   const limits: string[] = [];
   if (schema.minLength !== undefined || schema.maxLength !== undefined) limits.push(`${schema.minLength ?? 0}-${schema.maxLength ?? '∞'} chars`);
   if (schema.minimum !== undefined || schema.maximum !== undefined) limits.push(`${schema.minimum ?? '−∞'}..${schema.maximum ?? '∞'}`);
@@ -26,10 +79,10 @@ export function describeType(schema: Json | undefined): string {
 }
 
 /** Rows `field · type · required · description` of an object schema, nested objects flattened with dots. */
-function fieldRows(schema: Json | undefined, prefix = '', depth = 0): string[][] {
+function fieldRows(schema: Schema | undefined, prefix = '', depth = 0): string[][] {
   if (!schema || depth > 3) return [];
   const target = schema.type === 'array' && schema.items ? schema.items : schema;
-  const props = target.properties as Json | undefined;
+  const props = target.properties;
   if (!props) return [];
   const required = new Set<string>(target.required ?? []);
   const rows: string[][] = [];
@@ -58,14 +111,14 @@ function anchor(method: string, path: string): string {
   return `${method}-${path}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '');
 }
 
-function operationHtml(siteUrl: string, method: string, path: string, op: Json): string {
-  const secured = Array.isArray(op.security) && !op.security.some((s: Json) => Object.keys(s).length === 0);
+function operationHtml(siteUrl: string, method: string, path: string, op: Operation): string {
+  const secured = Array.isArray(op.security) && !op.security.some((s) => Object.keys(s).length === 0);
   const parts = [
     `<section class="op" id="${anchor(method, path)}"><h3><span class="m ${method.toUpperCase()}">${method.toUpperCase()}</span><code>${escapeHtml(path)}</code></h3>`,
     `<p>${prose(op.summary ?? '')}</p>`,
     `<p class="auth">${secured ? 'Needs an API key (<code>Authorization: Bearer hk_…</code>).' : 'Public; a key, when sent, is checked.'}</p>`,
   ];
-  const params = (op.parameters ?? []) as Json[];
+  const params = op.parameters ?? [];
   parts.push(
     table(
       ['Parameter', 'In', 'Type', 'Required', 'Description'],
@@ -79,8 +132,8 @@ function operationHtml(siteUrl: string, method: string, path: string, op: Json):
       ]),
     ),
   );
-  const media = op.requestBody?.content?.['application/json'] as Json | undefined;
-  const body = media?.schema as Json | undefined;
+  const media = op.requestBody?.content?.['application/json'];
+  const body = media?.schema;
   if (body) {
     parts.push(`<p><strong>Body</strong> (JSON${body.additionalProperties === false ? ', no other fields' : ''})</p>`);
     parts.push(table(['Field', 'Type', 'Required', 'Description'], fieldRows(body)));
@@ -89,11 +142,11 @@ function operationHtml(siteUrl: string, method: string, path: string, op: Json):
   }
   const rows: string[][] = [];
   const errors: string[] = [];
-  for (const [status, res] of Object.entries((op.responses ?? {}) as Json)) {
-    const problem = res.content?.['application/problem+json']?.schema as Json | undefined;
+  for (const [status, res] of Object.entries(op.responses ?? {})) {
+    const problem = res.content?.['application/problem+json']?.schema;
     if (problem) {
       // Errors in one compact line per status: the codes link to their explanations.
-      const codes = (problem.properties?.code?.enum ?? []) as string[];
+      const codes = (problem.properties?.code?.enum ?? []).map(String);
       errors.push(`<li>${escapeHtml(status)}: ${codes.map((c) => `<a href="${escapeHtml(`${siteUrl}/problems/${c}`)}"><code>${escapeHtml(c)}</code></a>`).join(' ')}</li>`);
       continue;
     }
@@ -103,8 +156,8 @@ function operationHtml(siteUrl: string, method: string, path: string, op: Json):
   }
   parts.push(`<p><strong>Responses</strong></p>`, table(['Status', 'Content'], rows));
   if (errors.length) parts.push(`<p><strong>Errors</strong> (<code>application/problem+json</code>)</p><ul class="errs">${errors.join('')}</ul>`);
-  const ok = Object.entries((op.responses ?? {}) as Json).find(([s]) => s.startsWith('2'));
-  const okSchema = ok?.[1]?.content?.['application/json']?.schema as Json | undefined;
+  const ok = Object.entries(op.responses ?? {}).find(([s]) => s.startsWith('2'));
+  const okSchema = ok?.[1].content?.['application/json']?.schema;
   const okRows = fieldRows(okSchema);
   if (okRows.length) parts.push(`<details><summary>Response ${escapeHtml(ok![0])} fields</summary>${table(['Field', 'Type', 'Required', 'Description'], okRows)}</details>`);
   parts.push('</section>');
@@ -112,15 +165,15 @@ function operationHtml(siteUrl: string, method: string, path: string, op: Json):
 }
 
 /** The readable reference: every operation of the OpenAPI document, grouped by tag. */
-export function renderReferencePage(doc: Json, siteUrl: string): string {
-  const tags = ((doc.tags ?? []) as Json[]).map((t) => t.name as string);
+export function renderReferencePage(doc: OpenApiDocument, siteUrl: string): string {
+  const tags = (doc.tags ?? []).map((t) => t.name);
   const byTag = new Map<string, string[]>(tags.map((t) => [t, []]));
   const toc = new Map<string, string[]>(tags.map((t) => [t, []]));
-  for (const [path, item] of Object.entries((doc.paths ?? {}) as Json)) {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
-      const op = item[method] as Json | undefined;
+      const op = item[method];
       if (!op) continue;
-      const tag = (op.tags?.[0] as string | undefined) ?? 'other';
+      const tag = op.tags?.[0] ?? 'other';
       if (!byTag.has(tag)) {
         byTag.set(tag, []);
         toc.set(tag, []);
@@ -129,11 +182,11 @@ export function renderReferencePage(doc: Json, siteUrl: string): string {
       toc.get(tag)!.push(`<li><a href="#${anchor(method, path)}">${method.toUpperCase()} <code>${escapeHtml(path)}</code></a></li>`);
     }
   }
-  const descriptions = new Map(((doc.tags ?? []) as Json[]).map((t) => [t.name as string, (t.description as string) ?? '']));
+  const descriptions = new Map((doc.tags ?? []).map((t) => [t.name, t.description ?? '']));
   const sections = [...byTag].filter(([, ops]) => ops.length);
   const body = [
     `<h1>${escapeHtml(doc.info?.title ?? 'API')} <small>${escapeHtml(doc.info?.version ?? '')}</small></h1>`,
-    ...String(doc.info?.description ?? '').split('\n\n').map((p) => `<p>${prose(p)}</p>`),
+    ...(doc.info?.description ?? '').split('\n\n').map((p) => `<p>${prose(p)}</p>`),
     `<p>Machine-readable: <a href="${escapeHtml(`${siteUrl}/api/v1/openapi.json`)}"><code>/api/v1/openapi.json</code></a> (OpenAPI 3.1). Error codes: <a href="${escapeHtml(`${siteUrl}/problems`)}"><code>/problems</code></a>.</p>`,
     `<nav><ul>${sections.map(([tag]) => `<li><a href="#tag-${escapeHtml(tag)}">${escapeHtml(tag)}</a>: ${escapeHtml(descriptions.get(tag) ?? '')}<ul>${toc.get(tag)!.join('')}</ul></li>`).join('')}</ul></nav>`,
     ...sections.map(([tag, ops]) => `<h2 id="tag-${escapeHtml(tag)}">${escapeHtml(tag)}</h2><p>${escapeHtml(descriptions.get(tag) ?? '')}</p>${ops.join('')}`),

@@ -172,7 +172,7 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
     getMany,
     pageIds,
     /** Call after a write to one event (or with no id after a write to many). */
-    changed(id?: string): void {
+    changed: (id?: string): void => {
       if (id) drop(id);
       else clear();
       notifier.publish(EVENTS_CHANGED, id ?? '');

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
-import { principalOf, type App, type AppContext } from '../app-context.js';
+import { principalOf, type App } from '../core/http/app-types.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
 import { problems } from '../core/http/schemas.js';
 import type { EventRecord } from './events-model.js';
 import { eventForApi, eventSummaryForApi, registrationFormForApi } from './events-model.js';
@@ -13,7 +15,7 @@ import {
   PatchEventBody,
   RegistrationFormSchema,
 } from './events-schemas.js';
-import type { EventInput } from './events-service.js';
+import type { EventInput, EventsService } from './events-service.js';
 import { effectiveStatus } from './status.js';
 import { validationError } from '../core/errors.js';
 
@@ -33,8 +35,15 @@ function parseFields(raw: string | undefined): Array<(typeof LIST_FIELDS)[number
 /** JSON texts remembered per cached event (the detail and list items, per status and field set). */
 const MAX_SHAPES = 8;
 
+/** The events routes take these from the wiring. */
+export interface EventsRoutesDeps {
+  events: EventsService;
+  clock: Clock;
+  config: Config;
+}
+
 /** Public discovery (list, detail, registration form) and the organizer's create/update. */
-export function eventsRoutes(ctx: AppContext) {
+export function eventsRoutes(ctx: EventsRoutesDeps) {
   const { events, clock, config } = ctx;
 
   async function fullEvent(e: EventRecord, showOrganizers: boolean) {
@@ -54,7 +63,7 @@ export function eventsRoutes(ctx: AppContext) {
   const texts = new WeakMap<EventRecord, Map<string, string>>();
   function remembered(e: EventRecord, key: string, serialize: () => string): string {
     let memo = texts.get(e);
-    if (!memo || memo.size >= MAX_SHAPES) texts.set(e, (memo = new Map()));
+    if (!memo || memo.size >= MAX_SHAPES) texts.set(e, (memo = new Map<string, string>()));
     let json = memo.get(key);
     if (json === undefined) memo.set(key, (json = serialize()));
     return json;
@@ -150,7 +159,7 @@ export function eventsRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const event = await events.create(principalOf(request), request.body as EventInput);
+        const event = await events.create(principalOf(request), request.body);
         reply.status(201).header('Location', `${config.publicUrl}/api/v1/events/${event.id}`);
         return fullEvent(event, true);
       },
@@ -174,7 +183,7 @@ export function eventsRoutes(ctx: AppContext) {
 }
 
 /** `POST {site_url}/api/agent/events/create`: kept at the seed's path with its {success, data} envelope. */
-export function agentCreateRoute(ctx: AppContext) {
+export function agentCreateRoute(ctx: EventsRoutesDeps) {
   const { events, clock, config } = ctx;
   return async function plugin(app: App) {
     app.post(

@@ -1,4 +1,4 @@
-import type { Principal } from '../accounts/accounts-service.js';
+import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import type { Db, DatabaseHandle } from '../core/db/index.js';
 import { AppError, validationError, type FieldError } from '../core/errors.js';

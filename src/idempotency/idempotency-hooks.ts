@@ -128,7 +128,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
       if (value !== undefined) headers[name] = String(value);
     }
     const write = keep
-      ? repo.complete(claim.scope, claim.token, { status: reply.statusCode, headers, body: body! })
+      ? repo.complete(claim.scope, claim.token, { status: reply.statusCode, headers, body })
       : repo.release(claim.scope, claim.token);
     write.then(
       () => done(null, payload),
@@ -153,7 +153,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
 
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
-    if (!route.config.auth) throw new Error(`${route.method} ${route.url}: idempotent routes need config.auth (keys are scoped to the caller)`);
+    if (!route.config.auth) throw new Error(`${[route.method].flat().join(',')} ${route.url}: idempotent routes need config.auth (keys are scoped to the caller)`);
     route.preHandler = [...toArray(route.preHandler), preHandler];
     route.onSend = [...toArray(route.onSend), onSend];
     route.onResponse = [...toArray(route.onResponse), onResponse];

@@ -11,7 +11,8 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyRequest } from 'fastify';
-import type { App, AppContext } from '../app-context.js';
+import type { App } from '../core/http/app-types.js';
+import type { Config } from '../core/config.js';
 import { AppError, toProblem, validationError } from '../core/errors.js';
 import { problems } from '../core/http/schemas.js';
 import { ajvToFieldErrors, validatorCompiler } from '../core/http/validation.js';
@@ -50,6 +51,11 @@ function checkTransportRules(request: FastifyRequest): void {
   }
 }
 
+/** The MCP endpoint needs only the configuration: its tools call the HTTP routes. */
+export interface McpRoutesDeps {
+  config: Config;
+}
+
 /**
  * The MCP server at `{base_url}/mcp`: streamable HTTP, stateless (a fresh SDK server per POST, no
  * sessions, JSON responses), behind the same bearer key and rate limits as every route.
@@ -60,7 +66,7 @@ function checkTransportRules(request: FastifyRequest): void {
  * tool's own input schema first (the same TypeBox schemas, flattened), so a wrong type is refused
  * exactly as the schema the client was shown says.
  */
-export function mcpRoutes(ctx: AppContext) {
+export function mcpRoutes(ctx: McpRoutesDeps) {
   const { config } = ctx;
   const validators = new Map<string, ArgsValidator>(
     MCP_TOOLS.map((t) => [
@@ -121,7 +127,7 @@ export function mcpRoutes(ctx: AppContext) {
       return { isError: true, content: [{ type: 'text', text: isJson ? res.body : JSON.stringify({ status: res.statusCode, detail: res.body }) }] };
     }
     const structured: Record<string, unknown> = spec.list
-      ? { items: body as unknown[], next_cursor: nextCursorOf(res.headers.link as string | undefined) }
+      ? { items: body, next_cursor: nextCursorOf(res.headers.link as string | undefined) }
       : (body as Record<string, unknown>);
     if (spec.countHeader) structured[spec.countHeader.property] = Number(res.headers[spec.countHeader.header] ?? 0);
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };

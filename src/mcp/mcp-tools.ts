@@ -139,7 +139,7 @@ function withIdempotencyArgs(tools: ToolSpec[]): ToolSpec[] {
   return tools.map((t) =>
     t.method !== 'POST'
       ? t
-      : { ...t, inputSchema: { ...t.inputSchema, properties: { ...t.inputSchema.properties, [IDEMPOTENCY_ARG]: JSON.parse(JSON.stringify(idempotencyArg)) } } },
+      : { ...t, inputSchema: { ...t.inputSchema, properties: { ...t.inputSchema.properties, [IDEMPOTENCY_ARG]: JSON.parse(JSON.stringify(idempotencyArg)) as object } } },
   );
 }
 

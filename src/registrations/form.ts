@@ -63,7 +63,7 @@ export function validateRegistration(
   const answers = input.fields ?? {};
   // Keys come from the client: a null-prototype object stores "__proto__" or "constructor" as plain
   // data instead of touching Object.prototype behaviour.
-  const out: Record<string, string | number> = Object.create(null);
+  const out = Object.create(null) as Record<string, string | number>;
   const byKey = new Map(form.fields.map((f) => [f.key, f]));
   const keys = Object.keys(answers);
   if (keys.length > LIMITS.answers) errors.push({ field: 'fields', message: `at most ${LIMITS.answers} answers` });

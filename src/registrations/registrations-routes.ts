@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
-import { principalOf, type App, type AppContext } from '../app-context.js';
+import { principalOf, type App } from '../core/http/app-types.js';
+import type { RegistrationsService } from './registrations-service.js';
+import type { Config } from '../core/config.js';
 import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
@@ -16,7 +18,14 @@ import {
   registrationForApi,
 } from './registrations-schemas.js';
 
-export function registrationsRoutes(ctx: AppContext) {
+/** The registrations routes take these from the wiring (the shutdown signal ends long-polls). */
+export interface RegistrationsRoutesDeps {
+  registrations: RegistrationsService;
+  config: Config;
+  shutdownSignal: AbortSignal;
+}
+
+export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
   const { registrations, config } = ctx;
 
   return async function plugin(app: App) {

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { ProjectRow, RegistrationRow } from '../core/db/schema.js';
 import { organizerPageQuery } from '../core/http/pagination.js';
 import { Nullable } from '../core/http/schemas.js';
-import { ProjectSchema, projectForApi } from '../submissions/submissions-schemas.js';
+import { ProjectSchema, projectForApi } from './project-schema.js';
 
 export const RegisterBody = Type.Object(
   {

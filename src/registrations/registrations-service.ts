@@ -1,4 +1,4 @@
-import type { Principal } from '../accounts/accounts-service.js';
+import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
 import type { ProjectRow, RegistrationRow, RegistrationStatus } from '../core/db/schema.js';

@@ -180,8 +180,8 @@ export function rankProjects(input: RankingInput): ResultEntry[] {
   // Per project: the quantized score (the ranking key, -1 when unscored) and the published maps,
   // rounded as they are built so no intermediate objects are made.
   const keys = new Float64Array(P);
-  const byModel: Array<Record<string, number>> = new Array(P);
-  const byDimension: Array<Record<string, number>> = new Array(P);
+  const byModel = new Array<Record<string, number>>(P);
+  const byDimension = new Array<Record<string, number>>(P);
   const dimSum = new Float64Array(D);
   const dimGroups = new Uint32Array(D);
   for (let p = 0; p < P; p++) {
@@ -189,7 +189,7 @@ export function rankProjects(input: RankingInput): ResultEntry[] {
     dimGroups.fill(0);
     // Null prototypes: a dimension or group named "__proto__" (events stored before such names were
     // refused) stays an ordinary key instead of being dropped.
-    const models: Record<string, number> = Object.create(null);
+    const models = Object.create(null) as Record<string, number>;
     for (let g = 0; g < G; g++) {
       const base = p * stride + g * D;
       let weighted = 0;
@@ -205,7 +205,7 @@ export function rankProjects(input: RankingInput): ResultEntry[] {
       }
       if (weightSum > 0) models[groups[g]!] = roundScore(weighted / weightSum);
     }
-    const dimensions: Record<string, number> = Object.create(null);
+    const dimensions = Object.create(null) as Record<string, number>;
     let weighted = 0;
     let weightSum = 0;
     for (let d = 0; d < D; d++) {
@@ -229,7 +229,7 @@ export function rankProjects(input: RankingInput): ResultEntry[] {
       compareText(projects[a]!.project_id, projects[b]!.project_id),
   );
 
-  const out: ResultEntry[] = new Array(P);
+  const out = new Array<ResultEntry>(P);
   let rank = 0;
   for (let i = 0; i < P; i++) {
     const p = order[i]!;

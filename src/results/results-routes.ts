@@ -2,7 +2,9 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { principalOf, type App, type AppContext } from '../app-context.js';
+import { principalOf, type App } from '../core/http/app-types.js';
+import type { Config } from '../core/config.js';
+import { ifNoneMatch } from '../core/http/etag.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import {
@@ -30,14 +32,6 @@ const LEADERBOARD_CACHE_CONTROL = 'private, no-store';
  * their previous numbers meanwhile (a project never computed yet is not listed).
  */
 export const LEADERBOARD_PENDING = 'Leaderboard-Pending';
-
-/** Whether an If-None-Match header matches `etag` (weak comparison, as RFC 9110 prescribes for it). */
-export function ifNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const opaque = (t: string) => t.trim().replace(/^W\//, '');
-  const want = opaque(etag);
-  return header.split(',').some((t) => t.trim() === '*' || opaque(t) === want);
-}
 
 /**
  * Sends entries as JSON text. They are built by this module in exactly the schema's shape, and
@@ -68,11 +62,17 @@ function linkNext(reply: FastifyReply, base: string, query: Record<string, strin
   reply.header('Link', `<${base}?${params}>; rel="next"`);
 }
 
+/** The results routes take these from the wiring. */
+export interface ResultsRoutesDeps {
+  results: ResultsService;
+  config: Config;
+}
+
 /**
  * Ranking and publication: the organizers' live leaderboard (JSON pages or a streamed CSV, whole or
  * per track), publishing (freezes the ranking and ends the event), and the public, cacheable result.
  */
-export function resultsRoutes(ctx: AppContext) {
+export function resultsRoutes(ctx: ResultsRoutesDeps) {
   const { results, config } = ctx;
   return async function plugin(app: App) {
     app.get(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Principal } from '../accounts/accounts-service.js';
+import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type DatabaseHandle, type Db, type Executor } from '../core/db/index.js';
 import { AppError, validationError } from '../core/errors.js';
@@ -82,7 +82,7 @@ function decodeStandingCursor(cursor: string): StandingCursor {
   if (rank === undefined && position === undefined && track === undefined) return { score_key: k as number, first_submitted_at: f, project_id: p, place: null };
   const ok = Number.isSafeInteger(rank) && (rank as number) >= 1 && Number.isSafeInteger(position) && (position as number) >= (rank as number) - 1 && typeof track === 'string';
   if (!ok) throw badCursor();
-  return { score_key: k as number, first_submitted_at: f, project_id: p, place: { rank: rank as number, position: position as number, track: track as string } };
+  return { score_key: k as number, first_submitted_at: f, project_id: p, place: { rank: rank as number, position: position as number, track: track } };
 }
 function decodePositionCursor(cursor: string): number {
   const [n, extra] = decodeCursor(cursor);

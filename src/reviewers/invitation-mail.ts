@@ -1,5 +1,5 @@
 import type { MailMessage } from '../core/mailer.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../core/html.js';
 
 export interface InvitationMailInput {
   to: string;

@@ -1,8 +1,12 @@
 import { Type } from 'typebox';
-import { principalOf, type App, type AppContext } from '../app-context.js';
+import { principalOf, type App } from '../core/http/app-types.js';
+import type { ReviewersService } from './reviewers-service.js';
+import type { AccountsService } from '../accounts/accounts-service.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
 import { organizerPageQuery, setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
-import { sessionCookie } from '../accounts/sessions.js';
+import { sessionCookie } from '../core/http/session-cookie.js';
 import { createLoginOriginCheck } from '../core/http/auth-hook.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import { COMMENT_MAX, SCORE_MAX, SCORE_MIN } from './review-input.js';
@@ -25,11 +29,19 @@ import {
 
 const PageQuery = Type.Object({ ...organizerPageQuery }, { additionalProperties: false });
 
+/** The reviewers routes take these from the wiring (accounts: accepting an invitation signs the reviewer in). */
+export interface ReviewersRoutesDeps {
+  reviewers: ReviewersService;
+  accounts: AccountsService;
+  clock: Clock;
+  config: Config;
+}
+
 /**
  * Human reviewers: organizers invite by e-mail and manage reviewers; invitees accept with the
  * token from the link; reviewers list their assignments and put one review per project.
  */
-export function reviewersRoutes(ctx: AppContext) {
+export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
   const { reviewers, clock, config } = ctx;
   const loginOriginCheck = createLoginOriginCheck(config.publicUrl);
   return async function plugin(app: App) {

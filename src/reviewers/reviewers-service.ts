@@ -1,4 +1,5 @@
-import type { AccountsService, CreatedKey, Principal } from '../accounts/accounts-service.js';
+import type { AccountsService, CreatedKey } from '../accounts/accounts-service.js';
+import type { Principal } from '../core/principal.js';
 import { findUserByEmail } from '../accounts/accounts-repo.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
@@ -145,7 +146,7 @@ export function createReviewersService(deps: {
       nextKey = reviewerKey(lastReviewer!);
     } else {
       const room = page.limit - reviewers.length;
-      const rows = await repo.listUnusedInvitations(db, event.id, { limit: room + 1, ...(inInvitations ? { after: at![1]! } : {}) });
+      const rows = await repo.listUnusedInvitations(db, event.id, { limit: room + 1, ...(inInvitations ? { after: at[1]! } : {}) });
       invitations = rows.slice(0, room);
       if (rows.length > room) nextKey = invitations.length ? ['i', invitations[invitations.length - 1]!.id, ''] : reviewerKey(lastReviewer!);
     }

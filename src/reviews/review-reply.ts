@@ -25,7 +25,7 @@ export type ReplyCheck = { ok: true; value: ReviewVerdict } | { ok: false; reaso
 export function reviewReplySchema(dimensions: readonly Dimension[], opts: { withRange?: boolean } = {}): Record<string, unknown> {
   const withRange = opts.withRange ?? true;
   // Dimension names are keys here: a null prototype keeps any name an ordinary property.
-  const scoreProps: Record<string, unknown> = Object.create(null);
+  const scoreProps = Object.create(null) as Record<string, unknown>;
   for (const d of dimensions) {
     scoreProps[d.name] = {
       type: 'number',
@@ -88,7 +88,7 @@ export function checkReviewReply(raw: unknown, dimensions: readonly Dimension[])
   const unknown = Object.keys(given).filter((k) => !known.has(k));
   if (unknown.length) return { ok: false, reason: `invalid reply: score for unknown dimension ${JSON.stringify(clip(unknown[0]!, 40))}` };
 
-  const out: Record<string, number> = Object.create(null);
+  const out = Object.create(null) as Record<string, number>;
   for (const d of dimensions) {
     if (!Object.prototype.hasOwnProperty.call(given, d.name)) {
       return { ok: false, reason: `invalid reply: missing score for dimension "${d.name}"` };

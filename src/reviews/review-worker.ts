@@ -102,7 +102,7 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
     if (heartbeat) return;
     // Renew well before expiry; one statement renews the leases of every review in progress here.
     heartbeat = setInterval(() => {
-      repo.renewLeases(db, [...new Set(working.values())], [...working.keys()], leaseUntil()).catch((err) => deps.log().warn({ err }, 'review lease renewal failed'));
+      repo.renewLeases(db, [...new Set(working.values())], [...working.keys()], leaseUntil()).catch((err: unknown) => deps.log().warn({ err }, 'review lease renewal failed'));
     }, Math.max(250, Math.floor(ai.leaseMs / 3)));
     heartbeat.unref();
   }
@@ -173,7 +173,7 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
       setImmediate(() => {
         refilling = null;
         pump()
-          .catch((err) => deps.log().error({ err }, 'review pump failed'))
+          .catch((err: unknown) => deps.log().error({ err }, 'review pump failed'))
           .finally(resolve);
       });
     });
@@ -190,7 +190,7 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
     };
     startHeartbeat();
     const p: Promise<void> = runJob(job)
-      .catch(async (err) => {
+      .catch(async (err: unknown) => {
         // Unexpected (a database error, a bug). Count it as a failed attempt if the database lets us;
         // otherwise the lease, no longer renewed, expires and another worker retries the review.
         deps.log().error({ err, review: job.id }, 'review job crashed');

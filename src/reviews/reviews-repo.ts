@@ -50,7 +50,7 @@ export async function startJudging(db: Executor, eventId: string, now: string): 
       .set({ judging_started_at: now })
       .where('id', '=', eventId)
       .where('judging_started_at', 'is', null)
-      .where((eb) => statusPredicate(eb as unknown as ExpressionBuilder<Database, 'events'>, 'judging', now))
+      .where((eb) => statusPredicate(eb, 'judging', now))
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) return null;
     const event = await tx.selectFrom('events').select('models').where('id', '=', eventId).executeTakeFirstOrThrow();
@@ -88,7 +88,7 @@ export async function startJudging(db: Executor, eventId: string, now: string): 
     return inserted;
   };
   if ('isTransaction' in db && db.isTransaction) return run(db);
-  return (db as Exclude<Executor, { isTransaction: true }>).transaction().execute(run);
+  return db.transaction().execute(run);
 }
 
 /**
@@ -361,8 +361,8 @@ export async function markReviewedIfDone(db: Executor, where: { projectId: strin
     .updateTable('projects')
     .set({ review_status: 'reviewed' })
     .where('review_status', '!=', 'reviewed')
-    .where((eb) => eb.not(unfinishedModelReview(eb as unknown as ExpressionBuilder<Database, 'projects'>)))
-    .where((eb) => anyModelReview(eb as unknown as ExpressionBuilder<Database, 'projects'>));
+    .where((eb) => eb.not(unfinishedModelReview(eb)))
+    .where((eb) => anyModelReview(eb));
   q = 'projectId' in where ? q.where('id', '=', where.projectId) : q.where('event_id', '=', where.eventId);
   await q.execute();
 }
@@ -457,7 +457,7 @@ export async function requeue(db: Executor, q: { eventId: string; model?: string
       .set({ review_status: 'in_review' })
       .where('event_id', '=', q.eventId)
       .where('review_status', '=', 'reviewed')
-      .where((eb) => unfinishedModelReview(eb as unknown as ExpressionBuilder<Database, 'projects'>))
+      .where((eb) => unfinishedModelReview(eb))
       .execute();
   }
   return n;

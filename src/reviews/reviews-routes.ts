@@ -1,12 +1,20 @@
 import { Type } from 'typebox';
-import { principalOf, type App, type AppContext } from '../app-context.js';
+import { principalOf, type App } from '../core/http/app-types.js';
+import type { ReviewsService } from './reviews-service.js';
+import type { Config } from '../core/config.js';
 import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import { ListReviewsQuery, RerunBodyOrNone, RerunResponse, ReviewSchema, reviewForApi } from './reviews-schemas.js';
 
+/** The AI reviews routes take these from the wiring. */
+export interface ReviewsRoutesDeps {
+  reviews: ReviewsService;
+  config: Config;
+}
+
 /** Organizer endpoints over the event's reviews (AI and human). */
-export function reviewsRoutes(ctx: AppContext) {
+export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
   const { reviews, config } = ctx;
   return async function plugin(app: App) {
     app.get(

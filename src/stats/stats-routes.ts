@@ -1,12 +1,22 @@
-import { principalOf, type App, type AppContext } from '../app-context.js';
+import { principalOf, type App } from '../core/http/app-types.js';
+import type { Db } from '../core/db/index.js';
+import type { EventsService } from '../events/events-service.js';
+import type { Clock } from '../core/clock.js';
 import { problems } from '../core/http/schemas.js';
 import { iso } from '../core/time.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import * as repo from './stats-repo.js';
 import { EventStatsSchema } from './stats-schemas.js';
 
+/** The stats routes take these from the wiring. */
+export interface StatsRoutesDeps {
+  db: Db;
+  events: EventsService;
+  clock: Clock;
+}
+
 /** The organizer's dashboard numbers for one event (the web app polls it). */
-export function statsRoutes(ctx: AppContext) {
+export function statsRoutes(ctx: StatsRoutesDeps) {
   const { db, events, clock } = ctx;
   return async function plugin(app: App) {
     app.get(

@@ -1,11 +1,20 @@
 import { Type } from 'typebox';
-import { principalOf, type App, type AppContext } from '../app-context.js';
+import { principalOf, type App } from '../core/http/app-types.js';
+import type { SubmissionsService } from './submissions-service.js';
+import type { Config } from '../core/config.js';
 import { organizerPageQuery, setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
-import { ProjectSchema, SubmitBody, SubmitResponse, projectForApi } from './submissions-schemas.js';
+import { ProjectSchema, projectForApi } from '../registrations/project-schema.js';
+import { SubmitBody, SubmitResponse } from './submissions-schemas.js';
 
-export function submissionsRoutes(ctx: AppContext) {
+/** The submissions routes take these from the wiring. */
+export interface SubmissionsRoutesDeps {
+  submissions: SubmissionsService;
+  config: Config;
+}
+
+export function submissionsRoutes(ctx: SubmissionsRoutesDeps) {
   const { submissions, config } = ctx;
   return async function plugin(app: App) {
     app.post(

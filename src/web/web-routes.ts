@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App, AppContext } from '../app-context.js';
+import type { App } from '../core/http/app-types.js';
 
 /**
  * The pages' Content-Security-Policy: scripts and styles only from this origin (Vite emits no inline
@@ -88,7 +88,7 @@ export function pageNotFoundFallback(): (request: FastifyRequest, reply: Fastify
  * (cached for a year), and index.html for every page route. Without a build (a checkout where
  * `npm run build:web` has not run) the pages answer 503 with a hint instead of a bare 404.
  */
-export function webRoutes(_ctx: AppContext) {
+export function webRoutes() {
   return async (app: App) => {
     const root = webRoot();
     const indexPath = join(root, 'index.html');
@@ -105,7 +105,7 @@ export function webRoutes(_ctx: AppContext) {
       return reply.send(index);
     };
     for (const url of PAGE_ROUTES) {
-      app.get(url, { config: { skipRateLimit: true }, schema: { hide: true } as never }, page);
+      app.get(url, { config: { skipRateLimit: true }, schema: { hide: true } }, page);
     }
     if (built) {
       await app.register(fastifyStatic, {

@@ -163,7 +163,7 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
     it.each([
       [{ project_name: 'a\u0000', github_url: 'https://x.dev' }, 'project_name'],
       [{ project_name: 'ok', github_url: 'https://x.dev', description: '\u0000'.repeat(100) }, 'description'],
-      [{ project_name: 'ok', github_url: 'https://x.dev', team_size: 1e400 }, 'team_size'],
+      [{ project_name: 'ok', github_url: 'https://x.dev', team_size: Infinity }, 'team_size'],
       [{ project_name: 'ok', github_url: 'https://x.dev', team_size: null }, 'team_size'],
       [{ project_name: null, github_url: null }, 'github_url'],
       [{ project_name: 'ok', github_url: 'https://x.dev', track_id: '\u0000' }, 'track_id'],

@@ -161,7 +161,7 @@ describe.each(DIALECTS)('waiting costs no query per waiter (%s)', (dialect) => {
       },
       user: () => Promise.reject(new Error('unused')),
       close: async () => {},
-    } as TestApp;
+    };
   });
   afterAll(async () => {
     await s?.app.close();

@@ -3,7 +3,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
-import { memoryNotifier, type Notifier } from '../../src/core/notifier.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { openRaw } from '../helpers/raw-http.js';
 import { createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';

@@ -17,7 +17,7 @@ vi.mock('fastify', async (importOriginal) => {
     const app = (mod.default as unknown as (o: unknown) => any)(opts);
     app.addHook('onRoute', (route: RouteOptions) => {
       for (const method of ([] as string[]).concat(route.method)) {
-        registered.push({ method, url: route.url, auth: Boolean((route.config as { auth?: boolean } | undefined)?.auth) });
+        registered.push({ method, url: route.url, auth: Boolean(route.config?.auth) });
       }
     });
     return app;

@@ -11,7 +11,7 @@ const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
  * A client that exhausted its window gets through again once the window is over. The windows run
  * on the app's clock, so the test moves the ManualClock instead of waiting a minute.
  */
-const STORES: { name: string; make(redis: () => Redis): RateLimitStore }[] = [
+const STORES: { name: string; make: (redis: () => Redis) => RateLimitStore }[] = [
   { name: 'memory', make: () => memoryRateLimitStore() },
   // A prefix of our own: concurrent runs never see each other's counters.
   { name: 'redis', make: (redis) => redisRateLimitStore(redis(), `hk:test:${randomBytes(6).toString('hex')}:rl:`) },

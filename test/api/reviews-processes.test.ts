@@ -34,7 +34,7 @@ describe.each(DIALECTS)('review workers in two server processes (%s)', (dialect)
   });
   afterAll(async () => {
     for (const s of Object.values(servers)) s?.child.kill('SIGKILL');
-    await Promise.all(Object.values(servers).map((s) => s?.exited));
+    await Promise.all(Object.values(servers).flatMap((s) => (s ? [s.exited] : [])));
     await t?.close();
     await db?.drop();
     await Promise.all([oa?.close(), gh?.close()]);

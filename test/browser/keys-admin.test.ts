@@ -33,7 +33,7 @@ describe('API keys and admin pages (SQLite)', () => {
   it('creates a key shown once (copy + curl example), the key works, and revoking it makes it answer 401', async () => {
     // A person without any key yet (t.user() would make one).
     const created = await t.ctx.accounts.createUser({ email: `keyless-${Date.now()}@example.com`, password: PASSWORD, role: 'user' });
-    const user = { id: created.id, email: created.email, role: created.role, key: '' } as TestUser;
+    const user = { id: created.id, email: created.email, role: created.role, key: '' };
     const { page, context, problems } = await signedIn(user);
     await goto(page, '/api-keys');
     await page.getByText('No API keys yet').waitFor();

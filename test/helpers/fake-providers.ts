@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /**
@@ -117,6 +117,21 @@ function contentFor(dims: string[], b: Behaviour): string {
   }
 }
 
+/**
+ * An async request handler for createServer: a bug in it ends that connection and is rethrown as an
+ * uncaught error, so the test run reports it instead of a client hanging on.
+ */
+function handled(handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestListener {
+  return (req, res) => {
+    handler(req, res).catch((err: unknown) => {
+      res.destroy();
+      process.nextTick(() => {
+        throw err;
+      });
+    });
+  };
+}
+
 function createFake(flavour: Flavour): Promise<FakeBase> {
   const scripts = new Map<string, Behaviour[]>();
   const defaults = new Map<string, Behaviour>();
@@ -128,7 +143,7 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
   const open = new Map<string, { now: number; max: number }>();
   const counter = (key: string) => open.get(key) ?? open.set(key, { now: 0, max: 0 }).get(key)!;
 
-  const server = createServer(async (req, res) => {
+  const server = createServer(handled(async (req, res) => {
     const url = req.url ?? '/';
     const apiPath = flavour === 'openai' ? '/chat/completions' : '/v1/messages';
     const at = url.indexOf(apiPath);
@@ -219,7 +234,7 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
       };
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
-  });
+  }));
   const sockets = trackSockets(server);
 
   const fake: FakeBase = {
@@ -302,7 +317,7 @@ export interface FakeGithub {
 export async function startFakeGithub(): Promise<FakeGithub> {
   const repos = new Map<string, FakeRepo>();
   const requests: FakeGithub['requests'] = [];
-  const server = createServer(async (req, res) => {
+  const server = createServer(handled(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     requests.push({ path, headers: req.headers });
     const m = /^\/repos\/([^/]+)\/([^/]+)\/(readme|contents)$/.exec(path);
@@ -342,7 +357,7 @@ export async function startFakeGithub(): Promise<FakeGithub> {
       _links: { self: 'x', git: 'y', html: 'z' },
     }));
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(listing));
-  });
+  }));
   const sockets = trackSockets(server);
   const url = await listen(server);
   return {

@@ -41,8 +41,8 @@ async function spawnServerOnce(env: Record<string, string>): Promise<ServerProce
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
-  child.stderr!.on('data', (d) => (err += String(d)));
-  child.stdout!.on('data', (d) => (err += String(d)));
+  child.stderr.on('data', (d) => (err += String(d)));
+  child.stdout.on('data', (d) => (err += String(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   // Generous: several processes compiling their TypeScript at once on a busy machine take a while.

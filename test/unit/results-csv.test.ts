@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultEntry } from '../../src/results/ranking.js';
 import { csvCell, leaderboardCsv } from '../../src/results/results-csv.js';
-import { ifNoneMatch } from '../../src/results/results-routes.js';
+import { ifNoneMatch } from '../../src/core/http/etag.js';
 
 describe('leaderboard CSV', () => {
   it('escapes per RFC 4180 and leaves cells without a score empty', () => {

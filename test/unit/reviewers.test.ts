@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../../src/reviewers/html.js';
+import { escapeHtml } from '../../src/core/html.js';
 import { invitationMail } from '../../src/reviewers/invitation-mail.js';
 import { hashInvitationToken, looksLikeInvitationToken, newInvitationToken } from '../../src/reviewers/invitation-token.js';
 import { validateScores } from '../../src/reviewers/review-input.js';

@@ -162,7 +162,7 @@ describe('publicOnlyLookup: checks every resolved address and hands the socket o
     [[{ address: '2606:4700::1111', family: 6 }, { address: '::ffff:127.0.0.1', family: 6 }]],
     [[{ address: '140.82.112.6', family: 4 }, { address: '64:ff9b::a9fe:a9fe', family: 6 }]],
   ])('refuses a DNS answer mixing public and private addresses: %j', async (answers) => {
-    const r = resolver(answers as LookupAddress[]);
+    const r = resolver(answers);
     for (const opts of [{}, { all: true }, { family: 4 }]) {
       const got = await run(publicOnlyLookup(r.fn), opts);
       expect(got.err?.code).toBe('EADDRNOTPUBLIC');

@@ -43,8 +43,8 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-function guarded(Page: ComponentType<any>, role: Role) {
-  return (props: any) => (
+function guarded<P extends object>(Page: ComponentType<P>, role: Role) {
+  return (props: P) => (
     <RequireRole role={role}>
       <Page {...props} />
     </RequireRole>

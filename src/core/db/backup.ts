@@ -156,7 +156,7 @@ async function pgMigrations(url: string): Promise<string[]> {
   client.on('error', () => {});
   await client.connect();
   try {
-    const exists = await client.query("select to_regclass('public.kysely_migration') as t");
+    const exists = await client.query<{ t: string | null }>("select to_regclass('public.kysely_migration') as t");
     if (!exists.rows[0]?.t) return [];
     return (await client.query<{ name: string }>('select name from kysely_migration order by name')).rows.map((r) => r.name);
   } finally {

@@ -14,7 +14,7 @@ export type Executor = Db | Tx;
 export interface DatabaseHandle {
   db: Db;
   dialect: DatabaseConfig['dialect'];
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number; limits?: DatabaseLimits } = {}): DatabaseHandle {

@@ -1,12 +1,15 @@
 import { Kysely, Migrator, SqliteAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.js';
 
 /**
  * Versioned migrations, written once with Kysely's schema builder so they run on SQLite and
- * PostgreSQL alike. Append new ones; never edit one that has shipped.
+ * PostgreSQL alike. Append new ones; never edit one that has shipped. Each gets the database as
+ * Kysely's `Migration` types it, `Kysely<any>`: a migration describes the schema as it was then,
+ * not today's `Database` type.
  */
 const migrations: Record<string, Migration> = {
   '0001_core': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       await db.schema
         .createTable('users')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -110,7 +113,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0002_judging': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // Set once, by whichever process first sees the event in judging: the claim that makes the
       // "start AI reviews" side effect happen exactly once.
       await db.schema.alterTable('events').addColumn('judging_started_at', 'text').execute();
@@ -180,7 +183,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0004_results_ranking_index': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // Ranking reads every succeeded review of an event (50,000 rows at 10,000 projects x 5 models).
       // On SQLite a covering index serves that read without visiting the wide rows (raw replies,
       // summaries): about 2-4x faster. PostgreSQL keeps large values out of line (TOAST), so its
@@ -195,21 +198,21 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0102_api_key_scope': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // What a key may do: 'full' (everything its user may) or 'review' (the reviewer routes only,
       // for keys issued by accepting an invitation). Every key made before is a full one.
       await db.schema.alterTable('api_keys').addColumn('scope', 'text', (c) => c.notNull().defaultTo('full')).execute();
     },
   },
   '0103_event_status_changed_at': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // When an organizer last moved the stored status (PATCH), so a closed window can say
       // "closed early by the organizer on <date>". Null for events moved before this column existed.
       await db.schema.alterTable('events').addColumn('status_changed_at', 'text').execute();
     },
   },
   '0105_organizer_list_indexes': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // Organizer lists page by keyset: each (filter, order) pair gets an index whose range is the
       // page, so a page costs the same at 100 rows as at 100,000.
       const idx = (name: string, table: string, columns: string[]) => db.schema.createIndex(name).on(table).columns(columns).execute();
@@ -237,7 +240,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0106_standings': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
       // One row per project: its numbers as the ranking computes them (score_key is the score in
       // 10^-4 units, -1 when unscored), so a leaderboard page is an index range, not a recomputation
@@ -364,7 +367,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0107_events_public_pages_index': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // GET /events pages are keyset queries per stored status (events-repo listPublicEventIds):
       // status = ? AND id < ? ORDER BY id DESC, plus a deadline test for open and active events
       // (their effective status depends on the clock). Carrying both deadlines in the index lets
@@ -378,7 +381,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0109_idempotency_keys': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // Idempotency-Key records. The primary key is the unique constraint that decides, across
       // processes, which of two requests with one key runs; the others replay or wait.
       await db.schema
@@ -402,7 +405,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0110_events_status_boundaries': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // GET /events remembers a filtered page until the next deadline at which some event's
       // effective status changes: the earliest future deadline per stored status, one index seek each.
       await db.schema.createIndex('events_status_registration_deadline_idx').on('events').columns(['status', 'registration_deadline']).execute();
@@ -410,7 +413,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0201_sessions': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // Web accounts: a display name, and a disable switch that stops keys and sessions at once.
       await db.schema.alterTable('users').addColumn('name', 'text').execute();
       await db.schema.alterTable('users').addColumn('disabled_at', 'text').execute();
@@ -433,7 +436,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0202_invite_codes_password_resets': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       await db.schema
         .createTable('invite_codes')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -462,7 +465,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0203_standings_stale_walk': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // The refresh walks an event's stale standings in project-id order, a chunk at a time: the
       // index gives each chunk as a range instead of reading (and sorting) every stale row at once.
       await sql`drop index standings_stale_idx`.execute(db);
@@ -484,18 +487,23 @@ class InCodeMigrationProvider implements MigrationProvider {
   }
 }
 
+/** Kysely reports a failed migration as `unknown`. */
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 /** Migrates up (or down) to the named migration: for upgrading step by step. */
-export async function migrateTo(db: Kysely<any>, name: string): Promise<string[]> {
+export async function migrateTo(db: Kysely<Database>, name: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
   const { error, results } = await migrator.migrateTo(name);
-  if (error) throw error;
+  if (error) throw asError(error);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
+  if (error) throw asError(error);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

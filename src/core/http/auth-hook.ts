@@ -1,10 +1,16 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { AccountsService } from '../../accounts/accounts-service.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { Principal } from '../principal.js';
 import { AppError } from '../errors.js';
 import type { RateLimitHit, RateLimitStore } from '../rate-limit.js';
-import { readCookie, safeEqual, sessionCookieName } from '../../accounts/sessions.js';
+import { readCookie, safeEqual, sessionCookieName } from './session-cookie.js';
+
+/** Resolves an API key or a session token to its caller (accounts implements it; core knows only this). */
+export interface Authenticator {
+  authenticate(token: string): Promise<Principal | null>;
+  authenticateSession(token: string): Promise<Principal | null>;
+}
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -42,7 +48,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  * public routes, so a client with a wrong key learns it at once. Requests with a valid key are
  * counted per key; all others (including bad keys) per client IP, so guessing keys is throttled too.
  */
-export function createAuthHook(deps: { accounts: AccountsService; config: Config; store: RateLimitStore; clock: Clock }) {
+export function createAuthHook(deps: { accounts: Authenticator; config: Config; store: RateLimitStore; clock: Clock }) {
   const { accounts, config, store, clock } = deps;
   const rl = config.rateLimit;
   const cookieName = sessionCookieName(config.publicUrl);

@@ -80,7 +80,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   };
   // Fastify passes the parent object to ajv validators (recognised by schemaEnv) so root values can be coerced.
   checked.schemaEnv = (validate as unknown as { schemaEnv: unknown }).schemaEnv;
-  return checked as unknown as ReturnType<FastifySchemaCompiler<unknown>>;
+  return checked;
 };
 
 function pathToField(instancePath: string): string {
@@ -95,7 +95,7 @@ export function allowedValues(schema: unknown): unknown[] | null {
   if (typeof schema !== 'object' || schema === null) return null;
   const s = schema as { const?: unknown; enum?: unknown; type?: unknown; anyOf?: unknown; oneOf?: unknown };
   if ('const' in s) return [s.const];
-  if (Array.isArray(s.enum)) return [...s.enum];
+  if (Array.isArray(s.enum)) return [...(s.enum as unknown[])];
   const branches = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : null;
   if (branches) {
     const all: unknown[] = [];

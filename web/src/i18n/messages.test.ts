@@ -19,7 +19,7 @@ describe('translations', () => {
   for (const [ns, bundle] of Object.entries(ALL_MESSAGES)) {
     it(`${ns}: Chinese has exactly the English keys, none empty, none left in English`, () => {
       const en = leaves(bundle.en);
-      const zh = leaves(bundle['zh-CN'] as Messages);
+      const zh = leaves(bundle['zh-CN']);
       expect([...zh.keys()].sort()).toEqual([...en.keys()].sort());
       for (const [key, text] of zh) {
         expect(text.trim(), `${ns}:${key} is empty`).not.toBe('');
@@ -30,7 +30,7 @@ describe('translations', () => {
     });
     it(`${ns}: both languages use the same {{placeholders}}`, () => {
       const en = leaves(bundle.en);
-      const zh = leaves(bundle['zh-CN'] as Messages);
+      const zh = leaves(bundle['zh-CN']);
       const names = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
       for (const [key, text] of en) expect(names(zh.get(key) ?? ''), `${ns}:${key}`).toEqual(names(text));
     });

@@ -13,6 +13,6 @@ export interface MessageBundle<T extends Messages = Messages> {
 
 /** Declares a namespace's messages in both languages; English is the reference. */
 export function defineMessages<T extends Messages>(bundle: { en: T; 'zh-CN': SameKeys<T> }): MessageBundle<T> {
-  return bundle as MessageBundle<T>;
+  return bundle;
 }
 

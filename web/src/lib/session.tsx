@@ -50,13 +50,13 @@ export function useSession() {
 export function useSessionUpdate() {
   const client = useQueryClient();
   return {
-    signedIn(answer: { user: SessionUser; csrf_token: string | null }) {
+    signedIn: (answer: { user: SessionUser; csrf_token: string | null }) => {
       setCsrfToken(answer.csrf_token);
       const optimistic: SessionInfo = { user: answer.user, csrf_token: answer.csrf_token, session: null };
       client.setQueryData(SESSION_KEY, optimistic);
       void client.invalidateQueries({ queryKey: SESSION_KEY });
     },
-    async signOut() {
+    signOut: async () => {
       try {
         await post('/auth/signout');
       } finally {

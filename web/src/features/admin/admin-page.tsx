@@ -4,6 +4,7 @@ import { Redirect } from 'wouter';
 import { useT } from '../../i18n';
 import { ApiProblem, apiPage, del, get, patch, post } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useNow } from '../../lib/now';
 import { useSession, type Role } from '../../lib/session';
 import { Button, ConfirmDialog, CopyButton, PageHeader, TabNav } from '../../ui/controls';
 import { Field } from '../../ui/form';
@@ -415,7 +416,7 @@ function CodeTable({ codes, onRevoked }: { codes: InviteCode[]; onRevoked: (pref
       void client.invalidateQueries({ queryKey: ['invite-codes'] });
     },
   });
-  const now = Date.now();
+  const now = useNow();
   return (
     <>
       <div className="table-wrap">

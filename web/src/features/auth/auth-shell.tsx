@@ -14,18 +14,24 @@ export function AuthCard({ title, intro, children, footer }: { title: string; in
   );
 }
 
-/** Seconds left until `until` (ms since epoch), ticking once a second while above zero. */
-export function useCountdown(until: number | null): number {
-  const [now, setNow] = useState(() => Date.now());
+/** A wait the server asked for (Retry-After). Each new object starts the count again. */
+export interface Wait {
+  seconds: number;
+}
+
+/** Seconds left of `wait` (0 without one), counted from when it was set, ticking once a second. */
+export function useCountdown(wait: Wait | null): number {
+  const [tick, setTick] = useState<{ of: Wait; left: number } | null>(null);
   useEffect(() => {
-    if (until === null) return;
-    setNow(Date.now());
+    if (wait === null) return;
+    const until = Date.now() + wait.seconds * 1000;
     const timer = setInterval(() => {
-      const current = Date.now();
-      setNow(current);
-      if (current >= until) clearInterval(timer);
+      const left = secondsLeft(until, Date.now());
+      setTick({ of: wait, left });
+      if (left === 0) clearInterval(timer);
     }, 1000);
     return () => clearInterval(timer);
-  }, [until]);
-  return until === null ? 0 : secondsLeft(until, now);
+  }, [wait]);
+  if (wait === null) return 0;
+  return tick?.of === wait ? tick.left : wait.seconds;
 }

@@ -7,7 +7,7 @@ import { safeNext, useSession, useSessionUpdate, type SessionUser } from '../../
 import { Button } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ProblemAlert } from '../../ui/states';
-import { AuthCard, useCountdown } from './auth-shell';
+import { AuthCard, useCountdown, type Wait } from './auth-shell';
 import { afterSignIn, formatWait } from './logic';
 import { messages } from './messages';
 
@@ -25,8 +25,8 @@ export default function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [checks, setChecks] = useState<{ email?: string; password?: string }>({});
-  const [waitUntil, setWaitUntil] = useState<number | null>(null);
-  const wait = useCountdown(waitUntil);
+  const [retryWait, setRetryWait] = useState<Wait | null>(null);
+  const wait = useCountdown(retryWait);
 
   const signIn = useMutation({
     mutationFn: (body: { email: string; password: string }) => post<SignInAnswer>('/auth/signin', body),
@@ -35,7 +35,7 @@ export default function SignInPage() {
       navigate(afterSignIn(next, answer.user.role, safeNext), { replace: true });
     },
     onError: (err) => {
-      if (err instanceof ApiProblem && err.status === 429) setWaitUntil(Date.now() + (err.retryAfter ?? 60) * 1000);
+      if (err instanceof ApiProblem && err.status === 429) setRetryWait({ seconds: err.retryAfter ?? 60 });
     },
   });
 

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useT } from '../../i18n';
 import { ApiProblem, del, get, post } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useNow } from '../../lib/now';
 import { Button, ConfirmDialog, CopyButton, PageHeader } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
@@ -15,7 +16,7 @@ export interface ApiKey {
   id: string;
   name: string;
   prefix: string;
-  scope: 'full' | 'review' | string;
+  scope: 'full' | 'review';
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
@@ -162,7 +163,7 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (name: strin
       void client.invalidateQueries({ queryKey: KEYS });
     },
   });
-  const now = Date.now();
+  const now = useNow();
   return (
     <>
       <div className="table-wrap">

@@ -6,7 +6,7 @@ export interface Outcome<T> {
 }
 
 export async function runEach<T>(items: readonly T[], call: (item: T) => Promise<unknown>, concurrency = 4): Promise<Outcome<T>[]> {
-  const out: Outcome<T>[] = new Array(items.length);
+  const out = new Array<Outcome<T>>(items.length);
   let next = 0;
   async function worker() {
     while (next < items.length) {

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiProblem, del, get, post } from '../../lib/api';
+import { useNow } from '../../lib/now';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
 import { Field } from '../../ui/form';
@@ -51,7 +52,7 @@ export default function ReviewersTab({ event }: TabProps) {
 
   const emailError = invite.error instanceof ApiProblem ? invite.error.fieldError('email') : undefined;
   const progress = new Map((stats.data?.reviewers ?? []).map((r) => [r.user_id, r]));
-  const now = Date.now();
+  const now = useNow();
 
   return (
     <div className="stack">

@@ -86,7 +86,7 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
   }, [focusTick]);
 
   const write = useMutation({
-    mutationFn: async ({ action, body }: { action: Action; body: Partial<EventPayload> & { status?: string } }) =>
+    mutationFn: async ({ body }: { action: Action; body: Partial<EventPayload> & { status?: string } }) =>
       event ? patch<EventDoc>(`/events/${event.id}`, body) : post<EventDoc>('/events', body),
     onSuccess: (saved, { action }) => {
       void client.invalidateQueries({ queryKey: ['events'] });
@@ -140,7 +140,7 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
     write.mutate({ action, body: action === 'publish' ? { ...changes, status: 'open' } : changes });
   }
 
-  const err = (path: string): string | undefined => (getPath(formState.errors, path) as { message?: string } | undefined)?.message;
+  const err = (path: string): string | undefined => getPath<typeof formState.errors, { message?: string } | undefined>(formState.errors, path)?.message;
   const title = event ? t('form.editTitle', { name: event.name }) : t('form.newTitle');
   const regIso = wallToUtc(values.registration_deadline, values.timeZone)?.iso;
 

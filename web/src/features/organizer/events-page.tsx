@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { useT } from '../../i18n';
 import { ApiProblem, apiPage, get } from '../../lib/api';
 import { browserTimeZone, useFormat } from '../../lib/format';
+import { useNow } from '../../lib/now';
 import { Button, PageHeader, StatusBadge } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
@@ -107,10 +108,11 @@ function EventCard({ event }: { event: EventItem }) {
   const fmt = useFormat();
   const zone = browserTimeZone();
   const headingId = `event-${event.id}`;
+  const now = useNow();
   const deadline = (iso: string) => (
     <>
       <time dateTime={iso}>{formatDateTime(fmt.locale, iso, zone)}</time>{' '}
-      {Date.parse(iso) > Date.now() ? <span className="events-list-rel">({fmt.relative(iso)})</span> : null}
+      {Date.parse(iso) > now ? <span className="events-list-rel">({fmt.relative(iso)})</span> : null}
     </>
   );
   return (

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { useT } from '../../i18n';
 import { ApiProblem, get } from '../../lib/api';
 import { browserTimeZone, useFormat } from '../../lib/format';
+import { useNow } from '../../lib/now';
 import { useSession } from '../../lib/session';
 import { CopyButton, PageHeader, StatusBadge, useTitle } from '../../ui/controls';
 import { ErrorState, Loading } from '../../ui/states';
@@ -139,7 +140,7 @@ function Timeline({ event }: { event: PublicEvent }) {
   const zone = browserTimeZone();
   // The organizer's own zone beside the reader's, when they differ ("9:00 in Berlin" is what was meant).
   const eventZone = event.time_zone && event.time_zone !== zone && differentZones(event.time_zone, zone) ? event.time_zone : null;
-  const now = Date.now();
+  const now = useNow();
   const steps: Array<{ key: string; label: string; at: string | null }> = [
     { key: 'reg', label: t('event.registrationDeadline'), at: event.registration_deadline },
     { key: 'sub', label: t('event.submissionDeadline'), at: event.submission_deadline },

@@ -3,6 +3,7 @@ import { Link, useSearch } from 'wouter';
 import { useT } from '../../i18n';
 import { apiPage } from '../../lib/api';
 import { useFormat } from '../../lib/format';
+import { useNow } from '../../lib/now';
 import { useSession } from '../../lib/session';
 import { Button, StatusBadge, useTitle } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
@@ -137,7 +138,7 @@ function EventList() {
 function EventCard({ event }: { event: EventSummary }) {
   const { t } = useT('public', messages);
   const f = useFormat();
-  const now = Date.now();
+  const now = useNow();
   const when = (iso: string) => (
     <>
       <time dateTime={iso}>{f.dateTime(iso)}</time> <span className="muted">({f.relative(iso, now)})</span>

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useT } from '../../i18n';
 import { ApiProblem, get, put } from '../../lib/api';
@@ -95,8 +95,6 @@ function ProjectReview({
   const backHref = `/reviews/${encodeURIComponent(eventId)}`;
   const statusName = common.t(`eventStatus.${eventStatus}`, { defaultValue: eventStatus });
 
-  useEffect(() => setSaved(null), [texts, comment]);
-
   const save = useMutation({
     mutationFn: (_next: boolean) =>
       put<Review>(`/events/${encodeURIComponent(eventId)}/projects/${encodeURIComponent(project.project_id)}/review`, {
@@ -185,7 +183,10 @@ function ProjectReview({
                   hint={t('project.shareHint', { weight: f.number(d.weight), share: f.percent(shares[i] ?? 0, 1) })}
                   value={texts[d.name] ?? ''}
                   error={fieldError(d.name)}
-                  onChange={(v) => setTexts((s) => ({ ...s, [d.name]: v }))}
+                  onChange={(v) => {
+                    setTexts((s) => ({ ...s, [d.name]: v }));
+                    setSaved(null);
+                  }}
                 />
               ))}
               <div className="total-box" aria-live="polite">
@@ -200,7 +201,15 @@ function ProjectReview({
                 )}
               </div>
               <Field label={t('project.comment')} hint={t('project.commentHint')} error={commentError}>
-                <textarea value={comment} onChange={(e) => setComment(e.target.value)} maxLength={10_000} rows={5} />
+                <textarea
+                  value={comment}
+                  onChange={(e) => {
+                    setComment(e.target.value);
+                    setSaved(null);
+                  }}
+                  maxLength={10_000}
+                  rows={5}
+                />
               </Field>
               <div className="form-actions">
                 <Button type="submit" busy={save.isPending && save.variables === false}>

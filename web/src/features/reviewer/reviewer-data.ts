@@ -80,9 +80,9 @@ export function useTrackNames(eventId: string) {
     queryFn: async () => {
       try {
         const event = await get<{ tracks?: { id: string; name: string }[] }>(`/events/${encodeURIComponent(eventId)}`);
-        return Object.fromEntries((event.tracks ?? []).map((t) => [t.id, t.name])) as Record<string, string>;
+        return Object.fromEntries((event.tracks ?? []).map((t) => [t.id, t.name]));
       } catch {
-        return {} as Record<string, string>;
+        return {};
       }
     },
     staleTime: 5 * 60_000,

@@ -1,0 +1,53 @@
+import { Type } from 'typebox';
+import type { ProjectRow } from '../core/db/schema.js';
+import { Nullable } from '../core/http/schemas.js';
+
+/*
+ * A team's project as the API shows it. It lives with registrations because a registration shows
+ * its project and submissions (which creates and updates projects) sits above registrations: see
+ * docs/architecture.md.
+ */
+
+export const ProjectSchema = Type.Object({
+  id: Type.String(),
+  event_id: Type.String(),
+  registration_id: Type.String(),
+  team_name: Type.Optional(Type.String()),
+  project_name: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  github_url: Type.String(),
+  project_website: Nullable(Type.String()),
+  demo_video_url: Nullable(Type.String()),
+  demo_url: Nullable(Type.String()),
+  team_size: Nullable(Type.Integer()),
+  track_id: Nullable(Type.String()),
+  status: Type.String(),
+  review_status: Type.String(),
+  submitted_at: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export function projectForApi(p: ProjectRow, teamName?: string) {
+  return {
+    id: p.id,
+    event_id: p.event_id,
+    registration_id: p.registration_id,
+    ...(teamName !== undefined ? { team_name: teamName } : {}),
+    project_name: p.project_name,
+    name: p.project_name,
+    description: p.description,
+    github_url: p.github_url,
+    project_website: p.project_website,
+    demo_video_url: p.demo_video_url,
+    demo_url: p.demo_video_url,
+    team_size: p.team_size,
+    track_id: p.track_id,
+    status: p.status,
+    review_status: p.review_status,
+    submitted_at: p.first_submitted_at,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+}
