@@ -90,7 +90,10 @@ async function insertEvents(db: Db, rows: NewEventRow[]): Promise<void> {
 async function seedUsers(db: Db) {
   const now = iso(Date.now());
   const orgId = newId('usr');
-  await db.insertInto('users').values({ id: orgId, email: 'org@bench.test', password_hash: null, role: 'organizer', created_at: now, updated_at: now }).execute();
+  await db
+    .insertInto('users')
+    .values({ id: orgId, email: 'org@bench.test', password_hash: null, role: 'organizer', created_at: now, updated_at: now })
+    .execute();
   const keys = await seedTeamUsers(db, USERS, now);
   return { orgId, keys };
 }
@@ -179,7 +182,10 @@ async function runDialect(config: DatabaseConfig, label: string): Promise<void> 
   const small = eventRows(orgId, SMALL, base);
   await insertEvents(handle.db, small);
   const ids = small.map((r) => r.id);
-  const openIds = small.filter((r) => r.status === 'open' && Date.parse(r.registration_deadline) > Date.now()).map((r) => r.id).reverse();
+  const openIds = small
+    .filter((r) => r.status === 'open' && Date.parse(r.registration_deadline) > Date.now())
+    .map((r) => r.id)
+    .reverse();
 
   const server = await startBenchServer({ DATABASE_URL: config.url });
   let smallRes: Results;
@@ -189,7 +195,9 @@ async function runDialect(config: DatabaseConfig, label: string): Promise<void> 
     const page = await (await fetch(`${server.url}/api/v1/events`)).text();
     const compact = await (await fetch(`${server.url}/api/v1/events?fields=id,name,status`)).text();
     const open = (await (await fetch(`${server.url}/api/v1/events?status=open&limit=30`)).json()) as unknown[];
-    console.log(`\n${label}: first page ${Math.round(page.length / 1024)} KB, compact (fields=id,name,status) ${(compact.length / 1024).toFixed(1)} KB, status=open&limit=30 ${open.length} events`);
+    console.log(
+      `\n${label}: first page ${Math.round(page.length / 1024)} KB, compact (fields=id,name,status) ${(compact.length / 1024).toFixed(1)} KB, status=open&limit=30 ${open.length} events`,
+    );
     smallRes = await scenarios(server, ids, ids, openIds.slice(0, 16), keys, 's');
     const t0 = Date.now();
     const growth = eventRows(orgId, LARGE - SMALL, base - LARGE - 1000);
@@ -208,7 +216,10 @@ async function runDialect(config: DatabaseConfig, label: string): Promise<void> 
   for (const k of Object.keys(smallRes)) {
     const s = smallRes[k]!;
     const l = largeRes[k]!;
-    const cell = (r: Run) => `${r.rps.toFixed(0).padStart(6)}/s p99 ${String(r.p99).padStart(3)} ms loop ${r.loopMaxMs.toFixed(0).padStart(3)} ms${r.errors ? ` err ${r.errors}` : ''}`.padEnd(30);
+    const cell = (r: Run) =>
+      `${r.rps.toFixed(0).padStart(6)}/s p99 ${String(r.p99).padStart(3)} ms loop ${r.loopMaxMs.toFixed(0).padStart(3)} ms${r.errors ? ` err ${r.errors}` : ''}`.padEnd(
+        30,
+      );
     console.log(`${k.padEnd(36)} ${cell(s)} ${cell(l)} ${((l.rps / s.rps) * 100).toFixed(0)} %`);
   }
 }

@@ -112,7 +112,7 @@ async function seedBatch(db: Executor, eventId: string, tag: string, from: numbe
         contact_email: `team${i}-${tag}@growth.test`,
         github_url: `https://github.com/growth/team-${i}`,
         fields: JSON.stringify({ repo: `https://github.com/growth/team-${i}`, why: prose(i) }),
-        status: (i % 10 === 0 ? 'pending' : 'approved'),
+        status: i % 10 === 0 ? 'pending' : 'approved',
         reason: null,
         created_at: at,
         updated_at: at,
@@ -177,8 +177,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
     DATABASE_URL: testDb.config.url,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_ENABLED: 'false',
-      // Every load generator connects from 127.0.0.1: no per-address connection cap.
-      MAX_CONNECTIONS_PER_IP: '0',
+    // Every load generator connects from 127.0.0.1: no per-address connection cap.
+    MAX_CONNECTIONS_PER_IP: '0',
     REVIEW_WORKERS: 'false',
     PUBLIC_URL: 'http://127.0.0.1',
   });
@@ -255,7 +255,13 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
         h.disable();
         times.sort((a, b) => a - b);
         const [a, b] = runs[label] as [Run, Run];
-        const merged: Run = { rps: (a.rps + b.rps) / 2, p50: (a.p50 + b.p50) / 2, p99: Math.max(a.p99, b.p99), non2xx: a.non2xx + b.non2xx, errors: a.errors + b.errors };
+        const merged: Run = {
+          rps: (a.rps + b.rps) / 2,
+          p50: (a.p50 + b.p50) / 2,
+          p99: Math.max(a.p99, b.p99),
+          non2xx: a.non2xx + b.non2xx,
+          errors: a.errors + b.errors,
+        };
         (results[list] ??= {})[label] = { ...merged, loopMaxMs: Math.max(loop[label], h.max / 1e6) };
         console.log(
           `[${dialect}] ${label.padEnd(5)} ${list.padEnd(13)} first page (limit 100): ${merged.rps.toFixed(0)} req/s, p50 ${merged.p50.toFixed(1)} ms, p99 ${merged.p99} ms, ` +
@@ -285,8 +291,22 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
 async function explain(database: DatabaseHandle, eventId: string) {
   const db = database.db;
   const { registrationsPageQuery } = await import('../src/registrations/registrations-repo.js');
-  const mid = await db.selectFrom('registrations').select('id').where('event_id', '=', eventId).orderBy('id').offset(Math.floor(LARGE / 2)).limit(1).executeTakeFirstOrThrow();
-  const midProject = await db.selectFrom('projects').select(['id', 'first_submitted_at']).where('event_id', '=', eventId).orderBy('id').offset(Math.floor(LARGE / 2)).limit(1).executeTakeFirstOrThrow();
+  const mid = await db
+    .selectFrom('registrations')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .orderBy('id')
+    .offset(Math.floor(LARGE / 2))
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const midProject = await db
+    .selectFrom('projects')
+    .select(['id', 'first_submitted_at'])
+    .where('event_id', '=', eventId)
+    .orderBy('id')
+    .offset(Math.floor(LARGE / 2))
+    .limit(1)
+    .executeTakeFirstOrThrow();
   const queries: Array<[string, { sql: string; parameters: readonly unknown[] }]> = [
     ['registrations, first page', registrationsPageQuery(db, { eventId, limit: 101 }).compile()],
     ['registrations, later page', registrationsPageQuery(db, { eventId, limit: 101, after: mid.id }).compile()],
@@ -327,14 +347,32 @@ async function explain(database: DatabaseHandle, eventId: string) {
         updated_at: stamp,
       })),
     );
-    await db.insertInto('reviews').values(rows as never).execute();
+    await db
+      .insertInto('reviews')
+      .values(rows as never)
+      .execute();
   }
   const reviewerIds = (await db.selectFrom('registrations').select('user_id').where('event_id', '=', eventId).limit(200).execute()).map((r) => r.user_id);
   const now = new Date().toISOString();
-  await db.insertInto('event_reviewers').values(reviewerIds.map((u) => ({ event_id: eventId, user_id: u, created_at: now }))).execute();
+  await db
+    .insertInto('event_reviewers')
+    .values(reviewerIds.map((u) => ({ event_id: eventId, user_id: u, created_at: now })))
+    .execute();
   await db
     .insertInto('reviewer_invitations')
-    .values(Array.from({ length: 200 }, (_, i) => ({ id: newId('inv'), event_id: eventId, email: `i${i}@growth.test`, token_hash: `h${i}`, invited_by: org.id, created_at: now, expires_at: now, accepted_at: i % 2 ? now : null, accepted_by: null })))
+    .values(
+      Array.from({ length: 200 }, (_, i) => ({
+        id: newId('inv'),
+        event_id: eventId,
+        email: `i${i}@growth.test`,
+        token_hash: `h${i}`,
+        invited_by: org.id,
+        created_at: now,
+        expires_at: now,
+        accepted_at: i % 2 ? now : null,
+        accepted_by: null,
+      })),
+    )
     .execute();
   await db.executeQuery(CompiledQuery.raw('ANALYZE'));
   const captured: Array<{ sql: string; parameters: readonly unknown[] }> = [];
@@ -370,4 +408,8 @@ async function explain(database: DatabaseHandle, eventId: string) {
 
 const started = performance.now();
 for (const dialect of DIALECTS) await benchDialect(dialect);
-console.log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `done in ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);

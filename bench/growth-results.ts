@@ -54,7 +54,10 @@ export async function seed(db: Db, projects: number): Promise<string> {
   const now = NOW.toISOString();
   const eventId = 'evt_growth';
   await db.transaction().execute(async (tx) => {
-    await tx.insertInto('users').values({ id: 'usr_owner', email: 'owner@example.com', password_hash: null, role: 'organizer', created_at: now, updated_at: now }).execute();
+    await tx
+      .insertInto('users')
+      .values({ id: 'usr_owner', email: 'owner@example.com', password_hash: null, role: 'organizer', created_at: now, updated_at: now })
+      .execute();
     await tx
       .insertInto('events')
       .values({
@@ -88,7 +91,12 @@ export async function seed(db: Db, projects: number): Promise<string> {
         const id = `prj_${String(n).padStart(6, '0')}`;
         return { id, n, track: n % 3 === 0 ? 'tools' : 'fun', at: new Date(NOW.getTime() - 86_400_000 + n * 1000).toISOString() };
       });
-      await tx.insertInto('users').values(part.map((p) => ({ id: `usr_${p.id}`, email: `${p.id}@example.com`, password_hash: null, role: 'user' as const, created_at: now, updated_at: now }))).execute();
+      await tx
+        .insertInto('users')
+        .values(
+          part.map((p) => ({ id: `usr_${p.id}`, email: `${p.id}@example.com`, password_hash: null, role: 'user' as const, created_at: now, updated_at: now })),
+        )
+        .execute();
       await tx
         .insertInto('registrations')
         .values(
@@ -154,7 +162,11 @@ export async function seed(db: Db, projects: number): Promise<string> {
           };
         }),
       );
-      for (let k = 0; k < reviews.length; k += 2000) await tx.insertInto('reviews').values(reviews.slice(k, k + 2000)).execute();
+      for (let k = 0; k < reviews.length; k += 2000)
+        await tx
+          .insertInto('reviews')
+          .values(reviews.slice(k, k + 2000))
+          .execute();
     }
   });
   return eventId;
@@ -238,7 +250,14 @@ async function run(dialect: 'sqlite' | 'postgres', projects: number): Promise<Ro
     const eventId = await seed(database.db, projects);
     const seedMs = performance.now() - t;
     await settle(database.db, dialect);
-    const config = loadConfig({ DATABASE_URL: target.config.url, LOG_LEVEL: 'silent', REVIEW_WORKERS: 'false', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', MAX_CONNECTIONS_PER_IP: '0' });
+    const config = loadConfig({
+      DATABASE_URL: target.config.url,
+      LOG_LEVEL: 'silent',
+      REVIEW_WORKERS: 'false',
+      RATE_LIMIT_PER_KEY: '1000000',
+      RATE_LIMIT_PER_IP: '1000000',
+      MAX_CONNECTIONS_PER_IP: '0',
+    });
     const { app, ctx } = await buildApp({ config, database, clock: new ManualClock(NOW), logger: false });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
@@ -266,7 +285,11 @@ async function run(dialect: 'sqlite' | 'postgres', projects: number): Promise<Ro
     // A bulk change while organizers read: the weights edited, every standing stale at once. The
     // reads go on while the background recomputes them.
     const weights = (plus: number) =>
-      database.db.updateTable('events').set({ dimensions: JSON.stringify(DIMENSIONS.map((d) => ({ ...d, weight: d.weight + plus }))) }).where('id', '=', eventId).execute();
+      database.db
+        .updateTable('events')
+        .set({ dimensions: JSON.stringify(DIMENSIONS.map((d) => ({ ...d, weight: d.weight + plus }))) })
+        .where('id', '=', eventId)
+        .execute();
     // Alone first: one read after the edit, then how long until every standing is current.
     await weights(1);
     t = performance.now();
@@ -309,7 +332,11 @@ async function run(dialect: 'sqlite' | 'postgres', projects: number): Promise<Ro
 }
 
 async function main(): Promise<void> {
-  console.log(`growth-results: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}, ${DURATION} s per run, ${CONNECTIONS} connections`);
+  console.log(
+    `growth-results: ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, node ${process.version}, ${DURATION} s per run, ${CONNECTIONS} connections`,
+  );
   const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
   for (const dialect of dialects) {
     const rows: Array<{ projects: number; row: Row }> = [];
@@ -331,10 +358,11 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+if (import.meta.url === `file://${process.argv[1]}`)
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );

@@ -72,7 +72,10 @@ async function seed(db: DatabaseHandle['db']) {
   const now = new Date().toISOString();
   const far = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
   const orgId = newId('usr');
-  await db.insertInto('users').values({ id: orgId, email: 'org@bench.test', password_hash: null, role: 'organizer', created_at: now, updated_at: now }).execute();
+  await db
+    .insertInto('users')
+    .values({ id: orgId, email: 'org@bench.test', password_hash: null, role: 'organizer', created_at: now, updated_at: now })
+    .execute();
   const eventIds: string[] = [];
   for (let i = 0; i < EVENTS; i++) {
     const id = newId('evt');
@@ -114,20 +117,24 @@ const NODE_FLAGS = serverNodeFlags();
 
 async function startReal(dbUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), 'dist/cli.js', 'serve'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_IP: '1000000',
-      RATE_LIMIT_PER_KEY: '1000000',
-      MAX_CONNECTIONS_PER_IP: '0',
-      REDIS_URL: '',
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROF] : []), 'dist/cli.js', 'serve'],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_IP: '1000000',
+        RATE_LIMIT_PER_KEY: '1000000',
+        MAX_CONNECTIONS_PER_IP: '0',
+        REDIS_URL: '',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitReady(child, `${url}/healthz`);
   return { child, url };

@@ -48,14 +48,25 @@ async function createDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ config:
 
 async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   const database = await createDatabase(dialect);
-  const config = loadConfig({ DATABASE_URL: database.config.url, LOG_LEVEL: 'silent', RATE_LIMIT_ENABLED: 'false', REVIEW_WORKERS: 'false', MAX_CONNECTIONS_PER_IP: '0', PASSWORD_SCRYPT_N: '16384' });
+  const config = loadConfig({
+    DATABASE_URL: database.config.url,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ENABLED: 'false',
+    REVIEW_WORKERS: 'false',
+    MAX_CONNECTIONS_PER_IP: '0',
+    PASSWORD_SCRYPT_N: '16384',
+  });
   const handle = openDatabase(database.config);
   await migrateToLatest(handle.db);
   const { app, ctx } = await buildApp({ config, database: handle, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const call = async (method: string, path: string, key: string, body?: unknown) => {
-    const res = await fetch(url + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const res = await fetch(url + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     const json = (await res.json()) as Record<string, string>;
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
@@ -98,18 +109,27 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
       duration: SECONDS,
       headers,
       body,
-      ...(makeHeaders ? { requests: [{ method: 'POST', path, body, setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: makeHeaders() }) }] } : {}),
+      ...(makeHeaders
+        ? { requests: [{ method: 'POST', path, body, setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: makeHeaders() }) }] }
+        : {}),
     } as autocannon.Options);
     const list = results.get(name) ?? [];
     list.push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx });
     results.set(name, list);
   }
-  const rows = await handle.db.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await handle.db
+    .selectFrom('idempotency_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   console.log(`\n${dialect}: POST /events/:id/submit, ${CONNECTIONS} connections, ${SECONDS} s per run, 2 runs each (idempotency rows at the end: ${rows.n})`);
   for (const [name] of scenarios) {
     const r = results.get(name)!;
     const avg = (f: (x: (typeof r)[number]) => number) => r.reduce((s, x) => s + f(x), 0) / r.length;
-    console.log(`  ${name.padEnd(24)} ${avg((x) => x.rps).toFixed(0).padStart(6)} req/s   p50 ${avg((x) => x.p50).toFixed(1)} ms   p99 ${avg((x) => x.p99).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}`);
+    console.log(
+      `  ${name.padEnd(24)} ${avg((x) => x.rps)
+        .toFixed(0)
+        .padStart(6)} req/s   p50 ${avg((x) => x.p50).toFixed(1)} ms   p99 ${avg((x) => x.p99).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}`,
+    );
   }
   await app.close();
   await handle.close();

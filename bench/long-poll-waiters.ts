@@ -25,10 +25,13 @@ async function onMessage(msg: Start | { type: 'answered' }): Promise<void> {
   const { port, hostname } = new URL(msg.url);
   let connected = 0;
   for (let i = 0; i < msg.keys.length; i++) {
-    const req = http.get({ host: hostname, port, agent, path: `/api/v1/events/${msg.eventId}/my-registration?wait=60`, headers: { authorization: `Bearer ${msg.keys[i]}` } }, (res) => {
-      res.resume();
-      res.on('end', () => answered++);
-    });
+    const req = http.get(
+      { host: hostname, port, agent, path: `/api/v1/events/${msg.eventId}/my-registration?wait=60`, headers: { authorization: `Bearer ${msg.keys[i]}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => answered++);
+      },
+    );
     req.on('error', () => {});
     req.on('socket', (sock) => sock.once('connect', () => connected++));
     // Gently: a burst beyond the listen backlog makes clients retry their SYN seconds later,

@@ -31,7 +31,10 @@ async function seed(url: string) {
   const now = new Date().toISOString();
   const far = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
   const orgId = newId('usr');
-  await db.insertInto('users').values({ id: orgId, email: 'org@bench.test', password_hash: null, role: 'organizer', created_at: now, updated_at: now }).execute();
+  await db
+    .insertInto('users')
+    .values({ id: orgId, email: 'org@bench.test', password_hash: null, role: 'organizer', created_at: now, updated_at: now })
+    .execute();
   const eventId = newId('evt');
   await db
     .insertInto('events')
@@ -64,8 +67,32 @@ async function seed(url: string) {
       const k = generateApiKey();
       keys.push(k.token);
       users.push({ id, email: `team${j}@bench.test`, password_hash: null, role: 'user' as const, created_at: now, updated_at: now });
-      apiKeys.push({ id: newId('key'), user_id: id, name: 'bench', prefix: k.displayPrefix, key_hash: k.hash, created_at: now, expires_at: null, revoked_at: null, last_used_at: null });
-      regs.push({ id: newId('reg'), event_id: eventId, user_id: id, team_name: `team ${j}`, team_name_key: `team ${j}`, track_id: null, contact_email: `team${j}@bench.test`, github_url: null, fields: '{}', status: 'pending' as const, reason: null, created_at: now, updated_at: now });
+      apiKeys.push({
+        id: newId('key'),
+        user_id: id,
+        name: 'bench',
+        prefix: k.displayPrefix,
+        key_hash: k.hash,
+        created_at: now,
+        expires_at: null,
+        revoked_at: null,
+        last_used_at: null,
+      });
+      regs.push({
+        id: newId('reg'),
+        event_id: eventId,
+        user_id: id,
+        team_name: `team ${j}`,
+        team_name_key: `team ${j}`,
+        track_id: null,
+        contact_email: `team${j}@bench.test`,
+        github_url: null,
+        fields: '{}',
+        status: 'pending' as const,
+        reason: null,
+        created_at: now,
+        updated_at: now,
+      });
     }
     await db.insertInto('users').values(users).execute();
     await db.insertInto('api_keys').values(apiKeys).execute();
@@ -125,7 +152,9 @@ async function main() {
     if (PROFILE) await server.profileStart();
     const before = await reads(read);
     if (PROFILE) await server.profileStop(`${PROFILE}/long-poll-reads-alone.cpuprofile`);
-    console.log(`no waiters:   server CPU ${quiet.cpuPct.toFixed(1)} % of a core, ${quiet.xactPerS.toFixed(1)} DB transactions/s; GET /events/:id ${before.text}`);
+    console.log(
+      `no waiters:   server CPU ${quiet.cpuPct.toFixed(1)} % of a core, ${quiet.xactPerS.toFixed(1)} DB transactions/s; GET /events/:id ${before.text}`,
+    );
 
     // Open the waiters (in their own process), a few hundred at a time, and let their first reads finish.
     holder = fork('bench/long-poll-waiters.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -137,7 +166,7 @@ async function main() {
     // The waiters' first reads (key lookup, registration, event) take a while on a busy machine:
     // wait until the database goes quiet before measuring the waiting itself.
     const t0 = Date.now();
-    for (let last = await xacts(admin, name), quiet = 0; quiet < 5 && Date.now() - t0 < 90_000; ) {
+    for (let last = await xacts(admin, name), quiet = 0; quiet < 5 && Date.now() - t0 < 90_000;) {
       await sleep(1000);
       const now = await xacts(admin, name);
       quiet = now - last < 20 ? quiet + 1 : 0;
@@ -145,7 +174,9 @@ async function main() {
     }
     const answeredEarly = message('answered');
     waiters.send({ type: 'answered' });
-    console.log(`${keys.length} waiters open, first reads done after ${((Date.now() - t0) / 1000).toFixed(0)} s (${(await answeredEarly).answered} answered early)`);
+    console.log(
+      `${keys.length} waiters open, first reads done after ${((Date.now() - t0) / 1000).toFixed(0)} s (${(await answeredEarly).answered} answered early)`,
+    );
     await server.reset();
     if (PROFILE) await server.profileStart();
     const waiting = await idle(server, admin, name, IDLE_SECONDS);
@@ -153,8 +184,12 @@ async function main() {
     if (PROFILE) await server.profileStart();
     const during = await reads(read);
     if (PROFILE) await server.profileStop(`${PROFILE}/long-poll-reads-with-waiters.cpuprofile`);
-    console.log(`${keys.length} waiters: server CPU ${waiting.cpuPct.toFixed(1)} % of a core, ${waiting.xactPerS.toFixed(1)} DB transactions/s; GET /events/:id ${during.text}`);
-    console.log(`other reads with waiters: ${((during.median / before.median) * 100).toFixed(0)} % of the rate without, medians of ${SAMPLES} runs (goal ≥ 90 %); waiters' CPU ${(waiting.cpuPct - quiet.cpuPct).toFixed(1)} % of a core (goal < 5 %)`);
+    console.log(
+      `${keys.length} waiters: server CPU ${waiting.cpuPct.toFixed(1)} % of a core, ${waiting.xactPerS.toFixed(1)} DB transactions/s; GET /events/:id ${during.text}`,
+    );
+    console.log(
+      `other reads with waiters: ${((during.median / before.median) * 100).toFixed(0)} % of the rate without, medians of ${SAMPLES} runs (goal ≥ 90 %); waiters' CPU ${(waiting.cpuPct - quiet.cpuPct).toFixed(1)} % of a core (goal < 5 %)`,
+    );
     const probe = await server.probe();
     console.log(`server RSS ${probe.rssMb} MB, event-loop delay max ${probe.loopMaxMs.toFixed(0)} ms while waiting and serving the other reads`);
   } finally {

@@ -104,7 +104,10 @@ async function seed(db: Db, fx: Fixture): Promise<{ eventId: string }> {
   const now = NOW.toISOString();
   const eventId = 'evt_bench';
   await db.transaction().execute(async (tx) => {
-    await tx.insertInto('users').values({ id: 'usr_bench', email: 'bench@example.com', password_hash: null, role: 'organizer', created_at: now, updated_at: now }).execute();
+    await tx
+      .insertInto('users')
+      .values({ id: 'usr_bench', email: 'bench@example.com', password_hash: null, role: 'organizer', created_at: now, updated_at: now })
+      .execute();
     await tx
       .insertInto('events')
       .values({
@@ -136,7 +139,16 @@ async function seed(db: Db, fx: Fixture): Promise<{ eventId: string }> {
       const part = fx.projects.slice(i, i + chunk);
       await tx
         .insertInto('users')
-        .values(part.map((p) => ({ id: `usr_${p.project_id}`, email: `${p.project_id}@example.com`, password_hash: null, role: 'user' as const, created_at: now, updated_at: now })))
+        .values(
+          part.map((p) => ({
+            id: `usr_${p.project_id}`,
+            email: `${p.project_id}@example.com`,
+            password_hash: null,
+            role: 'user' as const,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
         .execute();
       await tx
         .insertInto('registrations')
@@ -242,7 +254,14 @@ async function benchStored(dialect: 'sqlite' | 'postgres', fx: Fixture): Promise
   try {
     await migrateToLatest(database.db);
     const { eventId } = await seed(database.db, fx);
-    const config = loadConfig({ DATABASE_URL: dbConfig.url, LOG_LEVEL: 'silent', REVIEW_WORKERS: 'false', RATE_LIMIT_PER_KEY: '1000000', RATE_LIMIT_PER_IP: '1000000', MAX_CONNECTIONS_PER_IP: '0' });
+    const config = loadConfig({
+      DATABASE_URL: dbConfig.url,
+      LOG_LEVEL: 'silent',
+      REVIEW_WORKERS: 'false',
+      RATE_LIMIT_PER_KEY: '1000000',
+      RATE_LIMIT_PER_IP: '1000000',
+      MAX_CONNECTIONS_PER_IP: '0',
+    });
     const { app, ctx } = await buildApp({ config, database, clock: new ManualClock(NOW), logger: false });
     const owner: Principal = { userId: 'usr_bench', email: 'bench@example.com', role: 'organizer', keyId: 'key_bench', scope: 'full' };
 
@@ -274,7 +293,12 @@ async function benchStored(dialect: 'sqlite' | 'postgres', fx: Fixture): Promise
     );
     if (count !== PROJECTS) throw new Error(`expected ${PROJECTS} entries, got ${count}`);
     report(`${dialect} stored, first page (100)`, await time(() => ctx.results.leaderboard(owner, eventId)), false);
-    const markAllStale = () => database.db.updateTable('standings').set((eb) => ({ stale: 1, version: eb('version', '+', 1) })).where('event_id', '=', eventId).execute();
+    const markAllStale = () =>
+      database.db
+        .updateTable('standings')
+        .set((eb) => ({ stale: 1, version: eb('version', '+', 1) }))
+        .where('event_id', '=', eventId)
+        .execute();
     const firstReads: number[] = [];
     const rebuilds: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -295,7 +319,11 @@ async function benchStored(dialect: 'sqlite' | 'postgres', fx: Fixture): Promise
       `${dialect} one review changed, then first page`,
       await time(async () => {
         flip++;
-        await database.db.updateTable('reviews').set({ scores: JSON.stringify({ impact: flip % 10, craft: 5 }) }).where('id', '=', 'rev_0000000').execute();
+        await database.db
+          .updateTable('reviews')
+          .set({ scores: JSON.stringify({ impact: flip % 10, craft: 5 }) })
+          .where('id', '=', 'rev_0000000')
+          .execute();
         await ctx.results.leaderboard(owner, eventId);
       }),
       false,
@@ -319,7 +347,9 @@ async function benchStored(dialect: 'sqlite' | 'postgres', fx: Fixture): Promise
 
 async function main(): Promise<void> {
   // Timings are wall-clock: on a busy machine they grow with the load, so say what it was.
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   console.log(`${LABEL}: ${cpus().length} CPUs, load average ${load}, node ${process.version}`);
   const fx = makeFixture();
   const input = { dimensions: DIMENSIONS, projects: fx.projects, reviews: fx.reviews, groupOrder: MODELS };

@@ -33,7 +33,13 @@ async function runFake(): Promise<void> {
   let inFlight = 0;
   let maxInFlight = 0;
   const readme = `# Project\n\n${'A line of README text that describes the project. '.repeat(40)}\n`;
-  const listing = JSON.stringify(['src', 'test', 'README.md', 'package.json', 'LICENSE'].map((name) => ({ name, path: name, type: name.includes('.') || name === 'LICENSE' ? 'file' : 'dir' })));
+  const listing = JSON.stringify(
+    ['src', 'test', 'README.md', 'package.json', 'LICENSE'].map((name) => ({
+      name,
+      path: name,
+      type: name.includes('.') || name === 'LICENSE' ? 'file' : 'dir',
+    })),
+  );
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     if (req.method === 'GET' && url === '/stats') {
@@ -110,7 +116,10 @@ async function runBench(): Promise<void> {
   const userId = newId('usr');
   const eventId = newId('evt');
   await db.transaction().execute(async (tx) => {
-    await tx.insertInto('users').values({ id: userId, email: 'bench@example.com', password_hash: null, role: 'organizer', created_at: now, updated_at: now }).execute();
+    await tx
+      .insertInto('users')
+      .values({ id: userId, email: 'bench@example.com', password_hash: null, role: 'organizer', created_at: now, updated_at: now })
+      .execute();
     await tx
       .insertInto('events')
       .values({
@@ -140,14 +149,47 @@ async function runBench(): Promise<void> {
     for (let i = 0; i < PROJECTS; i++) {
       const uid = newId('usr');
       const rid = newId('reg');
-      await tx.insertInto('users').values({ id: uid, email: `team${i}@example.com`, password_hash: null, role: 'user', created_at: now, updated_at: now }).execute();
+      await tx
+        .insertInto('users')
+        .values({ id: uid, email: `team${i}@example.com`, password_hash: null, role: 'user', created_at: now, updated_at: now })
+        .execute();
       await tx
         .insertInto('registrations')
-        .values({ id: rid, event_id: eventId, user_id: uid, team_name: `Team ${i}`, team_name_key: `team ${i}`, track_id: 'main', contact_email: `team${i}@example.com`, github_url: null, fields: '{}', status: 'approved', reason: null, created_at: now, updated_at: now })
+        .values({
+          id: rid,
+          event_id: eventId,
+          user_id: uid,
+          team_name: `Team ${i}`,
+          team_name_key: `team ${i}`,
+          track_id: 'main',
+          contact_email: `team${i}@example.com`,
+          github_url: null,
+          fields: '{}',
+          status: 'approved',
+          reason: null,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       await tx
         .insertInto('projects')
-        .values({ id: newId('prj'), event_id: eventId, registration_id: rid, project_name: `Project ${i}`, description: `Project number ${i}: an agent that does useful things.`, github_url: `https://github.com/bench/project-${i}`, project_website: null, demo_video_url: null, team_size: 3, track_id: 'main', status: 'submitted', review_status: 'pending', first_submitted_at: now, created_at: now, updated_at: now })
+        .values({
+          id: newId('prj'),
+          event_id: eventId,
+          registration_id: rid,
+          project_name: `Project ${i}`,
+          description: `Project number ${i}: an agent that does useful things.`,
+          github_url: `https://github.com/bench/project-${i}`,
+          project_website: null,
+          demo_video_url: null,
+          team_size: 3,
+          track_id: 'main',
+          status: 'submitted',
+          review_status: 'pending',
+          first_submitted_at: now,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
     }
   });

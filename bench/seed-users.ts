@@ -15,11 +15,27 @@ export async function seedTeamUsers(db: Db, count: number, now: string): Promise
     const k = generateApiKey();
     keys.push(k.token);
     users.push({ id, email: `team${i}@bench.test`, password_hash: null, role: 'user' as const, created_at: now, updated_at: now });
-    apiKeys.push({ id: newId('key'), user_id: id, name: 'bench', prefix: k.displayPrefix, key_hash: k.hash, created_at: now, expires_at: null, revoked_at: null, last_used_at: null });
+    apiKeys.push({
+      id: newId('key'),
+      user_id: id,
+      name: 'bench',
+      prefix: k.displayPrefix,
+      key_hash: k.hash,
+      created_at: now,
+      expires_at: null,
+      revoked_at: null,
+      last_used_at: null,
+    });
   }
   for (let i = 0; i < count; i += 500) {
-    await db.insertInto('users').values(users.slice(i, i + 500)).execute();
-    await db.insertInto('api_keys').values(apiKeys.slice(i, i + 500)).execute();
+    await db
+      .insertInto('users')
+      .values(users.slice(i, i + 500))
+      .execute();
+    await db
+      .insertInto('api_keys')
+      .values(apiKeys.slice(i, i + 500))
+      .execute();
   }
   return keys;
 }

@@ -134,7 +134,26 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const shutdown = new AbortController();
   const redisHealth = opts.redisHealth ?? ((): RedisHealth => 'not_configured');
-  const ctx: AppContext = { config, clock, db, dialect: database.dialect, notifier, rateLimitStore, redisHealth, shutdownSignal: shutdown.signal, accounts, auth, events, registrations, submissions, mailer, reviewers, results, standings, reviews };
+  const ctx: AppContext = {
+    config,
+    clock,
+    db,
+    dialect: database.dialect,
+    notifier,
+    rateLimitStore,
+    redisHealth,
+    shutdownSignal: shutdown.signal,
+    accounts,
+    auth,
+    events,
+    registrations,
+    submissions,
+    mailer,
+    reviewers,
+    results,
+    standings,
+    reviews,
+  };
 
   const app = Fastify({
     logger: opts.logger === undefined ? loggerOptions(config) : opts.logger,

@@ -202,7 +202,12 @@ export async function main(argv: string[]): Promise<void> {
     }
     case 'keys': {
       if (sub === 'create') {
-        const { values } = parse(rest, { email: { type: 'string' }, name: { type: 'string' }, expires: { type: 'string' }, 'expires-in-days': { type: 'string' } });
+        const { values } = parse(rest, {
+          email: { type: 'string' },
+          name: { type: 'string' },
+          expires: { type: 'string' },
+          'expires-in-days': { type: 'string' },
+        });
         let expiresAt: Date | null = null;
         if (values.expires !== undefined) {
           expiresAt = parseTimestamp(String(values.expires));

@@ -31,7 +31,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
 
   let store: RateLimitStore = memoryRateLimitStore();
   // Read lazily: the app (and its logger) is built below, with the store and notifier made here.
-  let log: RedisLog | undefined;
+  let log: RedisLog | undefined = undefined;
   let redis: RedisLink | undefined;
   if (config.redisUrl) {
     redis = openRedis(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs, log: () => log });

@@ -23,7 +23,10 @@ async function eventIds(config: DatabaseConfig): Promise<Set<string>> {
 async function addFutureMigration(config: DatabaseConfig): Promise<void> {
   const database = openDatabase(config, { poolSize: 1 });
   try {
-    await database.db.insertInto('kysely_migration' as never).values({ name: '9999_from_the_future', timestamp: new Date().toISOString() }).execute();
+    await database.db
+      .insertInto('kysely_migration' as never)
+      .values({ name: '9999_from_the_future', timestamp: new Date().toISOString() })
+      .execute();
   } finally {
     await database.close();
   }

@@ -12,8 +12,11 @@ const ROOT = resolve(import.meta.dirname, '..');
 function runAsPrinted(line: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const command = line.replace(/\bnpx hackathon\b/, `"${process.execPath}" --import tsx src/cli.ts`);
   return new Promise((done) => {
-    execFile('/bin/sh', ['-c', command], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent' }, timeout: 30_000 }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      '/bin/sh',
+      ['-c', command],
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent' }, timeout: 30_000 },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

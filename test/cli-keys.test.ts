@@ -50,7 +50,16 @@ describe('hackathon keys list', () => {
     for (const r of rows) expect(r).toHaveLength(8);
     const laptop = rows.find((r) => r[1] === 'work laptop')!;
     const ci = rows.find((r) => r[1] === 'ci')!;
-    expect(laptop).toEqual([expect.stringMatching(/^key_/), 'work laptop', firstKey.slice(0, 11), expect.stringMatching(/^\d{4}-\d\d-\d\dT/), '-', '2099-01-01T00:00:00.000Z', '-', 'full']);
+    expect(laptop).toEqual([
+      expect.stringMatching(/^key_/),
+      'work laptop',
+      firstKey.slice(0, 11),
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      '-',
+      '2099-01-01T00:00:00.000Z',
+      '-',
+      'full',
+    ]);
     expect(ci).toEqual([used.keyId, 'ci', secondKey.slice(0, 11), expect.stringMatching(/^\d{4}-/), used.stamp, '-', '-', 'full']);
 
     // A pasted line of `keys list` (the shell splits it into words), and the prefix as `keys create` prints it.

@@ -76,10 +76,7 @@ describe('hackathon CLI', () => {
     expect(nobody.stderr).toMatch(/nobody@example\.com/);
 
     const keyId = principal!.keyId;
-    const [revoked, dup] = await Promise.all([
-      cli(['keys', 'revoke', keyId], env),
-      cli(['users', 'create', '--email', 'org@example.com'], env),
-    ]);
+    const [revoked, dup] = await Promise.all([cli(['keys', 'revoke', keyId], env), cli(['users', 'create', '--email', 'org@example.com'], env)]);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toContain(keyId);
     expect(await authenticate(key)).toBeNull();

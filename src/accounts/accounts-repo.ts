@@ -28,11 +28,18 @@ export async function replacePasswordHash(db: Executor, id: string, current: str
  * database write lock) with an update that changes nothing, portable where FOR UPDATE is not.
  */
 export async function lockUser(db: Executor, id: string): Promise<void> {
-  await db.updateTable('users').set((eb) => ({ role: eb.ref('role') })).where('id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set((eb) => ({ role: eb.ref('role') }))
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -262,20 +269,14 @@ export async function setPasswordHash(db: Executor, id: string, hash: string, no
 
 // ---- admin ----
 
-export async function listUsers(
-  db: Executor,
-  opts: { q?: string; role?: Role; after?: string; limit: number },
-): Promise<UserRow[]> {
+export async function listUsers(db: Executor, opts: { q?: string; role?: Role; after?: string; limit: number }): Promise<UserRow[]> {
   let query = db.selectFrom('users').selectAll();
   if (opts.role) query = query.where('role', '=', opts.role);
   if (opts.q) {
     // A substring match, case-insensitive in both dialects; LIKE wildcards in q are taken literally.
     const pattern = `%${opts.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) =>
-      eb.or([
-        eb(sql`lower(email)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(coalesce(name, ''))`, 'like', sql`${pattern} escape '\\'`),
-      ]),
+      eb.or([eb(sql`lower(email)`, 'like', sql`${pattern} escape '\\'`), eb(sql`lower(coalesce(name, ''))`, 'like', sql`${pattern} escape '\\'`)]),
     );
   }
   if (opts.after) query = query.where('id', '<', opts.after);
@@ -283,5 +284,9 @@ export async function listUsers(
 }
 
 export async function updateUser(db: Executor, id: string, patch: { role?: Role; disabled_at?: string | null }, now: string): Promise<void> {
-  await db.updateTable('users').set({ ...patch, updated_at: now }).where('id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set({ ...patch, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }

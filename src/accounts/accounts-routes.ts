@@ -83,7 +83,11 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
     app.get(
       '/site',
       {
-        schema: { tags: ['account'], summary: 'What this server is and offers: name, URLs, sign-up mode, configured model providers', response: { 200: SiteResponse } },
+        schema: {
+          tags: ['account'],
+          summary: 'What this server is and offers: name, URLs, sign-up mode, configured model providers',
+          response: { 200: SiteResponse },
+        },
       },
       async () => ({
         name: config.siteName,
@@ -137,7 +141,13 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
 
     app.post(
       '/auth/signout',
-      { schema: { tags: ['account'], summary: 'End the current session and clear its cookie (without one: nothing to do)', response: { 204: NoContent('Signed out') } } },
+      {
+        schema: {
+          tags: ['account'],
+          summary: 'End the current session and clear its cookie (without one: nothing to do)',
+          response: { 204: NoContent('Signed out') },
+        },
+      },
       async (request, reply) => {
         const p = request.principal;
         if (p?.via === 'session' && p.sessionId) await accounts.revokeUserSessionById(p.userId, p.sessionId);
@@ -150,7 +160,11 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
       '/auth/session',
       {
         config: { auth: true, reviewKeyAllowed: true },
-        schema: { tags: ['account'], summary: 'Who is signed in: the user, the CSRF token and the session (null for an API key)', response: { 200: SessionResponse } },
+        schema: {
+          tags: ['account'],
+          summary: 'Who is signed in: the user, the CSRF token and the session (null for an API key)',
+          response: { 200: SessionResponse },
+        },
       },
       async (request, reply) => {
         const p = principalOf(request);
@@ -189,7 +203,12 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
       '/auth/sessions/:id',
       {
         config: { auth: true },
-        schema: { tags: ['account'], summary: 'Sign one of your sessions out', params: IdParams, response: { 204: NoContent('Revoked'), ...problems('session_not_found') } },
+        schema: {
+          tags: ['account'],
+          summary: 'Sign one of your sessions out',
+          params: IdParams,
+          response: { 204: NoContent('Revoked'), ...problems('session_not_found') },
+        },
       },
       async (request, reply) => {
         await accounts.revokeSession(principalOf(request).userId, request.params.id);
@@ -201,7 +220,12 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
       '/auth/password',
       {
         config: { auth: true },
-        schema: { tags: ['account'], summary: 'Change your password; your other sessions are signed out', body: PasswordBody, response: { 204: NoContent('Changed') } },
+        schema: {
+          tags: ['account'],
+          summary: 'Change your password; your other sessions are signed out',
+          body: PasswordBody,
+          response: { 204: NoContent('Changed') },
+        },
       },
       async (request, reply) => {
         await auth.changePassword(principalOf(request), request.body.current_password, request.body.new_password);
@@ -276,7 +300,12 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
       '/api-keys/:id',
       {
         config: { auth: true },
-        schema: { tags: ['account'], summary: 'Revoke one of your API keys; it stops working at once', params: IdParams, response: { 204: NoContent('Revoked'), ...problems('key_not_found') } },
+        schema: {
+          tags: ['account'],
+          summary: 'Revoke one of your API keys; it stops working at once',
+          params: IdParams,
+          response: { 204: NoContent('Revoked'), ...problems('key_not_found') },
+        },
       },
       async (request, reply) => {
         await accounts.revokeOwnKey(principalOf(request).userId, request.params.id);
@@ -289,7 +318,11 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
       '/me/review-events',
       {
         config: { auth: true, reviewKeyAllowed: true },
-        schema: { tags: ['reviewer'], summary: 'The events you review, with how many projects each has and how many you reviewed', response: { 200: ReviewEventsResponse } },
+        schema: {
+          tags: ['reviewer'],
+          summary: 'The events you review, with how many projects each has and how many you reviewed',
+          response: { 200: ReviewEventsResponse },
+        },
       },
       async (request) => auth.reviewEvents(principalOf(request)),
     );
@@ -334,7 +367,10 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
 
     app.get(
       '/admin/invite-codes',
-      { config: { auth: true }, schema: { tags: ['admin'], summary: 'Invite codes, newest first', response: { 200: InviteCodesResponse, ...problems('forbidden') } } },
+      {
+        config: { auth: true },
+        schema: { tags: ['admin'], summary: 'Invite codes, newest first', response: { 200: InviteCodesResponse, ...problems('forbidden') } },
+      },
       async (request) => (await auth.listInviteCodes(principalOf(request))).map(inviteCodeForApi),
     );
 
@@ -362,7 +398,12 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
       '/admin/invite-codes/:id',
       {
         config: { auth: true },
-        schema: { tags: ['admin'], summary: 'Revoke an invite code', params: IdParams, response: { 204: NoContent('Revoked'), ...problems('forbidden', 'not_found') } },
+        schema: {
+          tags: ['admin'],
+          summary: 'Revoke an invite code',
+          params: IdParams,
+          response: { 204: NoContent('Revoked'), ...problems('forbidden', 'not_found') },
+        },
       },
       async (request, reply) => {
         await auth.revokeInviteCode(principalOf(request), request.params.id);

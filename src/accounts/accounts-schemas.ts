@@ -65,7 +65,10 @@ export const SessionsResponse = Type.Array(
 
 export const PasswordBody = Type.Object({ current_password: Password, new_password: Type.String({ maxLength: 1000 }) }, { additionalProperties: false });
 export const ResetRequestBody = Type.Object({ email: Type.String({ maxLength: 254 }) }, { additionalProperties: false });
-export const ResetConfirmBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ maxLength: 1000 }) }, { additionalProperties: false });
+export const ResetConfirmBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ maxLength: 1000 }) },
+  { additionalProperties: false },
+);
 
 const KeyFields = {
   id: Type.String(),

@@ -380,7 +380,17 @@ export function createAccountsService(deps: {
     revokeOwnKey,
     invalidateAuth,
     scrypt,
-    createUser, setRole, checkPassword, createKey, createKeyForEmail, listKeysForEmail, revokeKey, issueReviewKey, authenticate, requireUser };
+    createUser,
+    setRole,
+    checkPassword,
+    createKey,
+    createKeyForEmail,
+    listKeysForEmail,
+    revokeKey,
+    issueReviewKey,
+    authenticate,
+    requireUser,
+  };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -153,7 +153,14 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     const expiresAt = iso(now.getTime() + cfg.passwordResetTtlMinutes * 60_000);
     await db.transaction().execute(async (tx) => {
       await repo.deletePasswordResets(tx, user.id);
-      await repo.insertPasswordReset(tx, { id: newId('pwr'), user_id: user.id, token_hash: hashResetToken(token), created_at: iso(now), expires_at: expiresAt, used_at: null });
+      await repo.insertPasswordReset(tx, {
+        id: newId('pwr'),
+        user_id: user.id,
+        token_hash: hashResetToken(token),
+        created_at: iso(now),
+        expires_at: expiresAt,
+        used_at: null,
+      });
     });
     const link = `${config.publicUrl}/reset-password?token=${token}`;
     const delivery = await mailer.send(passwordResetMail({ to: user.email, siteName: config.siteName, link, expiresAt }));
@@ -162,7 +169,8 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
   }
 
   async function confirmPasswordReset(token: string, password: string): Promise<void> {
-    const invalid = () => new AppError('reset_token_invalid', 'This password-reset link is unknown, used, replaced by a newer one, or expired; ask for a new one.');
+    const invalid = () =>
+      new AppError('reset_token_invalid', 'This password-reset link is unknown, used, replaced by a newer one, or expired; ask for a new one.');
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw invalid();
     // Checked before the token is spent, so a weak password does not burn the link.
     requireStrongPassword(password);
@@ -218,7 +226,10 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     return repo.listInviteCodes(db);
   }
 
-  async function createInviteCode(who: Principal | null, input: { note?: string | null | undefined; maxUses?: number | undefined; expiresAt?: string | null | undefined }) {
+  async function createInviteCode(
+    who: Principal | null,
+    input: { note?: string | null | undefined; maxUses?: number | undefined; expiresAt?: string | null | undefined },
+  ) {
     if (who) requireAdmin(who);
     const now = clock.now();
     if (input.expiresAt && Date.parse(input.expiresAt) <= now.getTime()) {
@@ -268,7 +279,11 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
         j.onRef('reviews.project_id', '=', 'projects.id').on('reviews.reviewer_kind', '=', 'human').on('reviews.reviewer', '=', who.userId),
       )
       .select(['projects.event_id', sql<number>`count(distinct projects.id)`.as('projects'), sql<number>`count(distinct reviews.project_id)`.as('reviewed')])
-      .where('projects.event_id', 'in', events.map((e) => e.id))
+      .where(
+        'projects.event_id',
+        'in',
+        events.map((e) => e.id),
+      )
       .where('registrations.status', '=', 'approved')
       .where('registrations.user_id', '!=', who.userId)
       .groupBy('projects.event_id')

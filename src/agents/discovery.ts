@@ -40,7 +40,14 @@ ${SCRIPT_NAMES.map((n) => `- [${n}.sh](${site}/scripts/${n}.sh): POSIX sh + curl
 export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: string): Record<string, unknown> {
   const site = config.publicUrl;
   const base = `${site}/api/v1`;
-  const skill = (id: string, name: string, description: string, tags: string[]) => ({ id, name, description, tags, inputModes: ['application/json'], outputModes: ['application/json'] });
+  const skill = (id: string, name: string, description: string, tags: string[]) => ({
+    id,
+    name,
+    description,
+    tags,
+    inputModes: ['application/json'],
+    outputModes: ['application/json'],
+  });
   return {
     protocolVersion: '0.3.0',
     name: 'Hackathon platform',
@@ -59,11 +66,13 @@ export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: stri
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
     skills: [
-      skill('find-events', 'Find events', 'List open events and read an event\'s registration form (tracks, fields, deadlines).', ['events', 'discovery']),
-      skill('register-team', 'Register a team', 'Register for an event with a track and form answers; wait for the organizer\'s decision.', ['registration']),
-      skill('submit-project', 'Submit a project', 'Create or replace the team\'s project until the submission deadline.', ['submission']),
+      skill('find-events', 'Find events', "List open events and read an event's registration form (tracks, fields, deadlines).", ['events', 'discovery']),
+      skill('register-team', 'Register a team', "Register for an event with a track and form answers; wait for the organizer's decision.", ['registration']),
+      skill('submit-project', 'Submit a project', "Create or replace the team's project until the submission deadline.", ['submission']),
       skill('read-result', 'Read the result', 'Read the published ranking of an event.', ['results']),
-      skill('organize-event', 'Organize an event', 'Create an event, approve or reject registrations, read the live leaderboard, publish results.', ['organizer']),
+      skill('organize-event', 'Organize an event', 'Create an event, approve or reject registrations, read the live leaderboard, publish results.', [
+        'organizer',
+      ]),
     ],
     additionalInterfaces: [
       { url: base, transport: 'HTTP+JSON' },

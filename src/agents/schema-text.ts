@@ -44,7 +44,9 @@ export function typeText(schema: unknown): string {
   }
   if (s.type === 'object' && s.properties) {
     const required = new Set(s.required ?? []);
-    return `object {${Object.keys(s.properties).map((k) => (required.has(k) ? k : `${k}?`)).join(', ')}}`;
+    return `object {${Object.keys(s.properties)
+      .map((k) => (required.has(k) ? k : `${k}?`))
+      .join(', ')}}`;
   }
   if (s.type === 'object') return 'object';
   if (Array.isArray(s.type)) return s.type.join(' or ');
@@ -128,9 +130,7 @@ export function shapeText(schema: unknown, indent = ''): string {
   if (s.type === 'object' && s.properties) {
     const inner = `${indent}  `;
     const required = new Set(s.required ?? []);
-    const lines = Object.entries(s.properties).map(
-      ([k, v]) => `${inner}"${k}"${required.has(k) ? '' : '?'}: ${shapeText(v, inner)}`,
-    );
+    const lines = Object.entries(s.properties).map(([k, v]) => `${inner}"${k}"${required.has(k) ? '' : '?'}: ${shapeText(v, inner)}`);
     return `{\n${lines.join(',\n')}\n${indent}}`;
   }
   if (s.type === 'object' && s.patternProperties) {

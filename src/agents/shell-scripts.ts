@@ -233,7 +233,12 @@ seg() { printf '%s' "$1" | sed -e 's/%/%25/g' -e 's/\//%2F/g' -e 's/?/%3F/g' -e 
 
 function eventsScript(baseUrl: string): string {
   return (
-    header('events', 'list open events, or show one event\'s registration form', 'events.sh [--status open|active|judging|ended] [--limit N] [EVENT_ID]', baseUrl) +
+    header(
+      'events',
+      "list open events, or show one event's registration form",
+      'events.sh [--status open|active|judging|ended] [--limit N] [EVENT_ID]',
+      baseUrl,
+    ) +
     common(baseUrl) +
     fill(String.raw`
 STATUS=open
@@ -304,9 +309,10 @@ function registerScript(baseUrl: string): string {
       'register.sh --event ID --team NAME [--track TRACK_ID] [--email CONTACT] [--github URL] [--field key=value]...',
       baseUrl,
       [
-      `Every option can also come from the environment: HACKATHON_EVENT_ID, HACKATHON_TEAM_NAME,`,
-      `HACKATHON_TRACK_ID, HACKATHON_CONTACT_EMAIL, HACKATHON_GITHUB_URL, and HACKATHON_FIELDS`,
-      `(key=value lines, one per form answer). The request carries an Idempotency-Key, reused on retries.`],
+        `Every option can also come from the environment: HACKATHON_EVENT_ID, HACKATHON_TEAM_NAME,`,
+        `HACKATHON_TRACK_ID, HACKATHON_CONTACT_EMAIL, HACKATHON_GITHUB_URL, and HACKATHON_FIELDS`,
+        `(key=value lines, one per form answer). The request carries an Idempotency-Key, reused on retries.`,
+      ],
     ) +
     common(baseUrl) +
     fill(String.raw`
@@ -372,18 +378,13 @@ if [ "$status" = approved ]; then say "next: submit.sh --event $EVENT_ID --name 
 
 function statusScript(baseUrl: string, maxWaitSeconds: number): string {
   return (
-    header(
-      'status',
-      'wait for the decision on your registration (long-poll with ?wait=, then back off)',
-      'status.sh --event ID [--budget SECONDS]',
-      baseUrl,
-      [
+    header('status', 'wait for the decision on your registration (long-poll with ?wait=, then back off)', 'status.sh --event ID [--budget SECONDS]', baseUrl, [
       `HACKATHON_EVENT_ID      the event (instead of --event)`,
       `HACKATHON_WAIT          seconds each request waits on the server for a decision (?wait=, default ${maxWaitSeconds}, the server's maximum)`,
       `HACKATHON_POLL_MIN      first pause between requests in seconds (default 30), doubled after each pending answer`,
       `HACKATHON_POLL_MAX      longest pause (default 300)`,
-      `HACKATHON_WAIT_BUDGET   give up after this many seconds, exit 4 (default 3600; 0 = ask once)`],
-    ) +
+      `HACKATHON_WAIT_BUDGET   give up after this many seconds, exit 4 (default 3600; 0 = ask once)`,
+    ]) +
     common(baseUrl) +
     fill(String.raw`
 EVENT_ID="\${HACKATHON_EVENT_ID:-}"
@@ -447,9 +448,10 @@ function submitScript(baseUrl: string): string {
       'submit.sh --event ID --name PROJECT --github URL [--website URL] [--demo URL] [--team-size N] [--description TEXT] [--track TRACK_ID]',
       baseUrl,
       [
-      `Every option can also come from the environment: HACKATHON_EVENT_ID, HACKATHON_PROJECT_NAME,`,
-      `HACKATHON_GITHUB_URL, HACKATHON_PROJECT_WEBSITE, HACKATHON_DEMO_URL, HACKATHON_TEAM_SIZE,`,
-      `HACKATHON_DESCRIPTION, HACKATHON_TRACK_ID. The request carries an Idempotency-Key, reused on retries.`],
+        `Every option can also come from the environment: HACKATHON_EVENT_ID, HACKATHON_PROJECT_NAME,`,
+        `HACKATHON_GITHUB_URL, HACKATHON_PROJECT_WEBSITE, HACKATHON_DEMO_URL, HACKATHON_TEAM_SIZE,`,
+        `HACKATHON_DESCRIPTION, HACKATHON_TRACK_ID. The request carries an Idempotency-Key, reused on retries.`,
+      ],
     ) +
     common(baseUrl) +
     fill(String.raw`

@@ -21,10 +21,7 @@ import { fieldTable, shapeText } from './schema-text.js';
 import { EXIT_CODES, SCRIPT_NAMES } from './shell-scripts.js';
 
 /** The MCP server's own tools (name, what it does), in the order of the flow: never a copy. */
-export const MCP_TOOL_LINES: ReadonlyArray<readonly [string, string]> = MCP_TOOLS.map((tool) => [
-  tool.name,
-  tool.annotations.title ?? tool.name,
-]);
+export const MCP_TOOL_LINES: ReadonlyArray<readonly [string, string]> = MCP_TOOLS.map((tool) => [tool.name, tool.annotations.title ?? tool.name]);
 
 /** What an agent should do about each code; codes without advice fall back to "read `detail`". */
 const ADVICE: Partial<Record<ErrorCode, string>> = {
@@ -60,11 +57,20 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   headers_too_large: 'The request headers are too large.',
   internal_error: 'A server fault. Retry later with backoff (with the same `Idempotency-Key` for writes).',
   service_unavailable: 'Temporarily unavailable. Retry later with backoff.',
-  database_unavailable: 'The server cannot reach its database for now. Wait `Retry-After` seconds and send the same request again (same `Idempotency-Key` for a write).',
+  database_unavailable:
+    'The server cannot reach its database for now. Wait `Retry-After` seconds and send the same request again (same `Idempotency-Key` for a write).',
 };
 
 /** Codes that concern operators or other clients (CLI, invitations), not an agent's flow. */
-const NOT_FOR_AGENTS = new Set<ErrorCode>(['user_not_found', 'key_not_found', 'email_taken', 'invitation_not_found', 'invitation_used', 'invitation_expired', 'invitation_closed']);
+const NOT_FOR_AGENTS = new Set<ErrorCode>([
+  'user_not_found',
+  'key_not_found',
+  'email_taken',
+  'invitation_not_found',
+  'invitation_used',
+  'invitation_expired',
+  'invitation_closed',
+]);
 
 export interface SkillMdInput {
   config: Pick<Config, 'publicUrl' | 'bodyLimitBytes' | 'rateLimit' | 'maxWaitSeconds' | 'ai'>;
@@ -437,7 +443,7 @@ ${fieldTable(CreateEventBody, {
   registration_deadline: 'required; in the future unless a draft',
   submission_deadline: 'required; not before registration_deadline',
   time_zone: 'IANA zone the deadlines are shown in, e.g. `Europe/Berlin` (display only)',
-  'registration_config.fields[].key': 'the answer\'s key in `fields` (or give `name`)',
+  'registration_config.fields[].key': "the answer's key in `fields` (or give `name`)",
   'registration_config.fields[].type': `one of ${FIELD_TYPES.map((t) => `\`${t}\``).join(', ')} (default \`text\`)`,
   'dimensions[].weight': 'weights are normalised by their sum',
   models: '`provider/model`, e.g. `openai/gpt-4o-mini`',

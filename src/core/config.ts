@@ -5,9 +5,7 @@ import ipaddr from 'ipaddr.js';
  * One config object, parsed and validated once at start from the environment, then passed down.
  * Every bad value is reported together, with the variable's name, so an operator fixes them in one go.
  */
-export type DatabaseConfig =
-  | { dialect: 'sqlite'; path: string; url: string }
-  | { dialect: 'postgres'; url: string };
+export type DatabaseConfig = { dialect: 'sqlite'; path: string; url: string } | { dialect: 'postgres'; url: string };
 
 export interface Config {
   /** The one directory for the platform's files: the default SQLite database and the e-mail outbox. */
@@ -115,7 +113,10 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
     if (hops > 10) throw new Error('must be a hop count from 0 to 10, or a comma list of proxy addresses/CIDRs');
     return hops;
   }
-  const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   const bad = entries.filter((e) => !PROXY_RANGE_NAMES.includes(e) && !isAddressOrCidr(e));
   if (bad.length || !entries.length) {
     throw new Error(`must be off, a hop count (e.g. 1) or a comma list of proxy addresses/CIDRs; not an address or CIDR: ${bad.join(', ')}`);

@@ -21,7 +21,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   forbidden: {
     when: 'Your key is valid but may not do this: you are not an organizer of the event, or a review-scoped key was used outside reviewing.',
-    action: 'Use the key of an account with the right role (the event\'s organizer, or a full key instead of a review key). Retrying does not help.',
+    action: "Use the key of an account with the right role (the event's organizer, or a full key instead of a review key). Retrying does not help.",
   },
   registration_not_approved: {
     when: 'Your team is registered but not approved (still pending, or rejected), so it cannot submit yet.',
@@ -49,7 +49,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   project_not_found: {
     when: 'The project does not exist in this event, or is not assigned to you.',
-    action: 'Use an id from your assignments or the event\'s project list.',
+    action: "Use an id from your assignments or the event's project list.",
   },
   invitation_not_found: {
     when: 'No invitation has this token.',
@@ -60,7 +60,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'List your keys and use an id from there.',
   },
   session_not_found: {
-    when: 'You have no live session with this id (it is unknown, someone else\'s, or already signed out).',
+    when: "You have no live session with this id (it is unknown, someone else's, or already signed out).",
     action: 'List your sessions with GET /api/v1/auth/sessions and use an id from there.',
   },
   signup_closed: {
@@ -80,8 +80,9 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Contact the operator of this server.',
   },
   csrf_failed: {
-    when: 'A cookie-authenticated request that changes something came from another origin, or without the session\'s X-CSRF-Token header.',
-    action: 'From the web app, send the csrf_token of GET /api/v1/auth/session as X-CSRF-Token. Agents: use "Authorization: Bearer <API key>" instead of cookies.',
+    when: "A cookie-authenticated request that changes something came from another origin, or without the session's X-CSRF-Token header.",
+    action:
+      'From the web app, send the csrf_token of GET /api/v1/auth/session as X-CSRF-Token. Agents: use "Authorization: Bearer <API key>" instead of cookies.',
   },
   reset_token_invalid: {
     when: 'This password-reset link is unknown, already used, replaced by a newer one, or expired.',
@@ -93,7 +94,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   registration_closed: {
     when: 'The event does not take registrations now: it is past its registration deadline, closed by the organizer, or not open yet.',
-    action: 'Do not retry; look for another event. The problem\'s detail says why it is closed.',
+    action: "Do not retry; look for another event. The problem's detail says why it is closed.",
   },
   already_registered: {
     when: 'Your account already has a registration for this event. The problem carries its `id`.',
@@ -109,11 +110,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   results_not_published: {
     when: 'The ranking of the event is not published yet.',
-    action: 'Come back later: poll the result rarely (every few minutes), or watch the event\'s status.',
+    action: "Come back later: poll the result rarely (every few minutes), or watch the event's status.",
   },
   invalid_transition: {
     when: 'The event cannot move from its current status to the one asked for.',
-    action: 'Read the event\'s status and move it one allowed step at a time (the detail names the allowed ones).',
+    action: "Read the event's status and move it one allowed step at a time (the detail names the allowed ones).",
   },
   event_locked: {
     when: 'The event has reached a stage where this can no longer change (e.g. editing tracks after registrations, or deciding after judging began).',
@@ -144,7 +145,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Nothing to do: the invitation cannot be used any more.',
   },
   request_timeout: {
-    when: 'The request (headers or body) did not arrive completely within the server\'s time limit.',
+    when: "The request (headers or body) did not arrive completely within the server's time limit.",
     action: 'Retry on a faster connection, and send the whole body at once.',
   },
   uri_too_long: {
@@ -164,19 +165,19 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Retry the same request after a short pause; you will get its stored answer.',
   },
   conflict_of_interest: {
-    when: 'You may not review this project (it is your own team\'s, or you are otherwise involved).',
+    when: "You may not review this project (it is your own team's, or you are otherwise involved).",
     action: 'Skip it; it is not counted against you.',
   },
   payload_too_large: {
     when: 'The request body is larger than the server accepts.',
-    action: 'Send less: shorten long texts; the OpenAPI document lists each field\'s limit.',
+    action: "Send less: shorten long texts; the OpenAPI document lists each field's limit.",
   },
   unsupported_media_type: {
     when: 'The body is not sent as JSON.',
     action: 'Send the body with Content-Type: application/json.',
   },
   validation_failed: {
-    when: 'The request is well-formed JSON but some values are wrong. The problem\'s `errors` lists each field with what is wrong with it.',
+    when: "The request is well-formed JSON but some values are wrong. The problem's `errors` lists each field with what is wrong with it.",
     action: 'Fix the fields named in `errors` and send again; the OpenAPI document lists every field with its limits.',
   },
   rate_limited: {
@@ -193,7 +194,8 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   database_unavailable: {
     when: 'The server could not reach its database, or the database did not answer in time (it is restarting, overloaded or cut off). The request may or may not have taken effect if it was a write.',
-    action: 'Wait the number of seconds in the Retry-After header and send the same request again (with the same Idempotency-Key for a write, so it happens once).',
+    action:
+      'Wait the number of seconds in the Retry-After header and send the same request again (with the same Idempotency-Key for a write, so it happens once).',
   },
   headers_too_large: {
     when: 'The request headers are larger than the server accepts.',

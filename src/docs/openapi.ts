@@ -39,7 +39,10 @@ const BODY_EXAMPLES: Record<string, unknown> = {
     registration_deadline: isoIn(14),
     submission_deadline: isoIn(21),
     tracks: [{ id: 'tools', name: 'Developer tools', prize: '1,000 EUR' }],
-    dimensions: [{ name: 'Usefulness', weight: 2 }, { name: 'Craft', weight: 1 }],
+    dimensions: [
+      { name: 'Usefulness', weight: 2 },
+      { name: 'Craft', weight: 1 },
+    ],
     registration_config: { auto_approve: false, fields: [{ key: 'country', label: 'Country', type: 'text', required: true }] },
   },
   'POST /api/v1/events/:id/register': {
@@ -126,7 +129,8 @@ export function documentRoute(route: RouteLike, schema: JsonObject): JsonObject 
   for (const [status, codes] of byStatus) {
     const problem: JsonObject = { ...problemResponse(codes) };
     if (status === 429) problem.headers = { ...rateLimitHeaders, 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying' } };
-    if (status === 503) problem.headers = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying (sent with `database_unavailable`)' } };
+    if (status === 503)
+      problem.headers = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying (sent with `database_unavailable`)' } };
     response[status] = problem;
   }
 
@@ -137,7 +141,11 @@ export function documentRoute(route: RouteLike, schema: JsonObject): JsonObject 
     if (!route.config?.skipRateLimit) Object.assign(headers, rateLimitHeaders);
     if (paginated) headers.Link = { type: 'string', description: '`<url>; rel="next"` while there are more rows' };
     if (IDEMPOTENT_ROUTES.has(key) || route.config?.idempotent) {
-      headers['Idempotent-Replayed'] = { type: 'string', enum: ['true'], description: 'Set when this answer is the stored one of an earlier request with the same Idempotency-Key' };
+      headers['Idempotent-Replayed'] = {
+        type: 'string',
+        enum: ['true'],
+        description: 'Set when this answer is the stored one of an earlier request with the same Idempotency-Key',
+      };
     }
     if (Object.keys(headers).length) response[status] = { ...(r as JsonObject), headers };
   }
@@ -243,7 +251,9 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
         { name: 'admin', description: 'Administrators: users and invite codes' },
       ],
       components: {
-        schemas: { Problem: { ...(JSON.parse(JSON.stringify(Problem)) as JsonObject), description: 'RFC 9457 problem document; `type` is {site_url}/problems/<code>' } },
+        schemas: {
+          Problem: { ...(JSON.parse(JSON.stringify(Problem)) as JsonObject), description: 'RFC 9457 problem document; `type` is {site_url}/problems/<code>' },
+        },
         headers: {
           ...Object.fromEntries(Object.entries(rateLimitHeaders).map(([name, schema]) => [name, headerComponent(schema)])),
           'Retry-After': headerComponent({ type: 'integer', description: 'Seconds to wait before retrying' }),
@@ -261,7 +271,7 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
             in: 'cookie',
             name: sessionCookieName(config.publicUrl),
             description:
-              'The web app\'s session cookie (POST /api/v1/auth/signin). Accepted wherever an API key is; cookie-authenticated POST, PUT, PATCH and DELETE also need the site\'s Origin and X-CSRF-Token.',
+              "The web app's session cookie (POST /api/v1/auth/signin). Accepted wherever an API key is; cookie-authenticated POST, PUT, PATCH and DELETE also need the site's Origin and X-CSRF-Token.",
           },
         },
       },

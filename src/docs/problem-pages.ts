@@ -6,7 +6,10 @@ function entry(p: ProblemType, heading: 'h1' | 'h2'): string {
 }
 
 export function renderProblemPage(p: ProblemType, siteUrl: string): string {
-  return htmlPage(`${p.code}: ${p.title}`, `${entry(p, 'h1')}<p>Problem type URI: <code>${escapeHtml(p.type)}</code></p><p><a href="${escapeHtml(`${siteUrl}/problems`)}">All error codes</a> · <a href="${escapeHtml(`${siteUrl}/docs`)}">API reference</a></p>`);
+  return htmlPage(
+    `${p.code}: ${p.title}`,
+    `${entry(p, 'h1')}<p>Problem type URI: <code>${escapeHtml(p.type)}</code></p><p><a href="${escapeHtml(`${siteUrl}/problems`)}">All error codes</a> · <a href="${escapeHtml(`${siteUrl}/docs`)}">API reference</a></p>`,
+  );
 }
 
 export function renderProblemIndex(all: ProblemType[], siteUrl: string): string {

@@ -147,7 +147,9 @@ function operationHtml(siteUrl: string, method: string, path: string, op: Operat
     if (problem) {
       // Errors in one compact line per status: the codes link to their explanations.
       const codes = (problem.properties?.code?.enum ?? []).map(String);
-      errors.push(`<li>${escapeHtml(status)}: ${codes.map((c) => `<a href="${escapeHtml(`${siteUrl}/problems/${c}`)}"><code>${escapeHtml(c)}</code></a>`).join(' ')}</li>`);
+      errors.push(
+        `<li>${escapeHtml(status)}: ${codes.map((c) => `<a href="${escapeHtml(`${siteUrl}/problems/${c}`)}"><code>${escapeHtml(c)}</code></a>`).join(' ')}</li>`,
+      );
       continue;
     }
     const media = Object.keys(res.content ?? {});
@@ -159,7 +161,8 @@ function operationHtml(siteUrl: string, method: string, path: string, op: Operat
   const ok = Object.entries(op.responses ?? {}).find(([s]) => s.startsWith('2'));
   const okSchema = ok?.[1].content?.['application/json']?.schema;
   const okRows = fieldRows(okSchema);
-  if (okRows.length) parts.push(`<details><summary>Response ${escapeHtml(ok![0])} fields</summary>${table(['Field', 'Type', 'Required', 'Description'], okRows)}</details>`);
+  if (okRows.length)
+    parts.push(`<details><summary>Response ${escapeHtml(ok![0])} fields</summary>${table(['Field', 'Type', 'Required', 'Description'], okRows)}</details>`);
   parts.push('</section>');
   return parts.join('');
 }

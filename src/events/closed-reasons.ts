@@ -55,7 +55,8 @@ export function submissionClosedDetail(event: ClosedWindowInput, now: Date): str
     // Publication needs judging, so results published before the deadline mean the organizer moved
     // the event to judging early, and that move was its last status change.
     const early = event.result_announced_at !== null && ms(event.result_announced_at) < ms(event.submission_deadline);
-    if (early) return `Submissions are closed: the organizer closed submissions early: the event was moved to judging${onDate(event)}, before the submission deadline ${deadline}${published}.`;
+    if (early)
+      return `Submissions are closed: the organizer closed submissions early: the event was moved to judging${onDate(event)}, before the submission deadline ${deadline}${published}.`;
     return `Submissions are closed: the submission deadline passed at ${deadline}${published}.`;
   }
   if (status === 'judging') {

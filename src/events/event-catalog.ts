@@ -56,10 +56,7 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
    */
   const pages = new Map<string, PageEntry>();
 
-  const unsubscribe = [
-    notifier.subscribe(EVENTS_CHANGED, (id) => (id ? drop(id) : clear())),
-    notifier.subscribe(NOTIFIER_RESYNC, () => clear()),
-  ];
+  const unsubscribe = [notifier.subscribe(EVENTS_CHANGED, (id) => (id ? drop(id) : clear())), notifier.subscribe(NOTIFIER_RESYNC, () => clear())];
 
   function drop(id: string): void {
     epoch++;

@@ -95,10 +95,7 @@ function normaliseFields(input: FormFieldInput[], errors: FieldError[]): FormFie
  * Validates the semantic rules a schema cannot express and returns the complete configuration
  * after applying `input` over `base` (for creation `base` is undefined and required fields apply).
  */
-export function buildEventConfig(
-  input: EventConfigInput,
-  base?: EventConfig,
-): { config: EventConfig; errors: FieldError[] } {
+export function buildEventConfig(input: EventConfigInput, base?: EventConfig): { config: EventConfig; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const req = <T>(v: T | undefined, field: string, fallback: T): T => {
     if (v === undefined) {
@@ -120,9 +117,7 @@ export function buildEventConfig(
     time_zone: input.time_zone !== undefined ? input.time_zone : (base?.time_zone ?? null),
     registration_open: input.registration_config?.open ?? base?.registration_open ?? true,
     auto_approve: input.registration_config?.auto_approve ?? base?.auto_approve ?? false,
-    fields: input.registration_config?.fields
-      ? normaliseFields(input.registration_config.fields, errors)
-      : (base?.fields ?? []),
+    fields: input.registration_config?.fields ? normaliseFields(input.registration_config.fields, errors) : (base?.fields ?? []),
   };
   if (typeof config.name === 'string' && input.name !== undefined && config.name.trim() === '') {
     errors.push({ field: 'name', message: 'must not be blank' });
@@ -205,7 +200,11 @@ export function canonicalTimeZone(name: string): string | null {
  * ordering rule, its submission deadline) lies in the future; an event published straight into
  * `active` needs only its submission deadline ahead. Drafts may hold any dates until then.
  */
-export function publicationDeadlineErrors(config: Pick<EventConfig, 'registration_deadline' | 'submission_deadline'>, status: 'open' | 'active', now: Date): FieldError[] {
+export function publicationDeadlineErrors(
+  config: Pick<EventConfig, 'registration_deadline' | 'submission_deadline'>,
+  status: 'open' | 'active',
+  now: Date,
+): FieldError[] {
   const field = status === 'open' ? 'registration_deadline' : 'submission_deadline';
   const at = parseTimestamp(config[field]);
   // An unparseable date is reported by buildEventConfig already.

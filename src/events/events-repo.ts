@@ -16,10 +16,7 @@ export function statusPredicate(eb: EB, status: EventStatus, now: string) {
     case 'ended':
       return eb('status', '=', status);
     case 'judging':
-      return eb.or([
-        eb('status', '=', 'judging'),
-        eb.and([eb('status', 'in', ['open', 'active']), eb('submission_deadline', '<=', now)]),
-      ]);
+      return eb.or([eb('status', '=', 'judging'), eb.and([eb('status', 'in', ['open', 'active']), eb('submission_deadline', '<=', now)])]);
     case 'active':
       return eb.and([
         eb('submission_deadline', '>', now),
@@ -82,9 +79,7 @@ function deadlineTest(stored: 'open' | 'active', wanted: EventStatus[], now: str
         if (s === 'judging') return eb('submission_deadline', '<=', now);
         if (s === 'open') return eb('registration_deadline', '>', now);
         // active: past the registration deadline (stored open) and before the submission deadline.
-        return stored === 'open'
-          ? eb.and([eb('registration_deadline', '<=', now), eb('submission_deadline', '>', now)])
-          : eb('submission_deadline', '>', now);
+        return stored === 'open' ? eb.and([eb('registration_deadline', '<=', now), eb('submission_deadline', '>', now)]) : eb('submission_deadline', '>', now);
       }),
     );
 }
@@ -184,22 +179,11 @@ export async function updateEvent(db: Executor, id: string, patch: EventUpdate):
 }
 
 export async function isOrganizerOf(db: Executor, eventId: string, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('event_organizers')
-    .select('user_id')
-    .where('event_id', '=', eventId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('event_organizers').select('user_id').where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst();
   return row !== undefined;
 }
 
 export async function trackIdsInUse(db: Executor, eventId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('registrations')
-    .select('track_id')
-    .distinct()
-    .where('event_id', '=', eventId)
-    .where('track_id', 'is not', null)
-    .execute();
+  const rows = await db.selectFrom('registrations').select('track_id').distinct().where('event_id', '=', eventId).where('track_id', 'is not', null).execute();
   return rows.map((r) => r.track_id!).filter(Boolean);
 }

@@ -26,7 +26,10 @@ function parseFields(raw: string | undefined): Array<(typeof LIST_FIELDS)[number
   const unknown = names.filter((n) => !(LIST_FIELDS as string[]).includes(n));
   if (unknown.length) {
     throw validationError([
-      { field: 'fields', message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; allowed: ${LIST_FIELDS.join(', ')}` },
+      {
+        field: 'fields',
+        message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')}; allowed: ${LIST_FIELDS.join(', ')}`,
+      },
     ]);
   }
   return names as Array<(typeof LIST_FIELDS)[number]>;

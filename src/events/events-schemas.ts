@@ -29,7 +29,9 @@ export const EventSchema = Type.Object({
   registration_deadline: Type.String(),
   submission_deadline: Type.String(),
   result_announced_at: Nullable(Type.String()),
-  time_zone: Nullable(Type.String({ description: 'the IANA time zone the organizer gives the deadlines in (for display; the deadlines are UTC instants); null if not set' })),
+  time_zone: Nullable(
+    Type.String({ description: 'the IANA time zone the organizer gives the deadlines in (for display; the deadlines are UTC instants); null if not set' }),
+  ),
   timeline: TimelineSchema,
   tracks: Type.Array(TrackSchema),
   dimensions: Type.Array(DimensionSchema),
@@ -144,10 +146,7 @@ export const CreateEventBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PatchEventBody = Type.Object(
-  { ...eventInputProperties, status: opt(EventStatusInputSchema) },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const PatchEventBody = Type.Object({ ...eventInputProperties, status: opt(EventStatusInputSchema) }, { additionalProperties: false, minProperties: 1 });
 
 export const EventIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -157,9 +156,7 @@ export const ListEventsQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
     cursor: Type.Optional(Type.String({ pattern: '^evt_[0-9a-z]{1,40}$' })),
     mine: Type.Optional(Type.Boolean({ description: 'events you organize, drafts included (needs a key)' })),
-    fields: Type.Optional(
-      Type.String({ maxLength: 300, description: 'comma list of the item fields to return (compact pages), e.g. id,name,status' }),
-    ),
+    fields: Type.Optional(Type.String({ maxLength: 300, description: 'comma list of the item fields to return (compact pages), e.g. id,name,status' })),
   },
   { additionalProperties: false },
 );

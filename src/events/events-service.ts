@@ -141,9 +141,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     }
     // Once judging has begun, what reviews are based on and when the event closed are fixed.
     if (current === 'judging') {
-      const locked = (['dimensions', 'models', 'registration_deadline', 'submission_deadline', 'tracks'] as const).filter(
-        (k) => input[k] !== undefined,
-      );
+      const locked = (['dimensions', 'models', 'registration_deadline', 'submission_deadline', 'tracks'] as const).filter((k) => input[k] !== undefined);
       if (locked.length) throw new AppError('event_locked', `${locked.join(', ')} cannot change once judging has started`);
     }
     if (input.tracks) {
@@ -238,7 +236,21 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     return { events: page, nextCursor: rows.length > q.limit ? page[page.length - 1]!.id : null };
   }
 
-  return { load, getVisible, getPublic, getOwned, changed: catalog.changed, cacheStats: catalog.stats, isOwner, create, update, onStatusChange, list, coOrganizers, requireOrganizerRole };
+  return {
+    load,
+    getVisible,
+    getPublic,
+    getOwned,
+    changed: catalog.changed,
+    cacheStats: catalog.stats,
+    isOwner,
+    create,
+    update,
+    onStatusChange,
+    list,
+    coOrganizers,
+    requireOrganizerRole,
+  };
 }
 
 export type EventsService = ReturnType<typeof createEventsService>;

@@ -40,11 +40,7 @@ export interface RegistrationWindowInput extends StatusInput {
 
 /** Registration is accepted while the event is open, before its deadline, and the form is open. */
 export function registrationAccepted(event: RegistrationWindowInput, now: Date): boolean {
-  return (
-    effectiveStatus(event, now) === 'open' &&
-    now.getTime() < ms(event.registration_deadline) &&
-    event.registration_open
-  );
+  return effectiveStatus(event, now) === 'open' && now.getTime() < ms(event.registration_deadline) && event.registration_open;
 }
 
 /** Submission is accepted while the event is open or active and before the submission deadline. */

@@ -127,9 +127,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
       const value = reply.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    const write = keep
-      ? repo.complete(claim.scope, claim.token, { status: reply.statusCode, headers, body })
-      : repo.release(claim.scope, claim.token);
+    const write = keep ? repo.complete(claim.scope, claim.token, { status: reply.statusCode, headers, body }) : repo.release(claim.scope, claim.token);
     write.then(
       () => done(null, payload),
       (err: unknown) => {
@@ -145,15 +143,19 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     const claim = claims.get(request);
     if (!claim) return done();
     claims.delete(request);
-    repo.release(claim.scope, claim.token).then(() => done(), (err: unknown) => {
-      request.log.error({ err }, 'could not release the idempotency key');
-      done();
-    });
+    repo.release(claim.scope, claim.token).then(
+      () => done(),
+      (err: unknown) => {
+        request.log.error({ err }, 'could not release the idempotency key');
+        done();
+      },
+    );
   }
 
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
-    if (!route.config.auth) throw new Error(`${[route.method].flat().join(',')} ${route.url}: idempotent routes need config.auth (keys are scoped to the caller)`);
+    if (!route.config.auth)
+      throw new Error(`${[route.method].flat().join(',')} ${route.url}: idempotent routes need config.auth (keys are scoped to the caller)`);
     route.preHandler = [...toArray(route.preHandler), preHandler];
     route.onSend = [...toArray(route.onSend), onSend];
     route.onResponse = [...toArray(route.onResponse), onResponse];

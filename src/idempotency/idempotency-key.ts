@@ -34,7 +34,9 @@ function sortKeys(value: unknown): unknown {
  * and `/events/%78` are the event `x` either way) and the parsed body.
  */
 export function requestFingerprint(method: string, route: string, params: unknown, body: unknown): string {
-  return createHash('sha256').update(`${method} ${route}\n${canonicalJson(params)}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${route}\n${canonicalJson(params)}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 /**

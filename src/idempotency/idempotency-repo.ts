@@ -25,7 +25,10 @@ export function createIdempotencyRepo(db: Db) {
 
   return {
     /** Inserts a running claim; false when the key already has a row (the primary key decides). */
-    async insertClaim(s: IdempotencyScope, claim: { fingerprint: string; token: string; lockedUntil: string; expiresAt: string; now: string }): Promise<boolean> {
+    async insertClaim(
+      s: IdempotencyScope,
+      claim: { fingerprint: string; token: string; lockedUntil: string; expiresAt: string; now: string },
+    ): Promise<boolean> {
       const res = await db
         .insertInto('idempotency_keys')
         .values({
@@ -55,7 +58,11 @@ export function createIdempotencyRepo(db: Db) {
      * Takes over a row (expired, or running past its lease) as a fresh running claim. Guarded by the
      * token seen when reading it, so of two processes taking over at once exactly one wins.
      */
-    async takeOver(s: IdempotencyScope, seenToken: string, claim: { fingerprint: string; token: string; lockedUntil: string; expiresAt: string; now: string }): Promise<boolean> {
+    async takeOver(
+      s: IdempotencyScope,
+      seenToken: string,
+      claim: { fingerprint: string; token: string; lockedUntil: string; expiresAt: string; now: string },
+    ): Promise<boolean> {
       const res = await db
         .updateTable('idempotency_keys')
         .set({
@@ -86,11 +93,7 @@ export function createIdempotencyRepo(db: Db) {
 
     /** Frees the key so a retry runs again (the answer was not one to keep). */
     async release(s: IdempotencyScope, token: string): Promise<void> {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where(heldBy(s, token))
-        .where('state', '=', 'running')
-        .execute();
+      await db.deleteFrom('idempotency_keys').where(heldBy(s, token)).where('state', '=', 'running').execute();
     },
 
     /** Deletes at most `limit` expired rows, oldest first (index on expires_at): bounded work per call. */

@@ -69,10 +69,7 @@ export interface McpRoutesDeps {
 export function mcpRoutes(ctx: McpRoutesDeps) {
   const { config } = ctx;
   const validators = new Map<string, ArgsValidator>(
-    MCP_TOOLS.map((t) => [
-      t.name,
-      validatorCompiler({ schema: t.inputSchema, httpPart: 'body', method: 'POST', url: '/mcp' }) as unknown as ArgsValidator,
-    ]),
+    MCP_TOOLS.map((t) => [t.name, validatorCompiler({ schema: t.inputSchema, httpPart: 'body', method: 'POST', url: '/mcp' }) as unknown as ArgsValidator]),
   );
   const tools = MCP_TOOLS.map((t) => ({
     name: t.name,
@@ -87,13 +84,7 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(toProblem(err, config.publicUrl)) }] };
   }
 
-  async function callTool(
-    app: App,
-    request: FastifyRequest,
-    spec: ToolSpec,
-    rawArgs: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<CallToolResult> {
+  async function callTool(app: App, request: FastifyRequest, spec: ToolSpec, rawArgs: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     // A copy: the validator fills defaults in.
     const args: Record<string, unknown> = { ...rawArgs };
     const validate = validators.get(spec.name)!;

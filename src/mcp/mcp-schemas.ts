@@ -17,10 +17,9 @@ export const JsonRpcMessage = Type.Object(
   { additionalProperties: true },
 );
 
-export const McpRequestBody = Type.Union(
-  [JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1, maxItems: MAX_BATCH_SIZE })],
-  { description: 'a JSON-RPC 2.0 message, or a batch of them' },
-);
+export const McpRequestBody = Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1, maxItems: MAX_BATCH_SIZE })], {
+  description: 'a JSON-RPC 2.0 message, or a batch of them',
+});
 
 const JsonRpcResponse = Type.Object(
   {

@@ -139,7 +139,13 @@ function withIdempotencyArgs(tools: ToolSpec[]): ToolSpec[] {
   return tools.map((t) =>
     t.method !== 'POST'
       ? t
-      : { ...t, inputSchema: { ...t.inputSchema, properties: { ...t.inputSchema.properties, [IDEMPOTENCY_ARG]: JSON.parse(JSON.stringify(idempotencyArg)) as object } } },
+      : {
+          ...t,
+          inputSchema: {
+            ...t.inputSchema,
+            properties: { ...t.inputSchema.properties, [IDEMPOTENCY_ARG]: JSON.parse(JSON.stringify(idempotencyArg)) as object },
+          },
+        },
   );
 }
 
@@ -194,7 +200,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   {
     name: 'get_my_registration',
     description:
-      'Your registration for an event (status pending, approved or rejected with a reason) and your project. `wait` (seconds) holds a pending registration until it is decided or the time is up (the server caps it); keep it below your client\'s request timeout (60 s by default in the official MCP SDKs), e.g. 45, and call again while still pending.',
+      "Your registration for an event (status pending, approved or rejected with a reason) and your project. `wait` (seconds) holds a pending registration until it is decided or the time is up (the server caps it); keep it below your client's request timeout (60 s by default in the official MCP SDKs), e.g. 45, and call again while still pending.",
     annotations: read('Get my registration'),
     method: 'GET',
     path: '/events/{event_id}/my-registration',

@@ -59,9 +59,7 @@ export const ListRegistrationsQuery = Type.Object(
   {
     status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')])),
     track_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    q: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 80, description: 'case-insensitive team-name prefix; results are then ordered by team name' }),
-    ),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'case-insensitive team-name prefix; results are then ordered by team name' })),
     ...organizerPageQuery,
   },
   { additionalProperties: false },

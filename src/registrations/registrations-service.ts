@@ -129,7 +129,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
     const stamp = iso(clock.now());
     const result = await db
       .updateTable('registrations')
-      .set({ status: decision, reason: decision === 'rejected' ? (reason?.trim() || null) : null, updated_at: stamp })
+      .set({ status: decision, reason: decision === 'rejected' ? reason?.trim() || null : null, updated_at: stamp })
       .where('id', '=', registrationId)
       .where('event_id', '=', event.id)
       .executeTakeFirst();

@@ -43,14 +43,17 @@ function sendJson(reply: FastifyReply, json: string | Buffer) {
 }
 
 /** Streams the whole ranking as CSV: never one giant string, paced by the client (backpressure). */
-async function sendCsv(reply: FastifyReply, results: ResultsService, who: Parameters<ResultsService['leaderboardCsv']>[0], eventId: string, trackId: string | undefined) {
+async function sendCsv(
+  reply: FastifyReply,
+  results: ResultsService,
+  who: Parameters<ResultsService['leaderboardCsv']>[0],
+  eventId: string,
+  trackId: string | undefined,
+) {
   const { event, lines } = await results.leaderboardCsv(who, eventId, { trackId });
   const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
   const name = `${safe(event.id)}-leaderboard${trackId ? `-${safe(trackId)}` : ''}.csv`;
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('Content-Disposition', `attachment; filename="${name}"`)
-    .send(Readable.from(lines));
+  return reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${name}"`).send(Readable.from(lines));
 }
 
 /** `Link: <…same query with cursor=…>; rel="next"` while there are more entries. */
@@ -93,7 +96,7 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
                   type: 'integer',
                   minimum: 1,
                   description:
-                    'Present only while some projects\' numbers are still being recomputed in the background after a bulk change (weights edited, judging started, every review re-run): how many. Their rows show their previous numbers meanwhile, and a project never computed yet is not listed. Read again in a few seconds.',
+                    "Present only while some projects' numbers are still being recomputed in the background after a bulk change (weights edited, judging started, every review re-run): how many. Their rows show their previous numbers meanwhile, and a project never computed yet is not listed. Read again in a few seconds.",
                 },
               },
             },

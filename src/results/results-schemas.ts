@@ -21,7 +21,7 @@ export const LeaderboardEntrySchema = Type.Object({
   ...ResultEntrySchema.properties,
   reviews: Type.Object(
     {
-      expected: Type.Integer({ description: 'AI reviews each project gets: the number of the event\'s models' }),
+      expected: Type.Integer({ description: "AI reviews each project gets: the number of the event's models" }),
       succeeded: Type.Integer({ description: 'AI reviews that succeeded' }),
       failed: Type.Integer({ description: 'AI reviews that failed for good' }),
       pending: Type.Integer({ description: 'AI reviews queued or running' }),
@@ -63,8 +63,7 @@ export const LeaderboardQuery = Type.Object(
 );
 
 export const CsvText = Type.String({
-  description:
-    'text/csv: rank, project_id, project_name, team_name, track_id, score, then scores_by_model.<group> and scores_by_dimension.<name> columns',
+  description: 'text/csv: rank, project_id, project_name, team_name, track_id, score, then scores_by_model.<group> and scores_by_dimension.<name> columns',
 });
 
 export const PublishBody = Type.Object(

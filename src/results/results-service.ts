@@ -80,7 +80,12 @@ function decodeStandingCursor(cursor: string): StandingCursor {
   const [k, f, p, rank, position, track, extra] = decodeCursor(cursor);
   if (!Number.isSafeInteger(k) || (k as number) < -1 || typeof f !== 'string' || typeof p !== 'string' || extra !== undefined) throw badCursor();
   if (rank === undefined && position === undefined && track === undefined) return { score_key: k as number, first_submitted_at: f, project_id: p, place: null };
-  const ok = Number.isSafeInteger(rank) && (rank as number) >= 1 && Number.isSafeInteger(position) && (position as number) >= (rank as number) - 1 && typeof track === 'string';
+  const ok =
+    Number.isSafeInteger(rank) &&
+    (rank as number) >= 1 &&
+    Number.isSafeInteger(position) &&
+    (position as number) >= (rank as number) - 1 &&
+    typeof track === 'string';
   if (!ok) throw badCursor();
   return { score_key: k as number, first_submitted_at: f, project_id: p, place: { rank: rank as number, position: position as number, track: track } };
 }
@@ -119,9 +124,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
     if (trackId === undefined) return;
     if (!event.tracks.some((t) => t.id === trackId)) {
       const known = event.tracks.map((t) => t.id);
-      throw validationError([
-        { field: 'track_id', message: known.length ? `unknown track; one of: ${known.join(', ')}` : 'this event has no tracks' },
-      ]);
+      throw validationError([{ field: 'track_id', message: known.length ? `unknown track; one of: ${known.join(', ')}` : 'this event has no tracks' }]);
     }
   }
 
@@ -223,7 +226,11 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
         // A no-op write as the first statement: on PostgreSQL it locks the event row until commit;
         // on SQLite it takes the database write lock before anything is read, so a second process
         // waits (busy timeout) instead of failing to upgrade a stale read snapshot.
-        await tx.updateTable('events').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', owned.id).execute();
+        await tx
+          .updateTable('events')
+          .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+          .where('id', '=', owned.id)
+          .execute();
         if (await repo.resultExists(tx, owned.id)) throw alreadyPublished(owned);
         const row = await findEvent(tx, owned.id);
         if (!row) throw new AppError('event_not_found', `no event ${owned.id}`);
@@ -284,11 +291,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
         const etag = hash.update(']').digest('base64url');
         // The entries live in result_entries; the tag is the hash of their whole array's bytes.
         await tx.updateTable('results').set({ etag }).where('event_id', '=', event.id).execute();
-        await tx
-          .updateTable('events')
-          .set({ status: 'ended', result_announced_at: stamp, updated_at: stamp })
-          .where('id', '=', event.id)
-          .execute();
+        await tx.updateTable('events').set({ status: 'ended', result_announced_at: stamp, updated_at: stamp }).where('id', '=', event.id).execute();
         return { event_id: event.id, status: 'ended' as const, result_announced_at: stamp, published_at: stamp, etag: `"${etag}"`, entryPieces: pieces };
       });
       // The event row changed (status, result_announced_at): drop cached copies of it.

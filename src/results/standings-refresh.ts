@@ -47,7 +47,10 @@ async function walkStale(
     // written back from older data is refused and stays stale.
     let q = db.selectFrom('standings').select(['project_id', 'version']).where('event_id', '=', eventId).where('stale', '=', 1);
     if (last !== null) q = q.where('project_id', '>', last);
-    const chunk = await q.orderBy('project_id').limit(Math.min(size, maxRows - found)).execute();
+    const chunk = await q
+      .orderBy('project_id')
+      .limit(Math.min(size, maxRows - found))
+      .execute();
     if (chunk.length === 0) return { found, stoppedAfter: null };
     try {
       await refreshChunk(db, eventId, chunk);

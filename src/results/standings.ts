@@ -211,7 +211,10 @@ export async function scoredGroups(db: Executor, eventId: string): Promise<strin
 /** Judged projects nobody scored: their count and the first few ids (ranking order). */
 export async function unscored(db: Executor, eventId: string, sample: number): Promise<{ count: number; projectIds: string[] }> {
   const [count, first] = await Promise.all([
-    ranked(db, eventId, undefined).select(sql<number | string>`count(*)`.as('n')).where('standings.score_key', '<', 0).executeTakeFirstOrThrow(),
+    ranked(db, eventId, undefined)
+      .select(sql<number | string>`count(*)`.as('n'))
+      .where('standings.score_key', '<', 0)
+      .executeTakeFirstOrThrow(),
     ranked(db, eventId, undefined)
       .select('standings.project_id')
       .where('standings.score_key', '<', 0)

@@ -10,10 +10,7 @@ export const COMMENT_MAX = 10_000;
  * from 0 to 10, and no name the event does not have. Errors name the field as `scores.<dimension>`.
  * The value lists the scores in the event's dimension order.
  */
-export function validateScores(
-  scores: Record<string, unknown>,
-  dimensions: readonly Dimension[],
-): { value: Record<string, number>; errors: FieldError[] } {
+export function validateScores(scores: Record<string, unknown>, dimensions: readonly Dimension[]): { value: Record<string, number>; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const names = dimensions.map((d) => d.name);
   const known = new Set(names);

@@ -82,12 +82,7 @@ export async function addReviewer(db: Executor, eventId: string, userId: string,
 }
 
 export async function isReviewer(db: Executor, eventId: string, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('event_reviewers')
-    .select('user_id')
-    .where('event_id', '=', eventId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('event_reviewers').select('user_id').where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -121,12 +116,7 @@ export async function listReviewers(db: Executor, eventId: string, page: { limit
 export async function removeReviewer(db: Executor, eventId: string, userId: string): Promise<boolean> {
   const res = await db.deleteFrom('event_reviewers').where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst();
   if (Number(res.numDeletedRows) === 0) return false;
-  await db
-    .deleteFrom('reviews')
-    .where('event_id', '=', eventId)
-    .where('reviewer_kind', '=', 'human')
-    .where('reviewer', '=', userId)
-    .execute();
+  await db.deleteFrom('reviews').where('event_id', '=', eventId).where('reviewer_kind', '=', 'human').where('reviewer', '=', userId).execute();
   return true;
 }
 
@@ -135,18 +125,10 @@ export async function removeReviewer(db: Executor, eventId: string, userId: stri
  * an approved registration that is not the reviewer's own team (conflict of interest), after
  * `after` (first_submitted_at, id), at most `limit`.
  */
-export async function listReviewableProjects(
-  db: Executor,
-  eventId: string,
-  reviewerId: string,
-  page: { limit: number; after?: readonly [string, string] },
-) {
+export async function listReviewableProjects(db: Executor, eventId: string, reviewerId: string, page: { limit: number; after?: readonly [string, string] }) {
   let q = judgedProjects(db, eventId)
     .leftJoin('reviews', (join) =>
-      join
-        .onRef('reviews.project_id', '=', 'projects.id')
-        .on('reviews.reviewer_kind', '=', 'human')
-        .on('reviews.reviewer', '=', reviewerId),
+      join.onRef('reviews.project_id', '=', 'projects.id').on('reviews.reviewer_kind', '=', 'human').on('reviews.reviewer', '=', reviewerId),
     )
     .selectAll('projects')
     .select([

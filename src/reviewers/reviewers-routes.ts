@@ -71,7 +71,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: "The event's human reviewers, then its invitations not yet accepted: one page of both (cursor pagination, Link rel=\"next\")",
+          summary: 'The event\'s human reviewers, then its invitations not yet accepted: one page of both (cursor pagination, Link rel="next")',
           params: EventIdParams,
           querystring: PageQuery,
           response: { 200: ReviewersResponse, ...problems('forbidden', 'event_not_found') },
@@ -79,7 +79,12 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
       },
       async (request, reply) => {
         const q = request.query;
-        const { event, reviewers: list, invitations, nextCursor } = await reviewers.listReviewers(principalOf(request), request.params.id, {
+        const {
+          event,
+          reviewers: list,
+          invitations,
+          nextCursor,
+        } = await reviewers.listReviewers(principalOf(request), request.params.id, {
           limit: q.limit,
           ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
         });
@@ -155,7 +160,10 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
             "Accept: sign in the invited address's account (or create it), become a reviewer, get a review-scoped API key (shown once) unless you already hold one",
           params: TokenParams,
           body: AcceptBody,
-          response: { 200: AcceptResponse, ...problems('unauthorized', 'forbidden', 'csrf_failed', 'invitation_not_found', 'invitation_used', 'invitation_expired', 'invitation_closed') },
+          response: {
+            200: AcceptResponse,
+            ...problems('unauthorized', 'forbidden', 'csrf_failed', 'invitation_not_found', 'invitation_used', 'invitation_expired', 'invitation_closed'),
+          },
         },
       },
       async (request, reply) => {
@@ -186,7 +194,8 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
         config: { auth: true, reviewKeyAllowed: true },
         schema: {
           tags: ['reviewer'],
-          summary: "The projects to review, each with the caller's own review, and the event's dimensions; `projects` is one page (cursor pagination, Link rel=\"next\")",
+          summary:
+            'The projects to review, each with the caller\'s own review, and the event\'s dimensions; `projects` is one page (cursor pagination, Link rel="next")',
           params: EventIdParams,
           querystring: PageQuery,
           response: { 200: AssignmentsResponse, ...problems('forbidden', 'event_not_found', 'not_judging', 'event_locked', 'results_already_published') },
@@ -245,7 +254,19 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
           summary: `Create (201) or replace (200) your review: every dimension scored ${SCORE_MIN}..${SCORE_MAX}, comment up to ${COMMENT_MAX} characters; while the event is judging`,
           params: EventProjectParams,
           body: ReviewBody,
-          response: { 200: ReviewSchema, 201: ReviewSchema, ...problems('forbidden', 'event_not_found', 'project_not_found', 'conflict_of_interest', 'not_judging', 'event_locked', 'results_already_published') },
+          response: {
+            200: ReviewSchema,
+            201: ReviewSchema,
+            ...problems(
+              'forbidden',
+              'event_not_found',
+              'project_not_found',
+              'conflict_of_interest',
+              'not_judging',
+              'event_locked',
+              'results_already_published',
+            ),
+          },
         },
       },
       async (request, reply) => {

@@ -61,7 +61,8 @@ export const AcceptBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 1000,
-        description: "The existing account's password, or the new account's (at least 8 characters). Not needed when signed in (web session) as the invited address",
+        description:
+          "The existing account's password, or the new account's (at least 8 characters). Not needed when signed in (web session) as the invited address",
       }),
     ),
     start_session: Type.Optional(Type.Boolean({ description: 'Web app: also sign in (sets the session cookie) and answer csrf_token' })),
@@ -81,28 +82,33 @@ export const AcceptResponse = Type.Object({
   user: Type.Object({ id: Type.String(), email: Type.String(), role: Type.String() }),
   account_created: Type.Boolean(),
   api_key: Nullable(
-    Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      prefix: Type.String(),
-      key: Type.String({ description: 'The API key itself: shown once, store it now' }),
-      created_at: Type.String(),
-      expires_at: Nullable(Type.String()),
-      scope: KeyScopeSchema,
-    }, {
-      description:
-        'A new review-scoped API key, for the review endpoints of every event you review; null when you already hold one (see existing_key)',
-    }),
+    Type.Object(
+      {
+        id: Type.String(),
+        name: Type.String(),
+        prefix: Type.String(),
+        key: Type.String({ description: 'The API key itself: shown once, store it now' }),
+        created_at: Type.String(),
+        expires_at: Nullable(Type.String()),
+        scope: KeyScopeSchema,
+      },
+      {
+        description: 'A new review-scoped API key, for the review endpoints of every event you review; null when you already hold one (see existing_key)',
+      },
+    ),
   ),
   existing_key: Nullable(
-    Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      prefix: Type.String({ description: 'The start of the key you hold (the key itself is never shown again)' }),
-      created_at: Type.String(),
-      expires_at: Nullable(Type.String()),
-      scope: KeyScopeSchema,
-    }, { description: 'The review key you already hold, which now also works for this event; null when api_key is set' }),
+    Type.Object(
+      {
+        id: Type.String(),
+        name: Type.String(),
+        prefix: Type.String({ description: 'The start of the key you hold (the key itself is never shown again)' }),
+        created_at: Type.String(),
+        expires_at: Nullable(Type.String()),
+        scope: KeyScopeSchema,
+      },
+      { description: 'The review key you already hold, which now also works for this event; null when api_key is set' },
+    ),
   ),
   revoked_key_ids: Type.Array(Type.String(), { description: 'Review keys revoked because replace_key was true' }),
   csrf_token: Type.Optional(Type.String({ description: 'With start_session (or a web session): the CSRF token of the session' })),
@@ -154,5 +160,5 @@ export const AssignmentsResponse = Type.Object({
   scale: Type.Object({ min: Type.Number(), max: Type.Number() }),
   dimensions: Type.Array(DimensionSchema),
   projects: Type.Array(AssignmentSchema),
-  hidden_for_conflict_of_interest: Type.Integer({ description: "Projects left out because the reviewer registered that team" }),
+  hidden_for_conflict_of_interest: Type.Integer({ description: 'Projects left out because the reviewer registered that team' }),
 });

@@ -63,14 +63,7 @@ const HOUR_MS = 3_600_000;
 /** The path of the browser page an invitation link opens; the API twin is under /api/v1. */
 export const invitationPath = (token: string) => `/invitations/${token}`;
 
-export function createReviewersService(deps: {
-  db: Db;
-  clock: Clock;
-  config: Config;
-  accounts: AccountsService;
-  events: EventsService;
-  mailer: Mailer;
-}) {
+export function createReviewersService(deps: { db: Db; clock: Clock; config: Config; accounts: AccountsService; events: EventsService; mailer: Mailer }) {
   const { db, clock, config, accounts, events, mailer } = deps;
 
   // ---- organizers -------------------------------------------------------------------------
@@ -105,9 +98,7 @@ export function createReviewersService(deps: {
     const link = `${config.publicUrl}${invitationPath(token)}`;
     let delivery: Delivery;
     try {
-      delivery = await mailer.send(
-        invitationMail({ to: email, eventName: event.name, inviterEmail: who.email, link, expiresAt: invitation.expires_at }),
-      );
+      delivery = await mailer.send(invitationMail({ to: email, eventName: event.name, inviterEmail: who.email, link, expiresAt: invitation.expires_at }));
     } catch (err) {
       await repo.deleteInvitation(db, invitation.id);
       log.error({ invitation_id: invitation.id, event_id: event.id, reason: (err as Error).message }, 'invitation e-mail could not be sent');
@@ -179,7 +170,10 @@ export function createReviewersService(deps: {
       throw new AppError('invitation_not_found', 'This invitation link is unknown, or was replaced by a newer invitation or withdrawn.');
     }
     // A finished event takes no reviewers: its invitations must not make accounts or keys any more.
-    const eventStatus = effectiveStatus({ status: found.event_status, registration_deadline: found.registration_deadline, submission_deadline: found.submission_deadline }, clock.now());
+    const eventStatus = effectiveStatus(
+      { status: found.event_status, registration_deadline: found.registration_deadline, submission_deadline: found.submission_deadline },
+      clock.now(),
+    );
     if (eventStatus === 'ended' || eventStatus === 'cancelled') {
       throw new AppError(
         'invitation_closed',

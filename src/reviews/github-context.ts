@@ -130,7 +130,14 @@ interface Fetched {
   truncated: boolean;
 }
 
-function getLimited(url: URL, headers: Record<string, string>, maxBytes: number, signal: AbortSignal, lookup: LookupFn | undefined, agent: http.Agent): Promise<Fetched> {
+function getLimited(
+  url: URL,
+  headers: Record<string, string>,
+  maxBytes: number,
+  signal: AbortSignal,
+  lookup: LookupFn | undefined,
+  agent: http.Agent,
+): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     const req = mod.request(url, { method: 'GET', headers, signal, agent, ...(lookup ? { lookup } : {}) }, (res) => {
@@ -212,10 +219,7 @@ export interface GithubContextFetcher {
   close(): void;
 }
 
-export function createGithubContextFetcher(
-  cfg: Config['github'],
-  opts: { lookup?: LookupFn; now?: () => number } = {},
-): GithubContextFetcher {
+export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup?: LookupFn; now?: () => number } = {}): GithubContextFetcher {
   const api = new URL(cfg.apiUrl);
   const explicit = cfg.apiUrl.replace(/\/+$/, '') !== DEFAULT_GITHUB_API_URL;
   const lookup = explicit ? undefined : publicOnlyLookup(opts.lookup);
@@ -262,7 +266,8 @@ export function createGithubContextFetcher(
         ctx.readme = text;
         ctx.readmeTruncated = cut || r.truncated;
       } else if (r.status === 404) ctx.notes.push('the repository has no README (or it is private or does not exist)');
-      else if (r.status >= 300 && r.status < 400) ctx.notes.push(`README not read: the GitHub API answered a redirect (HTTP ${r.status}), which is not followed`);
+      else if (r.status >= 300 && r.status < 400)
+        ctx.notes.push(`README not read: the GitHub API answered a redirect (HTTP ${r.status}), which is not followed`);
       else {
         ctx.notes.push(`README not read: the GitHub API answered HTTP ${r.status}`);
         cacheable = false;
@@ -282,7 +287,8 @@ export function createGithubContextFetcher(
         ctx.entries = kept;
         ctx.entriesTruncated = r.truncated || kept.length < names.length;
       } else if (r.status === 404) ctx.notes.push('the repository was not found through the GitHub API (it may be private or deleted)');
-      else if (r.status >= 300 && r.status < 400) ctx.notes.push(`file list not read: the GitHub API answered a redirect (HTTP ${r.status}), which is not followed`);
+      else if (r.status >= 300 && r.status < 400)
+        ctx.notes.push(`file list not read: the GitHub API answered a redirect (HTTP ${r.status}), which is not followed`);
       else {
         ctx.notes.push(`file list not read: the GitHub API answered HTTP ${r.status}`);
         cacheable = false;

@@ -17,10 +17,7 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-export function backoffDelayMs(
-  attempts: number,
-  opts: { baseMs: number; maxMs: number; retryAfterMs?: number | undefined; random?: () => number },
-): number {
+export function backoffDelayMs(attempts: number, opts: { baseMs: number; maxMs: number; retryAfterMs?: number | undefined; random?: () => number }): number {
   const random = opts.random ?? Math.random;
   const exp = Math.min(opts.maxMs, opts.baseMs * 2 ** Math.max(0, attempts - 1));
   const jittered = Math.round(exp / 2 + random() * (exp / 2));

@@ -108,7 +108,7 @@ export function buildReviewPrompt({ event, project, repo, fence }: PromptInput):
   const track = project.track_id ? event.tracks.find((t) => t.id === project.track_id) : undefined;
   const parts: string[] = ['Review this project.', ''];
   // Only the organizer's own track text is shown; an id that matches none of them is not echoed.
-  parts.push(`Track: ${track ? `${track.id} (${track.name})` : project.track_id ? 'not one of this event\'s tracks' : 'none'}`);
+  parts.push(`Track: ${track ? `${track.id} (${track.name})` : project.track_id ? "not one of this event's tracks" : 'none'}`);
   if (project.team_size !== null) parts.push(`Team size: ${project.team_size}`);
   parts.push('', 'Project name:', block('project.name', project.project_name));
   parts.push('', 'Project description:', block('project.description', project.description?.trim() ? project.description : '(none given)'));
@@ -123,7 +123,10 @@ export function buildReviewPrompt({ event, project, repo, fence }: PromptInput):
     // owner/repo is the team's choice too: fenced like the rest.
     parts.push('', 'Repository, as read through the GitHub API:', block('repository.name', repo.repo));
     if (repo.entries) {
-      parts.push('Top-level files and folders' + (repo.entriesTruncated ? ' (list truncated)' : '') + ':', block('repository.tree', repo.entries.join('\n') || '(empty)'));
+      parts.push(
+        'Top-level files and folders' + (repo.entriesTruncated ? ' (list truncated)' : '') + ':',
+        block('repository.tree', repo.entries.join('\n') || '(empty)'),
+      );
     }
     if (repo.readme !== null) {
       parts.push('README' + (repo.readmeTruncated ? ' (truncated)' : '') + ':', block('repository.readme', repo.readme));

@@ -101,9 +101,14 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
   function startHeartbeat() {
     if (heartbeat) return;
     // Renew well before expiry; one statement renews the leases of every review in progress here.
-    heartbeat = setInterval(() => {
-      repo.renewLeases(db, [...new Set(working.values())], [...working.keys()], leaseUntil()).catch((err: unknown) => deps.log().warn({ err }, 'review lease renewal failed'));
-    }, Math.max(250, Math.floor(ai.leaseMs / 3)));
+    heartbeat = setInterval(
+      () => {
+        repo
+          .renewLeases(db, [...new Set(working.values())], [...working.keys()], leaseUntil())
+          .catch((err: unknown) => deps.log().warn({ err }, 'review lease renewal failed'));
+      },
+      Math.max(250, Math.floor(ai.leaseMs / 3)),
+    );
     heartbeat.unref();
   }
   function stopHeartbeatIfIdle() {
@@ -145,10 +150,15 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
           }
           if (surplus.length > 0) {
             // The claim's LIMIT should make this unreachable; the lane's limit must hold regardless.
-            deps.log().warn({ provider: name, limit: ai.concurrencyPerProvider, surplus: surplus.length }, 'a review claim returned more reviews than the lane has room for; handing them back');
-            await repo.releaseLeases(db, { ids: surplus, owner, now: iso(clock.now()) }).catch((err) =>
-              deps.log().warn({ err }, 'handing back surplus reviews failed; their leases will expire'),
-            );
+            deps
+              .log()
+              .warn(
+                { provider: name, limit: ai.concurrencyPerProvider, surplus: surplus.length },
+                'a review claim returned more reviews than the lane has room for; handing them back',
+              );
+            await repo
+              .releaseLeases(db, { ids: surplus, owner, now: iso(clock.now()) })
+              .catch((err: unknown) => deps.log().warn({ err }, 'handing back surplus reviews failed; their leases will expire'));
           }
         }
       } while (pumpAgain && !closed);
@@ -198,9 +208,10 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
         const now = clock.now();
         const error = `internal error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
         const facts = { latency_ms: null, input_tokens: null, output_tokens: null, raw_reply: null };
-        await (job.attempts < ai.maxAttempts
-          ? repo.scheduleRetry(db, { id: job.id, owner: lease, now: iso(now), nextAttemptAt: iso(now.getTime() + ai.backoffBaseMs), error, ...facts })
-          : repo.finishFailed(db, { id: job.id, owner: lease, now: iso(now), error: `gave up after ${job.attempts} attempts: ${error}`, ...facts })
+        await (
+          job.attempts < ai.maxAttempts
+            ? repo.scheduleRetry(db, { id: job.id, owner: lease, now: iso(now), nextAttemptAt: iso(now.getTime() + ai.backoffBaseMs), error, ...facts })
+            : repo.finishFailed(db, { id: job.id, owner: lease, now: iso(now), error: `gave up after ${job.attempts} attempts: ${error}`, ...facts })
         ).catch(() => undefined);
         await repo.markReviewedIfDone(db, { projectId: job.project_id }).catch(() => undefined);
       })
@@ -228,8 +239,10 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
     // A lease that expired on the last attempt: the worker died or hung mid-call. Do not go beyond
     // the attempt budget, even for that.
     if (job.attempts > ai.maxAttempts) {
-      return fail(`gave up after ${ai.maxAttempts} attempts: the last attempt's worker stopped before answering (lease expired)` +
-        (job.last_error ? `; earlier: ${job.last_error}` : ''));
+      return fail(
+        `gave up after ${ai.maxAttempts} attempts: the last attempt's worker stopped before answering (lease expired)` +
+          (job.last_error ? `; earlier: ${job.last_error}` : ''),
+      );
     }
     const ctx = await repo.loadJob(db, job.id);
     if (!ctx) return; // the project or event was deleted meanwhile
@@ -260,7 +273,8 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
       const timeout = AbortSignal.timeout(ai.timeoutMs);
       const signal = AbortSignal.any([timeout, ac.signal]);
       const started = performance.now();
-      let outcome: { ok: true; scores: Record<string, number>; summary: string } | { ok: false; error: string; retryable: boolean; retryAfterMs?: number | undefined };
+      let outcome:
+        { ok: true; scores: Record<string, number>; summary: string } | { ok: false; error: string; retryable: boolean; retryAfterMs?: number | undefined };
       let facts = noFacts;
       try {
         const reply = await provider.review({ model, system: prompt.system, user: prompt.user, schema: reviewReplySchema(dimensions), signal });
@@ -270,9 +284,10 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
           output_tokens: reply.outputTokens,
           raw_reply: reply.raw.length > RAW_REPLY_MAX ? reply.raw.slice(0, RAW_REPLY_MAX) : reply.raw,
         };
-        const checked = reply.refusal !== undefined
-          ? { ok: false as const, reason: `invalid reply: the model refused (${clip(reply.refusal, 200)})` }
-          : checkReviewReply(reply.reply, dimensions);
+        const checked =
+          reply.refusal !== undefined
+            ? { ok: false as const, reason: `invalid reply: the model refused (${clip(reply.refusal, 200)})` }
+            : checkReviewReply(reply.reply, dimensions);
         outcome = checked.ok ? { ok: true, ...checked.value } : { ok: false, error: checked.reason, retryable: true };
       } catch (err) {
         if (ac.signal.aborted && !timeout.aborted) {

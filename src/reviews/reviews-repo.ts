@@ -56,11 +56,7 @@ export async function startJudging(db: Executor, eventId: string, now: string): 
     const event = await tx.selectFrom('events').select('models').where('id', '=', eventId).executeTakeFirstOrThrow();
     const models = JSON.parse(event.models) as string[];
     if (models.length === 0) return 0;
-    const projects = await judgedProjects(tx, eventId)
-      .select('projects.id')
-      .orderBy('projects.first_submitted_at')
-      .orderBy('projects.id')
-      .execute();
+    const projects = await judgedProjects(tx, eventId).select('projects.id').orderBy('projects.first_submitted_at').orderBy('projects.id').execute();
     const rows = projects.flatMap((p) =>
       models.map((m) => ({
         id: newId('rev'),
@@ -136,17 +132,25 @@ export async function claimReviews(
         .orderBy(kind === 'expired' ? 'lease_expires_at' : 'next_attempt_at')
         .limit(limit);
     if (dialect === 'postgres') {
-      return db
-        .with((cte) => cte('picked').materialized(), (qb) => pick(qb as unknown as Executor).forUpdate().skipLocked())
-        .updateTable('reviews')
-        .from('picked')
-        .set(lease)
-        // No need to repeat the condition here: FOR UPDATE re-checks it on the row's latest version
-        // as it locks it (a row changed meanwhile is skipped), and the lock holds until commit. Left
-        // out, the planner looks the picked ids up by primary key instead of scanning the queue.
-        .whereRef('reviews.id', '=', 'picked.id')
-        .returningAll('reviews')
-        .execute();
+      return (
+        db
+          .with(
+            (cte) => cte('picked').materialized(),
+            (qb) =>
+              pick(qb as unknown as Executor)
+                .forUpdate()
+                .skipLocked(),
+          )
+          .updateTable('reviews')
+          .from('picked')
+          .set(lease)
+          // No need to repeat the condition here: FOR UPDATE re-checks it on the row's latest version
+          // as it locks it (a row changed meanwhile is skipped), and the lock holds until commit. Left
+          // out, the planner looks the picked ids up by primary key instead of scanning the queue.
+          .whereRef('reviews.id', '=', 'picked.id')
+          .returningAll('reviews')
+          .execute()
+      );
     }
     // On SQLite the statement holds the write lock from its start, so the subquery's answer cannot
     // change under it; repeating the condition there only tempts the planner to scan every due
@@ -369,13 +373,7 @@ export async function markReviewedIfDone(db: Executor, where: { projectId: strin
 
 /** Model identifiers that have queued reviews (to fail those of unconfigured providers). */
 export async function queuedModels(db: Executor): Promise<string[]> {
-  const rows = await db
-    .selectFrom('reviews')
-    .select('reviewer')
-    .distinct()
-    .where('status', '=', 'queued')
-    .where('reviewer_kind', '=', 'model')
-    .execute();
+  const rows = await db.selectFrom('reviews').select('reviewer').distinct().where('status', '=', 'queued').where('reviewer_kind', '=', 'model').execute();
   return rows.map((r) => r.reviewer);
 }
 
@@ -462,4 +460,3 @@ export async function requeue(db: Executor, q: { eventId: string; model?: string
   }
   return n;
 }
-

@@ -23,7 +23,8 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: 'Reviews of the event (per project × model or human reviewer): status, scores, summary, failure reason; one page (cursor pagination, Link rel="next")',
+          summary:
+            'Reviews of the event (per project × model or human reviewer): status, scores, summary, failure reason; one page (cursor pagination, Link rel="next")',
           params: EventIdParams,
           querystring: ListReviewsQuery,
           response: { 200: Type.Array(ReviewSchema), ...problems('forbidden', 'event_not_found') },

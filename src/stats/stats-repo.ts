@@ -87,9 +87,7 @@ export async function judgedProjectCount(db: Executor, eventId: string): Promise
 /** Reviewers of the event whose own team has a judged project (they may not review it: conflict of interest). */
 export async function reviewersWithOwnProject(db: Executor, eventId: string): Promise<Set<string>> {
   const rows = await judgedProjects(db, eventId)
-    .innerJoin('event_reviewers', (join) =>
-      join.onRef('event_reviewers.user_id', '=', 'registrations.user_id').on('event_reviewers.event_id', '=', eventId),
-    )
+    .innerJoin('event_reviewers', (join) => join.onRef('event_reviewers.user_id', '=', 'registrations.user_id').on('event_reviewers.event_id', '=', eventId))
     .select('registrations.user_id')
     .execute();
   return new Set(rows.map((r) => r.user_id));

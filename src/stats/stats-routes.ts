@@ -67,7 +67,10 @@ export function statsRoutes(ctx: StatsRoutesDeps) {
           registrations,
           projects,
           judged_projects: judged,
-          reviews: { by_model: [...byModel.values()], human: { reviewers: reviewers.length, invitations_pending: invitationsPending, reviews_done: reviewsDone } },
+          reviews: {
+            by_model: [...byModel.values()],
+            human: { reviewers: reviewers.length, invitations_pending: invitationsPending, reviews_done: reviewsDone },
+          },
           reviewers,
         };
       },

@@ -26,7 +26,11 @@ export function submissionsRoutes(ctx: SubmissionsRoutesDeps) {
           summary: "Create (201) or replace (200) the team's project until the submission deadline",
           params: EventIdParams,
           body: SubmitBody,
-          response: { 200: SubmitResponse, 201: SubmitResponse, ...problems('registration_not_approved', 'not_registered', 'event_not_found', 'submission_closed') },
+          response: {
+            200: SubmitResponse,
+            201: SubmitResponse,
+            ...problems('registration_not_approved', 'not_registered', 'event_not_found', 'submission_closed'),
+          },
         },
       },
       async (request, reply) => {

@@ -25,7 +25,11 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
     const now = clock.now();
     if (!submissionAccepted(event, now)) throw new AppError('submission_closed', submissionClosedDetail(event, now));
     const registration = await registrations.findForUser(event.id, who.userId);
-    if (!registration) throw new AppError('not_registered', `You have no registration for this event; register first (POST /api/v1/events/${event.id}/register), then submit once it is approved.`);
+    if (!registration)
+      throw new AppError(
+        'not_registered',
+        `You have no registration for this event; register first (POST /api/v1/events/${event.id}/register), then submit once it is approved.`,
+      );
     if (registration.status !== 'approved') {
       throw new AppError('registration_not_approved', `Your registration is ${registration.status}; only approved teams can submit.`, {
         extra: { registration_status: registration.status },
@@ -77,7 +81,11 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
       .select(['registrations.team_name', 'registrations.status as registration_status'])
       .where('projects.event_id', '=', event.id);
     if (after) query = query.where((eb) => eb(eb.refTuple('projects.first_submitted_at', 'projects.id'), '>', eb.tuple(after[0]!, after[1]!)));
-    const rows = await query.orderBy('projects.first_submitted_at', 'asc').orderBy('projects.id', 'asc').limit(q.limit + 1).execute();
+    const rows = await query
+      .orderBy('projects.first_submitted_at', 'asc')
+      .orderBy('projects.id', 'asc')
+      .limit(q.limit + 1)
+      .execute();
     const page = takePage(rows, q.limit, (r) => [r.first_submitted_at, r.id]);
     return { rows: page.items, nextCursor: page.nextKey ? encodeCursor('projects', event.id, page.nextKey) : null };
   }

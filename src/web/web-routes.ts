@@ -121,7 +121,10 @@ export function webRoutes() {
         if (!existsSync(join(root, file))) continue;
         const body = readFileSync(join(root, file));
         app.get(`/${file}`, { config: { skipRateLimit: true }, schema: { hide: true } as never }, async (_req, reply) =>
-          reply.type(file.endsWith('.svg') ? 'image/svg+xml' : 'text/plain; charset=utf-8').header('cache-control', 'public, max-age=86400').send(body),
+          reply
+            .type(file.endsWith('.svg') ? 'image/svg+xml' : 'text/plain; charset=utf-8')
+            .header('cache-control', 'public, max-age=86400')
+            .send(body),
         );
       }
     }

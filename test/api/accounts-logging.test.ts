@@ -56,7 +56,11 @@ describe.each(DIALECTS)('accounts secrets stay out of the logs (%s)', (dialect) 
   });
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${url}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://hackathon.test', ...headers }, body: JSON.stringify(body) });
+    fetch(`${url}/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://hackathon.test', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('session cookie, CSRF token, reset token and passwords never appear in a log line', async () => {
     const signup = await post('/auth/signup', { email: 'logged@example.com', password: 'first password 1' });

@@ -115,7 +115,12 @@ describe.each(DIALECTS)('browser sessions (%s)', (dialect) => {
     const u = await t.user();
     const res = await t.api('GET', '/auth/session', { key: u.key });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ user: { id: u.id, email: u.email, name: null, role: 'user', created_at: expect.any(String) }, csrf_token: null, session: null, via: 'key' });
+    expect(res.body).toEqual({
+      user: { id: u.id, email: u.email, name: null, role: 'user', created_at: expect.any(String) },
+      csrf_token: null,
+      session: null,
+      via: 'key',
+    });
     const anon = await t.api('GET', '/auth/session');
     expect(anon.status).toBe(401);
     expect(anon.body.code).toBe('unauthorized');
@@ -138,7 +143,7 @@ describe.each(DIALECTS)('browser sessions (%s)', (dialect) => {
     expect(JSON.stringify(mine.body)).toContain(created.body.id);
   });
 
-  it('lists the caller\'s live sessions newest first, marks the current one, and revokes one at once', async () => {
+  it("lists the caller's live sessions newest first, marks the current one, and revokes one at once", async () => {
     const addr = email('many');
     const a = await signUp(t, addr);
     t.clock.advance(1000);
@@ -210,7 +215,10 @@ describe.each(DIALECTS)('https PUBLIC_URL (%s)', (dialect) => {
   afterAll(async () => t?.close());
 
   it('names the cookie __Host-hk_session and marks it Secure', async () => {
-    const res = await t.api('POST', '/auth/signup', { body: { email: 'secure@example.com', password: PASSWORD }, headers: { origin: 'https://hackathon.test' } });
+    const res = await t.api('POST', '/auth/signup', {
+      body: { email: 'secure@example.com', password: PASSWORD },
+      headers: { origin: 'https://hackathon.test' },
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('set-cookie')).toMatch(/^__Host-hk_session=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
     const cookie = sessionCookieFrom(res)!;
@@ -224,7 +232,12 @@ describe.each(DIALECTS)('site and last_seen_at (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(dialect, {
-      env: { OLLAMA_BASE_URL: 'http://127.0.0.1:11434', AI_PROVIDER_MY_LAB_BASE_URL: 'http://127.0.0.1:9999/v1', AUTH_CACHE_TTL_MS: '0', SITE_NAME: 'Lab Hack' },
+      env: {
+        OLLAMA_BASE_URL: 'http://127.0.0.1:11434',
+        AI_PROVIDER_MY_LAB_BASE_URL: 'http://127.0.0.1:9999/v1',
+        AUTH_CACHE_TTL_MS: '0',
+        SITE_NAME: 'Lab Hack',
+      },
     });
   });
   afterAll(async () => t?.close());

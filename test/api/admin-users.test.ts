@@ -25,7 +25,11 @@ describe.each(DIALECTS)('admin users (%s)', (dialect) => {
     expect(first.body).toHaveLength(2);
     const link = first.headers.get('link')!;
     expect(link).toMatch(/^<http:\/\/hackathon\.test\/api\/v1\/admin\/users\?q=PAGE&limit=2&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
-    const next = await t.api('GET', new URL(link.slice(1, link.indexOf('>'))).pathname.replace('/api/v1', '') + new URL(link.slice(1, link.indexOf('>'))).search, { key: admin.key });
+    const next = await t.api(
+      'GET',
+      new URL(link.slice(1, link.indexOf('>'))).pathname.replace('/api/v1', '') + new URL(link.slice(1, link.indexOf('>'))).search,
+      { key: admin.key },
+    );
     expect(next.body.map((u: { email: string }) => u.email)).toEqual([2, 1].map((i) => `page${i}-${dialect}@example.com`));
 
     const byName = await t.api('GET', '/admin/users?q=grace_h', { key: admin.key });

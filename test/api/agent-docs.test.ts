@@ -173,7 +173,20 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       const listed = [...table.matchAll(/^\| `(\w+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]);
       expect(listed.length).toBeGreaterThan(25);
       expect(listed.filter(([code, status]) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== status)).toEqual([]);
-      for (const code of ['unauthorized', 'event_not_found', 'validation_failed', 'registration_closed', 'already_registered', 'team_name_taken', 'registration_not_approved', 'submission_closed', 'results_not_published', 'rate_limited', 'idempotency_key_reused', 'idempotency_key_in_use']) {
+      for (const code of [
+        'unauthorized',
+        'event_not_found',
+        'validation_failed',
+        'registration_closed',
+        'already_registered',
+        'team_name_taken',
+        'registration_not_approved',
+        'submission_closed',
+        'results_not_published',
+        'rate_limited',
+        'idempotency_key_reused',
+        'idempotency_key_in_use',
+      ]) {
         expect(listed.map(([c]) => c)).toContain(code);
       }
       // "409 results_not_published" style mentions in the prose.
@@ -187,8 +200,19 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       const tools = [...section.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
       expect(tools).toEqual(MCP_TOOLS.map((tool) => tool.name));
       expect(tools).toEqual([
-        'list_events', 'get_event', 'get_registration_form', 'register_team', 'get_my_registration', 'submit_project', 'get_result',
-        'create_event', 'list_registrations', 'approve_registration', 'reject_registration', 'get_leaderboard', 'publish_results',
+        'list_events',
+        'get_event',
+        'get_registration_form',
+        'register_team',
+        'get_my_registration',
+        'submit_project',
+        'get_result',
+        'create_event',
+        'list_registrations',
+        'approve_registration',
+        'reject_registration',
+        'get_leaderboard',
+        'publish_results',
       ]);
     });
   });
@@ -199,7 +223,10 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         const res = await t.request('GET', `/scripts/${name}.sh`);
         expect(res.status).toBe(200);
         expect(urlsIn(res.text).filter((u) => !u.startsWith(`${site}/`))).toEqual([]);
-        const calls = [...res.text.matchAll(/^\s*api (GET|POST) "(\/.*?)"(?= "\{|$)/gm)].map((m) => ({ method: m[1]!, url: routePattern(`/api/v1${m[2]}`, site) }));
+        const calls = [...res.text.matchAll(/^\s*api (GET|POST) "(\/.*?)"(?= "\{|$)/gm)].map((m) => ({
+          method: m[1]!,
+          url: routePattern(`/api/v1${m[2]}`, site),
+        }));
         expect(calls.length).toBeGreaterThan(0);
         expect(calls.filter((c) => !t.app.hasRoute({ method: c.method, url: c.url }))).toEqual([]);
         const post = calls.find((c) => c.method === 'POST');
@@ -241,7 +268,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect([...new Set(mentioned)].filter((m) => !ops.has(m))).toEqual([]);
     });
 
-    it('documents every request field skill.md lists, in the same route\'s body or query', () => {
+    it("documents every request field skill.md lists, in the same route's body or query", () => {
       const ops = documented();
       const missing: string[] = [];
       for (const s of fieldSections(skill)) {
@@ -323,7 +350,8 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       });
       expect(card.additionalInterfaces).toContainEqual({ url: `${site}/api/v1/mcp`, transport: 'MCP (streamable HTTP)' });
       expect(card.skills.length).toBeGreaterThan(3);
-      for (const s of card.skills) expect(s).toMatchObject({ id: expect.any(String), name: expect.any(String), description: expect.any(String), tags: expect.any(Array) });
+      for (const s of card.skills)
+        expect(s).toMatchObject({ id: expect.any(String), name: expect.any(String), description: expect.any(String), tags: expect.any(Array) });
       expect(urlsIn(res.text).filter((u) => u !== site && !u.startsWith(`${site}/`))).toEqual([]);
     });
 

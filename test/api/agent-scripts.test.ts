@@ -67,7 +67,21 @@ describe('the served scripts are POSIX sh', () => {
     expect(res.text.startsWith('#!/bin/sh\n')).toBe(true);
     // What checkbashisms looks for most often (it is not installed here): none may appear.
     const code = res.text.split('\n').filter((l) => !l.trimStart().startsWith('#'));
-    const bashisms = [/\[\[/, /^\s*function\s+\w+\s*(\(\))?\s*\{/, /\blocal\s/, /^\s*source\s/, /<<</, /\$'/, /\$\{\w+\/\//, /\$RANDOM/, /\bdeclare\b/, /\[ [^\]]*==/, /&>/, /\bjq\b/, /\bpython/];
+    const bashisms = [
+      /\[\[/,
+      /^\s*function\s+\w+\s*(\(\))?\s*\{/,
+      /\blocal\s/,
+      /^\s*source\s/,
+      /<<</,
+      /\$'/,
+      /\$\{\w+\/\//,
+      /\$RANDOM/,
+      /\bdeclare\b/,
+      /\[ [^\]]*==/,
+      /&>/,
+      /\bjq\b/,
+      /\bpython/,
+    ];
     expect(code.filter((line) => bashisms.some((re) => re.test(line)))).toEqual([]);
     // The base URL is baked in from PUBLIC_URL and overridable.
     expect(res.text).toContain(`BASE_URL="\${HACKATHON_BASE_URL:-${t.config.publicUrl}/api/v1}"`);
@@ -142,10 +156,17 @@ describe.each(DIALECTS)('the scripts under dash against a live server (%s)', (di
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain(`approved: registration ${mine.body.id}, team Shell Rockets`);
 
-    const submit = await run('submit', ['--event', eventId, '--name', 'Rocket CLI', '--github', 'https://github.com/acme/rockets', '--team-size', '3', '--description', 'line one\nline "two"'], key);
+    const submit = await run(
+      'submit',
+      ['--event', eventId, '--name', 'Rocket CLI', '--github', 'https://github.com/acme/rockets', '--team-size', '3', '--description', 'line one\nline "two"'],
+      key,
+    );
     expect(submit.code).toBe(0);
     expect(submit.stdout).toMatch(/^submitted: project prj_\S+ "Rocket CLI" \(created\)$/m);
-    const update = await run('submit', ['--event', eventId, '--github', 'https://github.com/acme/rockets2'], { ...key, HACKATHON_PROJECT_NAME: 'Rocket CLI 2' });
+    const update = await run('submit', ['--event', eventId, '--github', 'https://github.com/acme/rockets2'], {
+      ...key,
+      HACKATHON_PROJECT_NAME: 'Rocket CLI 2',
+    });
     expect(update.code).toBe(0);
     expect(update.stdout).toMatch(/\(updated\)$/m);
     const project = (await t.api('GET', `/events/${eventId}/my-registration`, { key: team.key })).body.project;
@@ -196,8 +217,15 @@ describe.each(DIALECTS)('the scripts under dash against a live server (%s)', (di
     });
     expect(registered.code).toBe(0);
     const reg = await t.api('GET', `/events/${eventId}/my-registration`, { key: team.key });
-    expect(reg.body).toMatchObject({ team_name: 'Nope', track_id: 'fun', contact_email: 'nope@example.test', fields: { repo: 'https://x.test/r', why: 'a=b' } });
-    expect((await t.api('POST', `/events/${eventId}/registrations/${reg.body.id}/reject`, { key: org.key, body: { reason: 'Team is full: "sorry"' } })).status).toBe(200);
+    expect(reg.body).toMatchObject({
+      team_name: 'Nope',
+      track_id: 'fun',
+      contact_email: 'nope@example.test',
+      fields: { repo: 'https://x.test/r', why: 'a=b' },
+    });
+    expect(
+      (await t.api('POST', `/events/${eventId}/registrations/${reg.body.id}/reject`, { key: org.key, body: { reason: 'Team is full: "sorry"' } })).status,
+    ).toBe(200);
     const res = await run('status', ['--event', eventId], { HACKATHON_API_KEY: team.key });
     expect(res.code).toBe(3);
     expect(res.stdout).toBe('rejected: Team is full: "sorry"\n');
@@ -311,4 +339,3 @@ describe('script retries', () => {
     expect(res.stderr.match(/network failure/g)).toHaveLength(2);
   });
 });
-

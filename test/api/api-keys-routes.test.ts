@@ -48,7 +48,10 @@ describe.each(DIALECTS)('API-key routes (%s)', (dialect) => {
   });
 
   it('refuses a past expiry and a bad name (422)', async () => {
-    const past = await t.api('POST', '/api-keys', { headers: browser(s), body: { name: 'old', expires_at: new Date(t.clock.now().getTime() - 1000).toISOString() } });
+    const past = await t.api('POST', '/api-keys', {
+      headers: browser(s),
+      body: { name: 'old', expires_at: new Date(t.clock.now().getTime() - 1000).toISOString() },
+    });
     expect(past.status).toBe(422);
     expect(past.body.code).toBe('validation_failed');
     const empty = await t.api('POST', '/api-keys', { headers: browser(s), body: { name: '' } });
@@ -85,7 +88,11 @@ describe.each(DIALECTS)('API-key routes (%s)', (dialect) => {
   it('a review-scoped key may not use these routes (403)', async () => {
     const u = await t.user();
     const review = await t.ctx.accounts.createKey(u.id, { scope: 'review' });
-    for (const [method, path] of [['GET', '/api-keys'], ['POST', '/api-keys'], ['DELETE', '/api-keys/key_x']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api-keys'],
+      ['POST', '/api-keys'],
+      ['DELETE', '/api-keys/key_x'],
+    ] as const) {
       const res = await t.api(method, path, { key: review.key, ...(method === 'POST' ? { body: { name: 'x' } } : {}) });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('forbidden');

@@ -68,7 +68,9 @@ describe.each(DIALECTS)('closed windows and status inputs (%s)', (dialect) => {
     const a = await register(early);
     expect(a.status).toBe(409);
     expect(a.body.code).toBe('registration_closed');
-    expect(a.body.detail).toMatch(/the organizer closed registration early: the event was moved to active on 2030-01-01T12:00:00\.000Z, before the registration deadline/);
+    expect(a.body.detail).toMatch(
+      /the organizer closed registration early: the event was moved to active on 2030-01-01T12:00:00\.000Z, before the registration deadline/,
+    );
 
     const closedForm = await createEvent(t, org.key, { registration_config: { open: false } });
     const b = await register(closedForm);

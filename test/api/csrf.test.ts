@@ -37,7 +37,7 @@ describe.each(DIALECTS)('CSRF (%s)', (dialect) => {
     expect(wrong.body.code).toBe('csrf_failed');
   });
 
-  it('without Origin the Referer\'s origin counts; with neither the write is refused', async () => {
+  it("without Origin the Referer's origin counts; with neither the write is refused", async () => {
     const { origin: _o, ...noOrigin } = browser(s);
     const viaReferer = await createKey({ ...noOrigin, referer: `${ORIGIN}/settings/keys` });
     expect(viaReferer.status).toBe(201);
@@ -72,7 +72,10 @@ describe.each(DIALECTS)('CSRF (%s)', (dialect) => {
     const cookieNoOrigin = await t.api('POST', '/auth/signin', { body: { email: s.email, password: PASSWORD }, headers: { cookie: s.cookie } });
     expect(cookieNoOrigin.status).toBe(403);
     expect(cookieNoOrigin.body.code).toBe('csrf_failed');
-    const up = await t.api('POST', '/auth/signup', { body: { email: `x-${dialect}@example.com`, password: PASSWORD }, headers: { origin: 'http://evil.test' } });
+    const up = await t.api('POST', '/auth/signup', {
+      body: { email: `x-${dialect}@example.com`, password: PASSWORD },
+      headers: { origin: 'http://evil.test' },
+    });
     expect(up.status).toBe(403);
     expect(up.body.code).toBe('csrf_failed');
     const reset = await t.api('POST', '/auth/password-reset', { body: { email: s.email }, headers: { origin: 'http://evil.test' } });

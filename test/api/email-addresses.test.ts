@@ -111,7 +111,11 @@ describe('the CLI refuses a mangled address', () => {
         execFile(
           process.execPath,
           ['--import', 'tsx', join(root, 'src', 'cli.ts'), 'users', 'create', '--email', 'x<victim@evil.test>'],
-          { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'cli.db')}` }, timeout: 30_000 },
+          {
+            cwd: root,
+            env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'cli.db')}` },
+            timeout: 30_000,
+          },
           (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
         );
       });

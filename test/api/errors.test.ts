@@ -97,7 +97,18 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
 
   it('answers 422 with errors[] when the body has the wrong shape', async () => {
     const user = await quickUser(t);
-    for (const body of [null, [], 'team', 42, true, [registrationBody()], { team_name: 42 }, { team_name: null }, { team_name: ['a'] }, { team_name: { a: 1 } }]) {
+    for (const body of [
+      null,
+      [],
+      'team',
+      42,
+      true,
+      [registrationBody()],
+      { team_name: 42 },
+      { team_name: null },
+      { team_name: ['a'] },
+      { team_name: { a: 1 } },
+    ]) {
       const res = await t.api('POST', `/events/${eventId}/register`, { key: user.key, body });
       expectProblem(res, 422, 'validation_failed');
       expect(Array.isArray(res.body.errors)).toBe(true);
@@ -139,12 +150,15 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
       [{ team_name: 'x'.repeat(90_000) }, 422, 'validation_failed', 'team_name'],
       [{ team_name: 'ok', contact_email: '\u0000@x.io', track_id: 'tools', fields: { repo: 'https://x.dev' } }, 422, 'validation_failed', 'contact_email'],
       [{ team_name: 'ok %00', github_url: 'https://x.dev/' + '%00'.repeat(100), track_id: 'tools', fields: { repo: 'https://x.dev' } }, 201, null],
-      [{ team_name: 'Robert\'); DROP TABLE registrations;--', track_id: 'tools', fields: { repo: 'https://x.dev' } }, 201, null],
+      [{ team_name: "Robert'); DROP TABLE registrations;--", track_id: 'tools', fields: { repo: 'https://x.dev' } }, 201, null],
     ];
-    it.each(nasty.map(([b, status, code, field], i) => [i, b, status, code, field] as const))('register body #%i answers %i', async (_i, body, status, code, field) => {
-      const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, body });
-      expectAnswer(res, status, code, field);
-    });
+    it.each(nasty.map(([b, status, code, field], i) => [i, b, status, code, field] as const))(
+      'register body #%i answers %i',
+      async (_i, body, status, code, field) => {
+        const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, body });
+        expectAnswer(res, status, code, field);
+      },
+    );
 
     it('a team name already taken by one of the cases above answers 409 team_name_taken, not a 500', async () => {
       const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, body: registrationBody({ team_name: 'OK' }) });
@@ -177,7 +191,15 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
       [{ description: '\u0000' }, 'description'],
       [{ tracks: [{ id: 'a', name: '\u0000' }] }, 'tracks.0.name'],
       [{ dimensions: [{ name: '\u0000', weight: 1 }] }, 'dimensions.0.name'],
-      [{ dimensions: [{ name: 'x', weight: 1e308 }, { name: 'y', weight: 1e308 }] }, 'dimensions.0.weight'],
+      [
+        {
+          dimensions: [
+            { name: 'x', weight: 1e308 },
+            { name: 'y', weight: 1e308 },
+          ],
+        },
+        'dimensions.0.weight',
+      ],
       [{ registration_config: { fields: [{ key: 'k', label: '\u0000' }] } }, 'registration_config.fields.0.label'],
       [{ co_organizers: ['\u0000@x.io'] }, 'co_organizers.0'],
       [{ co_organizers: ['nobody@example.com'] }, 'co_organizers.0'],
@@ -230,7 +252,15 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
     });
 
     it('strange Authorization headers answer 401', async () => {
-      for (const header of ['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer hk_' + 'a'.repeat(5000), 'Bearer a b', 'bearer hk_short', 'Bearer hk_\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9']) {
+      for (const header of [
+        'Bearer',
+        'Bearer ',
+        'Basic dXNlcjpwYXNz',
+        'Bearer hk_' + 'a'.repeat(5000),
+        'Bearer a b',
+        'bearer hk_short',
+        'Bearer hk_\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9',
+      ]) {
         // Every one of these reaches the server (fetch accepts Latin-1 header values), so each is checked.
         const res = await t.api('GET', `/events/${eventId}/my-registration`, { headers: { authorization: header } });
         expectProblem(res, 401, 'unauthorized');
@@ -240,7 +270,10 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
     it('a registration stored with unicode survives the round trip', async () => {
       const user = await quickUser(t);
       const name = 'Équipe 😀 日本 Ωmega';
-      const res = await t.api('POST', `/events/${eventId}/register`, { key: user.key, body: registrationBody({ team_name: name, fields: { repo: 'https://x.dev', why: 'ça va ✓' } }) });
+      const res = await t.api('POST', `/events/${eventId}/register`, {
+        key: user.key,
+        body: registrationBody({ team_name: name, fields: { repo: 'https://x.dev', why: 'ça va ✓' } }),
+      });
       expect(res.status).toBe(201);
       const mine = await t.api('GET', `/events/${eventId}/my-registration`, { key: user.key });
       expect(mine.body.team_name).toBe(name);

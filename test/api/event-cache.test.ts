@@ -14,7 +14,12 @@ const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
  * in the database) shows whether an event was served from the cache (old name) or read again (new).
  */
 async function renameBehindTheBack(t: TestApp, ids: string[], suffix: string) {
-  for (const id of ids) await t.ctx.db.updateTable('events').set({ name: `${id} ${suffix}` }).where('id', '=', id).execute();
+  for (const id of ids)
+    await t.ctx.db
+      .updateTable('events')
+      .set({ name: `${id} ${suffix}` })
+      .where('id', '=', id)
+      .execute();
 }
 
 async function nameOf(t: TestApp, id: string): Promise<string> {

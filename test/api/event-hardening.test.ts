@@ -25,7 +25,15 @@ describe.each(DIALECTS)('event hardening (%s)', (dialect) => {
   describe('reserved object-key names', () => {
     it.each([
       [{ dimensions: [{ name: '__proto__', weight: 1 }] }, 'dimensions.0.name'],
-      [{ dimensions: [{ name: 'impact', weight: 1 }, { name: 'constructor', weight: 1 }] }, 'dimensions.1.name'],
+      [
+        {
+          dimensions: [
+            { name: 'impact', weight: 1 },
+            { name: 'constructor', weight: 1 },
+          ],
+        },
+        'dimensions.1.name',
+      ],
       [{ dimensions: [{ name: ' prototype ', weight: 1 }] }, 'dimensions.0.name'],
       [{ registration_config: { fields: [{ key: '__proto__', label: 'x' }] } }, 'registration_config.fields.0.key'],
       [{ registration_config: { fields: [{ name: 'constructor' }] } }, 'registration_config.fields.0.key'],

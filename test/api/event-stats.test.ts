@@ -16,7 +16,14 @@ describe.each(DIALECTS)('GET /events/:id/stats (%s)', (dialect) => {
   beforeAll(async () => {
     oa = await startFakeOpenAI();
     t = await startTestApp(dialect, {
-      env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${oa.url}/v1`, REVIEW_WORKERS: 'false', REVIEW_BACKOFF_MS: '0', GITHUB_API_URL: 'http://127.0.0.1:9', GITHUB_TIMEOUT_MS: '300' },
+      env: {
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: `${oa.url}/v1`,
+        REVIEW_WORKERS: 'false',
+        REVIEW_BACKOFF_MS: '0',
+        GITHUB_API_URL: 'http://127.0.0.1:9',
+        GITHUB_TIMEOUT_MS: '300',
+      },
     });
     org = await t.user('organizer');
   });
@@ -52,7 +59,10 @@ describe.each(DIALECTS)('GET /events/:id/stats (%s)', (dialect) => {
     const teams: TestUser[] = [];
     for (let i = 0; i < 3; i++) {
       const { team } = await approvedTeam(t, eventId, org.key);
-      const sub = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: `P${i}`, github_url: `https://github.com/acme/p${i}` } });
+      const sub = await t.api('POST', `/events/${eventId}/submit`, {
+        key: team.key,
+        body: { project_name: `P${i}`, github_url: `https://github.com/acme/p${i}` },
+      });
       expect(sub.status).toBe(201);
       teams.push(team);
     }

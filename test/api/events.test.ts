@@ -257,85 +257,88 @@ describe.each(DIALECTS)('public event discovery (%s)', (dialect) => {
 describe.each(DIALECTS.flatMap((d) => [[d, 'sql', '0'] as const, [d, 'catalog', '60000'] as const]))(
   'status filter agrees with effectiveStatus (%s, %s)',
   (dialect, _path, ttl) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(dialect, { env: { EVENT_CACHE_TTL_MS: ttl } });
-  });
-  afterAll(async () => t?.close());
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp(dialect, { env: { EVENT_CACHE_TTL_MS: ttl } });
+    });
+    afterAll(async () => t?.close());
 
-  it('at, 1 ms before and 1 ms after every deadline, for every stored status', async () => {
-    const org = await quickUser(t, 'organizer');
-    // Deadlines a few hours apart, each in its own event, so every boundary is crossed by some event.
-    // Nothing reads the public list until every write is done, so a catalog snapshot is never stale.
-    const plans: Array<{ reg: number; sub: number; stored: 'open' | 'active' | 'judging' | 'cancelled' | 'ended' }> = [
-      { reg: 1, sub: 3, stored: 'open' },
-      { reg: 2, sub: 2, stored: 'open' },
-      { reg: 2, sub: 4, stored: 'active' },
-      { reg: 3, sub: 5, stored: 'judging' },
-      { reg: 1, sub: 4, stored: 'cancelled' },
-      { reg: 1, sub: 2, stored: 'ended' },
-    ];
-    const ids: string[] = [];
-    for (const p of plans) {
-      const id = await createEvent(t, org.key, { registration_deadline: at(p.reg * HOUR), submission_deadline: at(p.sub * HOUR) });
-      if (p.stored === 'ended') await t.ctx.db.updateTable('events').set({ status: 'ended' }).where('id', '=', id).execute();
-      else if (p.stored !== 'open') {
-        const res = await t.api('PATCH', `/events/${id}`, { key: org.key, body: { status: p.stored } });
-        expect(res.status, res.text).toBe(200);
+    it('at, 1 ms before and 1 ms after every deadline, for every stored status', async () => {
+      const org = await quickUser(t, 'organizer');
+      // Deadlines a few hours apart, each in its own event, so every boundary is crossed by some event.
+      // Nothing reads the public list until every write is done, so a catalog snapshot is never stale.
+      const plans: Array<{ reg: number; sub: number; stored: 'open' | 'active' | 'judging' | 'cancelled' | 'ended' }> = [
+        { reg: 1, sub: 3, stored: 'open' },
+        { reg: 2, sub: 2, stored: 'open' },
+        { reg: 2, sub: 4, stored: 'active' },
+        { reg: 3, sub: 5, stored: 'judging' },
+        { reg: 1, sub: 4, stored: 'cancelled' },
+        { reg: 1, sub: 2, stored: 'ended' },
+      ];
+      const ids: string[] = [];
+      for (const p of plans) {
+        const id = await createEvent(t, org.key, { registration_deadline: at(p.reg * HOUR), submission_deadline: at(p.sub * HOUR) });
+        if (p.stored === 'ended') await t.ctx.db.updateTable('events').set({ status: 'ended' }).where('id', '=', id).execute();
+        else if (p.stored !== 'open') {
+          const res = await t.api('PATCH', `/events/${id}`, { key: org.key, body: { status: p.stored } });
+          expect(res.status, res.text).toBe(200);
+        }
+        ids.push(id);
       }
-      ids.push(id);
-    }
-    const rows = (await t.ctx.db.selectFrom('events').selectAll().where('id', 'in', ids).execute()).map(fromRow);
-    const times = new Set<number>([0]);
-    for (const p of plans) for (const h of [p.reg, p.sub]) for (const d of [-1, 0, 1]) times.add(h * HOUR + d);
+      const rows = (await t.ctx.db.selectFrom('events').selectAll().where('id', 'in', ids).execute()).map(fromRow);
+      const times = new Set<number>([0]);
+      for (const p of plans) for (const h of [p.reg, p.sub]) for (const d of [-1, 0, 1]) times.add(h * HOUR + d);
 
-    const statuses = ['open', 'active', 'judging', 'ended', 'cancelled'] as const;
-    for (const ms of [...times].sort((a, b) => a - b)) {
-      t.clock.set(T0.getTime() + ms);
+      const statuses = ['open', 'active', 'judging', 'ended', 'cancelled'] as const;
+      for (const ms of [...times].sort((a, b) => a - b)) {
+        t.clock.set(T0.getTime() + ms);
+        const now = t.clock.now();
+        for (const s of statuses) {
+          const expected = rows
+            .filter((r) => effectiveStatus(r, now) === s)
+            .map((r) => r.id)
+            .sort();
+          const res = await t.api('GET', `/events?status=${s}&limit=100`);
+          expect(res.status).toBe(200);
+          const got = res.body.map((e: { id: string }) => e.id).sort();
+          expect(got, `status=${s} at ${now.toISOString()}`).toEqual(expected);
+          for (const e of res.body) expect(e.status).toBe(s);
+        }
+        // And every listed status is the function's answer (no stale stored status leaks out).
+        const list = await t.api('GET', '/events?limit=100');
+        for (const r of rows) {
+          const item = list.body.find((e: { id: string }) => e.id === r.id);
+          expect(item.status, `${r.id} at ${now.toISOString()}`).toBe(effectiveStatus(r, now));
+        }
+      }
+      t.clock.set(T0);
+    });
+
+    it('paginates with a status filter through Link rel="next", each event once, newest first', async () => {
+      const org = await quickUser(t, 'organizer');
+      for (let i = 0; i < 5; i++) await createEvent(t, org.key, { name: `Paged ${i}` });
       const now = t.clock.now();
-      for (const s of statuses) {
-        const expected = rows.filter((r) => effectiveStatus(r, now) === s).map((r) => r.id).sort();
-        const res = await t.api('GET', `/events?status=${s}&limit=100`);
+      const rows = (await t.ctx.db.selectFrom('events').selectAll().where('status', '!=', 'draft').orderBy('id', 'desc').execute()).map(fromRow);
+      const expected = rows.filter((r) => ['open', 'judging'].includes(effectiveStatus(r, now))).map((r) => r.id);
+      expect(expected.length).toBeGreaterThan(4);
+      const seen: string[] = [];
+      const nextLinks: string[] = [];
+      let path: string | null = '/api/v1/events?status=recruiting,judging&limit=2';
+      while (path) {
+        const res: ApiResponse = await t.request('GET', path);
         expect(res.status).toBe(200);
-        const got = res.body.map((e: { id: string }) => e.id).sort();
-        expect(got, `status=${s} at ${now.toISOString()}`).toEqual(expected);
-        for (const e of res.body) expect(e.status).toBe(s);
+        expect(Array.isArray(res.body)).toBe(true);
+        expect(res.body.length).toBeLessThanOrEqual(2);
+        seen.push(...res.body.map((e: { id: string }) => e.id));
+        const link: string | null = res.headers.get('link');
+        path = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1]!.replace(t.config.publicUrl, '') : null;
+        if (path) nextLinks.push(path);
+        if (seen.length > 200) throw new Error('pagination does not end');
       }
-      // And every listed status is the function's answer (no stale stored status leaks out).
-      const list = await t.api('GET', '/events?limit=100');
-      for (const r of rows) {
-        const item = list.body.find((e: { id: string }) => e.id === r.id);
-        expect(item.status, `${r.id} at ${now.toISOString()}`).toBe(effectiveStatus(r, now));
-      }
-    }
-    t.clock.set(T0);
-  });
-
-  it('paginates with a status filter through Link rel="next", each event once, newest first', async () => {
-    const org = await quickUser(t, 'organizer');
-    for (let i = 0; i < 5; i++) await createEvent(t, org.key, { name: `Paged ${i}` });
-    const now = t.clock.now();
-    const rows = (await t.ctx.db.selectFrom('events').selectAll().where('status', '!=', 'draft').orderBy('id', 'desc').execute()).map(fromRow);
-    const expected = rows.filter((r) => ['open', 'judging'].includes(effectiveStatus(r, now))).map((r) => r.id);
-    expect(expected.length).toBeGreaterThan(4);
-    const seen: string[] = [];
-    const nextLinks: string[] = [];
-    let path: string | null = '/api/v1/events?status=recruiting,judging&limit=2';
-    while (path) {
-      const res: ApiResponse = await t.request('GET', path);
-      expect(res.status).toBe(200);
-      expect(Array.isArray(res.body)).toBe(true);
-      expect(res.body.length).toBeLessThanOrEqual(2);
-      seen.push(...res.body.map((e: { id: string }) => e.id));
-      const link: string | null = res.headers.get('link');
-      path = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1]!.replace(t.config.publicUrl, '') : null;
-      if (path) nextLinks.push(path);
-      if (seen.length > 200) throw new Error('pagination does not end');
-    }
-    expect(seen).toEqual(expected);
-    // At least two full pages were followed, and every next link kept the filter.
-    expect(nextLinks.length).toBeGreaterThanOrEqual(2);
-    for (const link of nextLinks) expect(link).toContain('status=recruiting%2Cjudging');
-  });
-},
+      expect(seen).toEqual(expected);
+      // At least two full pages were followed, and every next link kept the filter.
+      expect(nextLinks.length).toBeGreaterThanOrEqual(2);
+      for (const link of nextLinks) expect(link).toContain('status=recruiting%2Cjudging');
+    });
+  },
 );

@@ -77,7 +77,10 @@ describe.each(DIALECTS)('the e-mail outbox is owner-only, whatever the umask (%s
   let t: TestApp;
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'hk-perm-mail-'));
-    t = await startTestApp(dialect, { database: await createTestDatabase(dialect), env: { OUTBOX_DIR: join(root, 'mail', 'outbox'), REVIEW_WORKERS: 'false' } });
+    t = await startTestApp(dialect, {
+      database: await createTestDatabase(dialect),
+      env: { OUTBOX_DIR: join(root, 'mail', 'outbox'), REVIEW_WORKERS: 'false' },
+    });
   });
   afterAll(async () => {
     await t?.close();

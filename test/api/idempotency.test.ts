@@ -4,16 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestFingerprint } from '../../src/idempotency/idempotency-key.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
-import {
-  approvedTeam,
-  createEvent,
-  eventBody,
-  registrationBody,
-  startTestApp,
-  type ApiResponse,
-  type TestApp,
-  type TestUser,
-} from '../helpers/harness.js';
+import { approvedTeam, createEvent, eventBody, registrationBody, startTestApp, type ApiResponse, type TestApp, type TestUser } from '../helpers/harness.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -102,13 +93,25 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const otherEvent = await createEvent(t, org.key);
     const team = await t.user();
     const key = newKey();
-    const first = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody({ team_name: 'Reuse A' }), headers: withKey(key) });
+    const first = await t.api('POST', `/events/${eventId}/register`, {
+      key: team.key,
+      body: registrationBody({ team_name: 'Reuse A' }),
+      headers: withKey(key),
+    });
     expect(first.status).toBe(201);
-    const otherBody = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody({ team_name: 'Reuse B' }), headers: withKey(key) });
+    const otherBody = await t.api('POST', `/events/${eventId}/register`, {
+      key: team.key,
+      body: registrationBody({ team_name: 'Reuse B' }),
+      headers: withKey(key),
+    });
     expect(otherBody.status).toBe(409);
     expect(otherBody.headers.get('content-type')).toContain('application/problem+json');
     expect(otherBody.body).toMatchObject({ code: 'idempotency_key_reused', status: 409 });
-    const otherPath = await t.api('POST', `/events/${otherEvent}/register`, { key: team.key, body: registrationBody({ team_name: 'Reuse A' }), headers: withKey(key) });
+    const otherPath = await t.api('POST', `/events/${otherEvent}/register`, {
+      key: team.key,
+      body: registrationBody({ team_name: 'Reuse A' }),
+      headers: withKey(key),
+    });
     expect(otherPath.status).toBe(409);
     expect(otherPath.body.code).toBe('idempotency_key_reused');
     expect(await registrationsOf(otherEvent)).toBe(0);
@@ -123,7 +126,9 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     expect(fresh).toHaveLength(1);
     // Each of the other nine either waited for nothing (in use, retry in 1 s) or came after the first finished (replay).
     const outcome = (a: ApiResponse) =>
-      a.status === 409 ? `409 ${a.body.code} retry-after ${a.headers.get('retry-after')}` : `${a.status} replayed ${a.headers.get('idempotent-replayed')} same ${a.body.id === fresh[0]!.body.id}`;
+      a.status === 409
+        ? `409 ${a.body.code} retry-after ${a.headers.get('retry-after')}`
+        : `${a.status} replayed ${a.headers.get('idempotent-replayed')} same ${a.body.id === fresh[0]!.body.id}`;
     const others = answers.filter((a) => a !== fresh[0]).map(outcome);
     expect(others).toHaveLength(9);
     expect(others.filter((o) => o !== '409 idempotency_key_in_use retry-after 1' && o !== '201 replayed true same true')).toEqual([]);
@@ -331,7 +336,11 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       response_headers: '{}',
       response_body: '{}',
     }));
-    for (let i = 0; i < stale.length; i += 100) await t.ctx.db.insertInto('idempotency_keys').values(stale.slice(i, i + 100)).execute();
+    for (let i = 0; i < stale.length; i += 100)
+      await t.ctx.db
+        .insertInto('idempotency_keys')
+        .values(stale.slice(i, i + 100))
+        .execute();
     const staleLeft = async () => (await t.ctx.db.selectFrom('idempotency_keys').select('idem_key').where('user_id', '=', user.id).execute()).length;
     t.clock.advance(61_000); // the purge runs at most once a minute…
     const claim = async () => t.api('POST', '/events', { key: org.key, body: farEventBody(t, `Purge ${newKey()}`), headers: withKey(newKey()) });
@@ -361,7 +370,11 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       prepare: async () => {
         const eventId = await createEvent(t, org.key);
         const reg = await t.api('POST', `/events/${eventId}/register`, { key: (await t.user()).key, body: registrationBody() });
-        return { path: `/api/v1/events/${eventId}/registrations/${reg.body.id}/${action}`, body: action === 'reject' ? { reason: 'full' } : undefined, key: org.key };
+        return {
+          path: `/api/v1/events/${eventId}/registrations/${reg.body.id}/${action}`,
+          body: action === 'reject' ? { reason: 'full' } : undefined,
+          key: org.key,
+        };
       },
     })),
     {

@@ -205,7 +205,17 @@ describe.each(DIALECTS)('invitation hardening (%s)', (dialect) => {
       expect(row.scope).toBe('full');
       await t.ctx.db
         .insertInto('api_keys')
-        .values({ id: 'key_legacy', user_id: org.id, name: 'legacy', prefix: 'hk_legacy0', key_hash: 'legacy-hash', created_at: '2029-01-01T00:00:00.000Z', expires_at: null, revoked_at: null, last_used_at: null })
+        .values({
+          id: 'key_legacy',
+          user_id: org.id,
+          name: 'legacy',
+          prefix: 'hk_legacy0',
+          key_hash: 'legacy-hash',
+          created_at: '2029-01-01T00:00:00.000Z',
+          expires_at: null,
+          revoked_at: null,
+          last_used_at: null,
+        })
         .execute();
       const legacy = await t.ctx.db.selectFrom('api_keys').select('scope').where('id', '=', 'key_legacy').executeTakeFirstOrThrow();
       expect(legacy.scope).toBe('full');

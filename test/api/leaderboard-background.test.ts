@@ -34,7 +34,11 @@ describe.each(DIALECTS)('leaderboard recomputed in the background (%s)', (dialec
 
   async function seeded(): Promise<{ eventId: string; ids: string[]; scoreOf: Map<string, number> }> {
     const eventId = await createEvent(t, org.key, { models: [] });
-    const ids = await seedProjects(t, eventId, Array.from({ length: N }, (_, i) => ({ track: i % 2 ? 'fun' : 'tools', score: SCORE(i) })));
+    const ids = await seedProjects(
+      t,
+      eventId,
+      Array.from({ length: N }, (_, i) => ({ track: i % 2 ? 'fun' : 'tools', score: SCORE(i) })),
+    );
     return { eventId, ids, scoreOf: new Map(ids.map((id, i) => [id, SCORE(i)])) };
   }
 
@@ -107,7 +111,11 @@ describe.each(DIALECTS)('leaderboard recomputed in the background (%s)', (dialec
     await t.ctx.standings.idle();
     // Three projects re-scored (the budget): the first one now ranks last.
     for (const k of [0, 1, N - 1]) {
-      await t.ctx.db.updateTable('reviews').set({ scores: JSON.stringify({ impact: 0.25, craft: 0.25 }) }).where('project_id', '=', ids[k]!).execute();
+      await t.ctx.db
+        .updateTable('reviews')
+        .set({ scores: JSON.stringify({ impact: 0.25, craft: 0.25 }) })
+        .where('project_id', '=', ids[k]!)
+        .execute();
     }
     const res = await board(eventId);
     expect(res.status).toBe(200);
@@ -130,7 +138,11 @@ describe.each(DIALECTS)('leaderboard recomputed in the background (%s)', (dialec
 
     // Back to the first numbers, and published at once: the snapshot has them all.
     for (const [k, id] of ids.entries()) {
-      await t.ctx.db.updateTable('reviews').set({ scores: JSON.stringify({ impact: SCORE(k), craft: SCORE(k) }) }).where('project_id', '=', id).execute();
+      await t.ctx.db
+        .updateTable('reviews')
+        .set({ scores: JSON.stringify({ impact: SCORE(k), craft: SCORE(k) }) })
+        .where('project_id', '=', id)
+        .execute();
     }
     expect((await board(eventId)).headers.get('leaderboard-pending')).toBe(String(N - INLINE));
     t.clock.set(T0.getTime() + 2 * DAY + HOUR); // judging
@@ -144,7 +156,11 @@ describe.each(DIALECTS)('leaderboard recomputed in the background (%s)', (dialec
   it('computes with the event as stored when it reads the versions (a run takes the event id, never a copy)', async () => {
     // A background run lasts seconds: the event may be edited meanwhile (here: a model added).
     const { eventId } = await seeded();
-    await t.ctx.db.updateTable('events').set({ models: JSON.stringify(['openai/a']) }).where('id', '=', eventId).execute();
+    await t.ctx.db
+      .updateTable('events')
+      .set({ models: JSON.stringify(['openai/a']) })
+      .where('id', '=', eventId)
+      .execute();
     const refresher = createStandingsRefresher({ db: t.ctx.db, dialect, inlineRows: 1000 });
     expect(await refresher.forRead(eventId)).toBe(0);
     const rows = await standingsPage(t.ctx.db, { eventId, limit: 100 });
@@ -164,7 +180,16 @@ describe.each(DIALECTS)('leaderboard recomputed in the background (%s)', (dialec
     await refresher.idle();
     expect(await vacuums()).toBe(before + 1);
     // A refresh below the threshold leaves it to autovacuum.
-    await t.ctx.db.updateTable('reviews').set({ status: 'failed' }).where('event_id', '=', eventId).where('project_id', 'in', (await t.ctx.db.selectFrom('projects').select('id').where('event_id', '=', eventId).limit(2).execute()).map((p) => p.id)).execute();
+    await t.ctx.db
+      .updateTable('reviews')
+      .set({ status: 'failed' })
+      .where('event_id', '=', eventId)
+      .where(
+        'project_id',
+        'in',
+        (await t.ctx.db.selectFrom('projects').select('id').where('event_id', '=', eventId).limit(2).execute()).map((p) => p.id),
+      )
+      .execute();
     expect(await refresher.forRead(eventId)).toBe(1);
     await refresher.idle();
     expect(await vacuums()).toBe(before + 1);

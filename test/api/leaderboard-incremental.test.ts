@@ -42,7 +42,10 @@ const scenario = fc.record({
   dimensions: fc.integer({ min: 1, max: 3 }),
   weights: fc.array(weight, { minLength: 3, maxLength: 3 }),
   models: fc.integer({ min: 0, max: 3 }),
-  projects: fc.array(fc.record({ approved: fc.boolean(), track: fc.constantFrom('tools', 'fun', null), stamp: fc.nat(STAMPS.length - 1) }), { minLength: 1, maxLength: 7 }),
+  projects: fc.array(fc.record({ approved: fc.boolean(), track: fc.constantFrom('tools', 'fun', null), stamp: fc.nat(STAMPS.length - 1) }), {
+    minLength: 1,
+    maxLength: 7,
+  }),
   ops: fc.array(op, { maxLength: 20 }),
   finalLimit: fc.integer({ min: 1, max: 5 }),
 });
@@ -106,7 +109,12 @@ describe.each(VARIANTS)('incremental leaderboard ($dialect, inline refresh $inli
       .where('projects.event_id', '=', eventId)
       .where('registrations.status', '=', 'approved')
       .execute();
-    const rows = await db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'group_key', 'scores']).where('event_id', '=', eventId).where('status', '=', 'succeeded').execute();
+    const rows = await db
+      .selectFrom('reviews')
+      .select(['project_id', 'reviewer_kind', 'group_key', 'scores'])
+      .where('event_id', '=', eventId)
+      .where('status', '=', 'succeeded')
+      .execute();
     const reviews = rows.flatMap((r) => {
       const scores: unknown = r.scores === null ? null : JSON.parse(r.scores);
       if (scores === null || typeof scores !== 'object' || Array.isArray(scores)) return [];
@@ -150,7 +158,10 @@ describe.each(VARIANTS)('incremental leaderboard ($dialect, inline refresh $inli
           const userId = newId('usr');
           const regId = newId('reg');
           const projectId = newId('prj');
-          await db.insertInto('users').values({ id: userId, email: `${userId}@example.com`, password_hash: null, role: 'user', created_at: now, updated_at: now }).execute();
+          await db
+            .insertInto('users')
+            .values({ id: userId, email: `${userId}@example.com`, password_hash: null, role: 'user', created_at: now, updated_at: now })
+            .execute();
           await db
             .insertInto('registrations')
             .values({
@@ -223,12 +234,20 @@ describe.each(VARIANTS)('incremental leaderboard ($dialect, inline refresh $inli
           } else if (o.kind === 'delete') {
             await db.deleteFrom('reviews').where('project_id', '=', projectIds[pick(o.project)]!).where('reviewer', '=', REVIEWERS[o.reviewer]!).execute();
           } else if (o.kind === 'registration') {
-            await db.updateTable('registrations').set({ status: o.approved ? 'approved' : 'rejected' }).where('id', '=', registrationIds[pick(o.project)]!).execute();
+            await db
+              .updateTable('registrations')
+              .set({ status: o.approved ? 'approved' : 'rejected' })
+              .where('id', '=', registrationIds[pick(o.project)]!)
+              .execute();
           } else if (o.kind === 'track') {
             await db.updateTable('projects').set({ track_id: o.track }).where('id', '=', projectIds[pick(o.project)]!).execute();
           } else if (o.kind === 'weights') {
             const next = dimensions.map((d, i) => ({ name: d.name, weight: o.weights[i]! }));
-            await db.updateTable('events').set({ dimensions: JSON.stringify(next) }).where('id', '=', eventId).execute();
+            await db
+              .updateTable('events')
+              .set({ dimensions: JSON.stringify(next) })
+              .where('id', '=', eventId)
+              .execute();
           } else if (o.kind === 'peek') {
             const res = await t.request('GET', `/api/v1/events/${eventId}/leaderboard`, { key: org.key });
             expect(res.status).toBe(200);

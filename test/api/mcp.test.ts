@@ -137,9 +137,7 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
 
     // The team waits for the decision; the organizer approves while it waits.
     const waiting = teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId, wait: 30 } });
-    const approved = ok(
-      await orgClient.callTool({ name: 'approve_registration', arguments: { event_id: eventId, registration_id: registered.id } }),
-    );
+    const approved = ok(await orgClient.callTool({ name: 'approve_registration', arguments: { event_id: eventId, registration_id: registered.id } }));
     expect(approved).toMatchObject({ id: registered.id, status: 'approved' });
     expect(ok(await waiting)).toMatchObject({ id: registered.id, status: 'approved' });
 
@@ -261,7 +259,12 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
       expect(badBatch.status).toBe(422);
       expect(badBatch.body.errors).toEqual([{ field: '1', message: 'is not a JSON-RPC 2.0 request, notification or response' }]);
 
-      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      };
       const twoInits = await post([init, { ...init, id: 2 }]);
       expect(twoInits.status).toBe(422);
       expect(twoInits.body).toMatchObject({ code: 'validation_failed', errors: [{ field: 'body', message: 'an initialize request must be sent alone' }] });
@@ -333,9 +336,7 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     it('gives a plain user the REST 403 forbidden on organizer tools', async () => {
       const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
       expect(reg.status).toBe(201);
-      const res = problem(
-        await teamClient.callTool({ name: 'approve_registration', arguments: { event_id: eventId, registration_id: reg.body.id } }),
-      );
+      const res = problem(await teamClient.callTool({ name: 'approve_registration', arguments: { event_id: eventId, registration_id: reg.body.id } }));
       expect(res).toMatchObject({ code: 'forbidden', status: 403 });
       expect(problem(await teamClient.callTool({ name: 'create_event', arguments: eventBody(t.clock.now()) }))).toMatchObject({
         code: 'forbidden',
@@ -503,7 +504,13 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
 
   it('replays a call retried with the same idempotency_key, and refuses the key for another call', async () => {
     const eventId = await createEvent(t, organizer.key, { models: [] });
-    const args = { event_id: eventId, team_name: 'Retry Crew', track_id: 'tools', fields: { repo: 'https://github.com/example/r' }, idempotency_key: 'mcp-retry-1' };
+    const args = {
+      event_id: eventId,
+      team_name: 'Retry Crew',
+      track_id: 'tools',
+      fields: { repo: 'https://github.com/example/r' },
+      idempotency_key: 'mcp-retry-1',
+    };
     const first = ok(await teamClient.callTool({ name: 'register_team', arguments: args }));
     const again = ok(await teamClient.callTool({ name: 'register_team', arguments: args }));
     expect(again).toEqual(first);
@@ -521,7 +528,10 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
     const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
     expect(reg.status).toBe(201);
     expect((await t.api('POST', `/events/${eventId}/registrations/${reg.body.id}/approve`, { key: organizer.key })).status).toBe(200);
-    const sub = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'Unscored', github_url: 'https://github.com/example/u' } });
+    const sub = await t.api('POST', `/events/${eventId}/submit`, {
+      key: team.key,
+      body: { project_name: 'Unscored', github_url: 'https://github.com/example/u' },
+    });
     expect(sub.status).toBe(201);
     t.clock.set(start.getTime() + 2 * DAY + HOUR); // judging
     expect(problem(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId } }))).toMatchObject({

@@ -89,7 +89,10 @@ describe.each(DIALECTS)('answers match the OpenAPI document along the whole flow
       'POST',
       '/api/agent/events/create',
       {},
-      { key: org.key, body: { name: 'Later', registration_deadline: new Date(now + day).toISOString(), submission_deadline: new Date(now + 2 * day).toISOString() } },
+      {
+        key: org.key,
+        body: { name: 'Later', registration_deadline: new Date(now + day).toISOString(), submission_deadline: new Date(now + 2 * day).toISOString() },
+      },
       201,
     );
   });

@@ -66,10 +66,13 @@ function valid(schema: Json | undefined, r: Rng, name = '', depth = 0): unknown 
       const min = schema.minLength ?? 0;
       const max = schema.maxLength ?? 60;
       if (schema.pattern) {
-        const [s] = fc.sample(fc.stringMatching(new RegExp(schema.pattern), { size: 'xsmall' }).filter((x) => x.length >= min && x.length <= max), {
-          seed: int(r, 0, 2 ** 31),
-          numRuns: 1,
-        });
+        const [s] = fc.sample(
+          fc.stringMatching(new RegExp(schema.pattern), { size: 'xsmall' }).filter((x) => x.length >= min && x.length <= max),
+          {
+            seed: int(r, 0, 2 ** 31),
+            numRuns: 1,
+          },
+        );
         return s;
       }
       return randomString(r, min, max);
@@ -98,7 +101,12 @@ function valid(schema: Json | undefined, r: Rng, name = '', depth = 0): unknown 
         for (let i = int(r, 0, 3); i > 0; i--) {
           // Keys that name Object.prototype members trip code that reads answers with `obj[key]`.
           const key = r() < 0.3 ? pick(r, ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'repo']) : randomString(r, 1, 10);
-          Object.defineProperty(out, key, { value: valid(schema.additionalProperties, r, '', depth + 1), enumerable: true, configurable: true, writable: true });
+          Object.defineProperty(out, key, {
+            value: valid(schema.additionalProperties, r, '', depth + 1),
+            enumerable: true,
+            configurable: true,
+            writable: true,
+          });
         }
       }
       if (schema.minProperties && Object.keys(out).length < schema.minProperties) {
@@ -158,7 +166,10 @@ describe('OpenAPI schema-driven fuzz (sqlite)', () => {
     // A finished event (judged and published) so the result and leaderboard routes have data…
     const ended = await createEvent(t, org.key, { name: 'Finished' });
     const endedTeam = await quickApprovedTeam(t, ended, org.key);
-    const endedProject = await t.api('POST', `/events/${ended}/submit`, { key: endedTeam.team.key, body: { project_name: 'Old', github_url: 'https://github.com/example/old' } });
+    const endedProject = await t.api('POST', `/events/${ended}/submit`, {
+      key: endedTeam.team.key,
+      body: { project_name: 'Old', github_url: 'https://github.com/example/old' },
+    });
     expect(endedProject.status).toBe(201);
     t.clock.set(T0.getTime() + 2 * 86_400_000 + 3_600_000);
     expect((await t.api('POST', `/events/${ended}/results/publish`, { key: org.key, body: { force: true } })).status).toBe(200);
@@ -227,7 +238,18 @@ describe('OpenAPI schema-driven fuzz (sqlite)', () => {
           const value = valid(bodySchema, r);
           body = JSON.stringify(what === 'body' ? broken(bodySchema, value, r) : value);
           headers['content-type'] = 'application/json';
-          if (what === 'raw') body = pick(r, ['{"a":', 'nul', '[1,2', '"\\ud800"', '{"__proto__":{"x":1}}', '1e999999', '['.repeat(5000) + ']'.repeat(5000), '{"a":"\\u0000"}', `{"team_name":"${'z'.repeat(200_000)}"}`]);
+          if (what === 'raw')
+            body = pick(r, [
+              '{"a":',
+              'nul',
+              '[1,2',
+              '"\\ud800"',
+              '{"__proto__":{"x":1}}',
+              '1e999999',
+              '['.repeat(5000) + ']'.repeat(5000),
+              '{"a":"\\u0000"}',
+              `{"team_name":"${'z'.repeat(200_000)}"}`,
+            ]);
           if (what === 'media') headers['content-type'] = pick(r, ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']);
         } else if (method !== 'get' && what === 'raw') {
           body = '{"a":';

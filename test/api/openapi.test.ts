@@ -59,7 +59,9 @@ describe.each(DIALECTS)('OpenAPI document (%s)', (dialect) => {
 
   it('documents every route the server registers, with security matching config.auth', () => {
     // HEAD twins of GET routes are implied; methods outside OpenAPI's eight cannot be listed.
-    const routes = registered.filter((r) => r.method !== 'HEAD' && OPENAPI_METHODS.has(r.method.toLowerCase()) && !HIDDEN.has(`${r.method} ${r.url}`) && !isWebAsset(r.url));
+    const routes = registered.filter(
+      (r) => r.method !== 'HEAD' && OPENAPI_METHODS.has(r.method.toLowerCase()) && !HIDDEN.has(`${r.method} ${r.url}`) && !isWebAsset(r.url),
+    );
     expect(routes.length).toBeGreaterThan(20);
     for (const r of routes) {
       const op = doc.paths[toOpenApiPath(r.url)]?.[r.method.toLowerCase()];
@@ -117,7 +119,10 @@ describe.each(DIALECTS)('OpenAPI document (%s)', (dialect) => {
     ] as const;
     for (const [path, method] of idempotent) {
       const op = doc.paths[path][method];
-      expect(op.parameters.find((p: any) => p.in === 'header' && p.name === 'Idempotency-Key'), path).toMatchObject({ required: false });
+      expect(
+        op.parameters.find((p: any) => p.in === 'header' && p.name === 'Idempotency-Key'),
+        path,
+      ).toMatchObject({ required: false });
       expect(op.responses[409].content['application/problem+json'].schema.properties.code.enum).toEqual(
         expect.arrayContaining(['idempotency_key_reused', 'idempotency_key_in_use']),
       );

@@ -59,8 +59,24 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
       [{ dimensions: [{ name: 'a', weight: 0 }] }, 'dimensions.0.weight'],
       [{ dimensions: [{ name: 'a', weight: -2 }] }, 'dimensions.0.weight'],
       [{ dimensions: [] }, 'dimensions'],
-      [{ dimensions: [{ name: 'Impact', weight: 1 }, { name: 'impact', weight: 1 }] }, 'dimensions.1.name'],
-      [{ tracks: [{ id: 'a', name: 'A' }, { id: 'a', name: 'B' }] }, 'tracks.1.id'],
+      [
+        {
+          dimensions: [
+            { name: 'Impact', weight: 1 },
+            { name: 'impact', weight: 1 },
+          ],
+        },
+        'dimensions.1.name',
+      ],
+      [
+        {
+          tracks: [
+            { id: 'a', name: 'A' },
+            { id: 'a', name: 'B' },
+          ],
+        },
+        'tracks.1.id',
+      ],
       [{ registration_config: { fields: [{ key: 'x' }, { key: 'x' }] } }, 'registration_config.fields.1.key'],
       [{ registration_config: { fields: [{ key: 'x', name: 'y' }] } }, 'registration_config.fields.0'],
       [{ registration_config: { fields: [{ key: 'x', type: 'checkbox' }] } }, 'registration_config.fields.0.type'],
@@ -176,7 +192,15 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
         [{ submission_deadline: new Date(T0.getTime() + DAY - 1).toISOString() }, 'submission_deadline'],
         [{ registration_deadline: new Date(T0.getTime() + 3 * DAY).toISOString() }, 'submission_deadline'],
         [{ dimensions: [{ name: 'x', weight: 0 }] }, 'dimensions.0.weight'],
-        [{ tracks: [{ id: 'a', name: 'A' }, { id: 'a', name: 'A' }] }, 'tracks.1.id'],
+        [
+          {
+            tracks: [
+              { id: 'a', name: 'A' },
+              { id: 'a', name: 'A' },
+            ],
+          },
+          'tracks.1.id',
+        ],
         [{ registration_config: { fields: [{ key: 'k' }, { name: 'k' }] } }, 'registration_config.fields.1.key'],
         [{ name: '   ' }, 'name'],
         [{ status: 'bogus' }, 'status'],
@@ -184,7 +208,10 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
       for (const [body, field] of cases) {
         const res = await patch(id, body);
         expect(res.status, JSON.stringify(body)).toBe(422);
-        expect(res.body.errors.map((e: { field: string }) => e.field), JSON.stringify(body)).toContain(field);
+        expect(
+          res.body.errors.map((e: { field: string }) => e.field),
+          JSON.stringify(body),
+        ).toContain(field);
       }
       const empty = await patch(id, {});
       expect(empty.status).toBe(422);
@@ -257,7 +284,14 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
       const all = await t.api('GET', `/events/${id}/registrations`, { key: org.key });
       expect(all.status).toBe(200);
       expect(all.body.map((r: { team_name: string }) => r.team_name)).toEqual(['A', 'B']);
-      expect(all.body[0]).toMatchObject({ id: ra.body.id, event_id: id, status: 'approved', contact_email: a.email, track_id: 'tools', fields: { repo: 'https://github.com/example/repo' } });
+      expect(all.body[0]).toMatchObject({
+        id: ra.body.id,
+        event_id: id,
+        status: 'approved',
+        contact_email: a.email,
+        track_id: 'tools',
+        fields: { repo: 'https://github.com/example/repo' },
+      });
       expect(all.body[1].contact_email).toBe('b-team@example.org');
 
       const pending = await t.api('GET', `/events/${id}/registrations?status=pending`, { key: org.key });
@@ -328,7 +362,13 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
       const res = await t.api('GET', `/events/${id}/projects`, { key: org.key });
       expect(res.status).toBe(200);
       expect(res.body).toHaveLength(2);
-      expect(res.body[0]).toMatchObject({ project_name: 'PA', name: 'PA', team_name: 'Alpha', registration_status: 'approved', registration_id: a.registrationId });
+      expect(res.body[0]).toMatchObject({
+        project_name: 'PA',
+        name: 'PA',
+        team_name: 'Alpha',
+        registration_status: 'approved',
+        registration_id: a.registrationId,
+      });
       expect(res.body[1]).toMatchObject({ project_name: 'PB', team_name: 'Beta' });
     });
   });

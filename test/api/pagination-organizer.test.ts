@@ -24,7 +24,12 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
   async function seedTeams(
     eventId: string,
     n: number,
-    opts: { status?: (i: number) => RegistrationStatus; track?: (i: number) => string | null; name?: (i: number) => string; submittedAt?: (i: number) => string } = {},
+    opts: {
+      status?: (i: number) => RegistrationStatus;
+      track?: (i: number) => string | null;
+      name?: (i: number) => string;
+      submittedAt?: (i: number) => string;
+    } = {},
   ) {
     const db = t.database.db;
     const out: Array<{ userId: string; registrationId: string; projectId: string | null; teamName: string }> = [];
@@ -32,7 +37,10 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
       const userId = newId('usr');
       const at = stamp(0);
       const teamName = opts.name?.(i) ?? `Seeded ${++seq}`;
-      await db.insertInto('users').values({ id: userId, email: `${userId}@example.com`, password_hash: null, role: 'user', created_at: at, updated_at: at }).execute();
+      await db
+        .insertInto('users')
+        .values({ id: userId, email: `${userId}@example.com`, password_hash: null, role: 'user', created_at: at, updated_at: at })
+        .execute();
       const registrationId = newId('reg');
       await db
         .insertInto('registrations')
@@ -192,7 +200,15 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
       expect(params.get('track_id')).toBe('fun');
       expect(params.get('limit')).toBe('4');
       const { items } = await walk(`/api/v1/events/${eventId}/registrations?status=approved&track_id=fun&limit=4`, org.key);
-      const expected = (await t.database.db.selectFrom('registrations').select('id').where('event_id', '=', eventId).where('status', '=', 'approved').where('track_id', '=', 'fun').execute())
+      const expected = (
+        await t.database.db
+          .selectFrom('registrations')
+          .select('id')
+          .where('event_id', '=', eventId)
+          .where('status', '=', 'approved')
+          .where('track_id', '=', 'fun')
+          .execute()
+      )
         .map((r) => r.id)
         .sort();
       expect(expected.length).toBeGreaterThan(8);
@@ -320,7 +336,10 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
           updated_at: stamp(0),
         })),
       );
-      await t.database.db.insertInto('reviews').values(rows as any).execute();
+      await t.database.db
+        .insertInto('reviews')
+        .values(rows as any)
+        .execute();
       const order = (r: { project_id: string; reviewer: string }) => `${r.project_id} ${r.reviewer}`;
       const expected = rows.map(order).sort();
 
@@ -329,7 +348,12 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
       expect(items[0]).not.toHaveProperty('raw_reply');
 
       const succeeded = await walk(`/api/v1/events/${ev}/reviews?status=succeeded&include_raw=true&limit=2`, org.key);
-      expect(succeeded.items.map(order)).toEqual(rows.filter((r) => r.status === 'succeeded').map(order).sort());
+      expect(succeeded.items.map(order)).toEqual(
+        rows
+          .filter((r) => r.status === 'succeeded')
+          .map(order)
+          .sort(),
+      );
       expect(succeeded.items.every((r) => r.raw_reply === 'r'.repeat(50))).toBe(true);
 
       const one = await walk(`/api/v1/events/${ev}/reviews?project_id=${teams[2]!.projectId}&limit=1`, org.key);
@@ -347,7 +371,10 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
       const reviewerIds: string[] = [];
       for (let i = 0; i < 5; i++) {
         const u = await quickUser(t);
-        await db.insertInto('event_reviewers').values({ event_id: ev, user_id: u.id, created_at: stamp(Math.floor(i / 2)) }).execute();
+        await db
+          .insertInto('event_reviewers')
+          .values({ event_id: ev, user_id: u.id, created_at: stamp(Math.floor(i / 2)) })
+          .execute();
         reviewerIds.push(u.id);
       }
       const invitationIds: string[] = [];
@@ -355,7 +382,17 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
         const id = newId('inv');
         await db
           .insertInto('reviewer_invitations')
-          .values({ id, event_id: ev, email: `inv${i}-${id}@example.com`, token_hash: `hash-${id}`, invited_by: org.id, created_at: stamp(0), expires_at: stamp(7 * DAY), accepted_at: null, accepted_by: null })
+          .values({
+            id,
+            event_id: ev,
+            email: `inv${i}-${id}@example.com`,
+            token_hash: `hash-${id}`,
+            invited_by: org.id,
+            created_at: stamp(0),
+            expires_at: stamp(7 * DAY),
+            accepted_at: null,
+            accepted_by: null,
+          })
           .execute();
         invitationIds.push(id);
       }
@@ -399,7 +436,10 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
       // The reviewer is the user behind team 4: a conflict of interest.
       const reviewer = teams[4]!;
       const reviewerKey = (await t.ctx.accounts.createKey(reviewer.userId)).key;
-      await t.database.db.insertInto('event_reviewers').values({ event_id: ev, user_id: reviewer.userId, created_at: stamp(0) }).execute();
+      await t.database.db
+        .insertInto('event_reviewers')
+        .values({ event_id: ev, user_id: reviewer.userId, created_at: stamp(0) })
+        .execute();
       t.clock.set(T0.getTime() + 3 * DAY);
 
       const pages: any[] = [];
@@ -418,7 +458,10 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
 
       // A cursor is the reviewer's own: another reviewer of the same event cannot use it.
       const other = await quickUser(t);
-      await t.database.db.insertInto('event_reviewers').values({ event_id: ev, user_id: other.id, created_at: stamp(0) }).execute();
+      await t.database.db
+        .insertInto('event_reviewers')
+        .values({ event_id: ev, user_id: other.id, created_at: stamp(0) })
+        .execute();
       const first = await t.api('GET', `/events/${ev}/review-assignments?limit=1`, { key: reviewerKey });
       const cursor = new URL(`http://x${nextPath(first)!}`).searchParams.get('cursor')!;
       const foreign = await t.api('GET', `/events/${ev}/review-assignments?cursor=${cursor}`, { key: other.key });

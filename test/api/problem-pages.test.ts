@@ -14,7 +14,7 @@ describe.each(DIALECTS)('problem types and the reference page (%s)', (dialect) =
   });
   afterAll(async () => t?.close());
 
-  it("resolves the type URL of every code as JSON: status, title, when and what to do", async () => {
+  it('resolves the type URL of every code as JSON: status, title, when and what to do', async () => {
     for (const code of CODES) {
       const type = `${t.config.publicUrl}/problems/${code}`;
       const res = await t.request('GET', new URL(type).pathname);
@@ -73,7 +73,9 @@ describe.each(DIALECTS)('problem types and the reference page (%s)', (dialect) =
     for (const tag of ['events', 'registration', 'submission', 'results', 'organizer']) expect(res.text).toContain(`<h2 id="tag-${tag}">`);
     expect(res.text).toContain(`<a href="${t.config.publicUrl}/problems/team_name_taken"><code>team_name_taken</code></a>`);
     // Body fields with their limits.
-    expect(res.text).toContain('<td data-label="Field"><code>team_name</code></td><td data-label="Type">string (1-80 chars)</td><td data-label="Required">yes</td>');
+    expect(res.text).toContain(
+      '<td data-label="Field"><code>team_name</code></td><td data-label="Type">string (1-80 chars)</td><td data-label="Required">yes</td>',
+    );
     expect(res.text).toContain('<summary>Example body</summary><pre>{\n  &quot;team_name&quot;: &quot;Night Owls&quot;');
     const cached = await t.request('GET', '/docs', { headers: { 'if-none-match': res.headers.get('etag')! } });
     expect(cached.status).toBe(304);

@@ -61,7 +61,10 @@ describe.each(DIALECTS)('router and parser errors (%s)', (dialect) => {
 
   it.each([
     ['a header name with a space', 'GET /api/v1/events HTTP/1.1\r\nHost: hackathon.test\r\nBad Header: x\r\n\r\n'],
-    ['Content-Length with Transfer-Encoding', 'POST /api/v1/events HTTP/1.1\r\nHost: hackathon.test\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n'],
+    [
+      'Content-Length with Transfer-Encoding',
+      'POST /api/v1/events HTTP/1.1\r\nHost: hackathon.test\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n',
+    ],
     ['a non-numeric Content-Length', 'POST /api/v1/events HTTP/1.1\r\nHost: hackathon.test\r\nContent-Length: abc\r\n\r\n'],
     ['an HTTP/1.1 request without Host', 'GET /api/v1/events HTTP/1.1\r\n\r\n'],
   ])('%s is 400 bad_request', async (_name, text) => {

@@ -58,9 +58,7 @@ describe.each(DIALECTS)('concurrency (%s)', (dialect) => {
     const eventId = await createEvent(t, org.key);
     const user = await quickUser(t);
     const results = await Promise.all(
-      Array.from({ length: N }, (_, i) =>
-        t.api('POST', `/events/${eventId}/register`, { key: user.key, body: registrationBody({ team_name: `Solo ${i}` }) }),
-      ),
+      Array.from({ length: N }, (_, i) => t.api('POST', `/events/${eventId}/register`, { key: user.key, body: registrationBody({ team_name: `Solo ${i}` }) })),
     );
     expect(tally(results.map((r) => r.status))).toEqual({ 201: 1, 409: N - 1 });
     const created = results.find((r) => r.status === 201)!;

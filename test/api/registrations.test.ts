@@ -141,7 +141,10 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
     for (const [body, field] of cases) {
       const res = await register(team.key, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body.errors.map((e: { field: string }) => e.field), JSON.stringify(body)).toContain(field);
+      expect(
+        res.body.errors.map((e: { field: string }) => e.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
   });
 

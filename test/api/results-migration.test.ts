@@ -10,8 +10,26 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
  * the same bytes, the same tag, track ranks derived as they were (ties kept), pages available.
  */
 const ENTRIES = [
-  { rank: 1, project_id: 'prj_a', project_name: 'A "quoted"', team_name: 'Team A', track_id: 'tools', score: 7.5, scores_by_model: { 'openai/x': 7.5 }, scores_by_dimension: { impact: 7.5 } },
-  { rank: 1, project_id: 'prj_b', project_name: 'B', team_name: 'Team B', track_id: 'fun', score: 7.5, scores_by_model: { human: 7.5 }, scores_by_dimension: { impact: 7.5 } },
+  {
+    rank: 1,
+    project_id: 'prj_a',
+    project_name: 'A "quoted"',
+    team_name: 'Team A',
+    track_id: 'tools',
+    score: 7.5,
+    scores_by_model: { 'openai/x': 7.5 },
+    scores_by_dimension: { impact: 7.5 },
+  },
+  {
+    rank: 1,
+    project_id: 'prj_b',
+    project_name: 'B',
+    team_name: 'Team B',
+    track_id: 'fun',
+    score: 7.5,
+    scores_by_model: { human: 7.5 },
+    scores_by_dimension: { impact: 7.5 },
+  },
   { rank: 3, project_id: 'prj_c', project_name: 'C', team_name: 'Team C', track_id: 'tools', score: 0, scores_by_model: {}, scores_by_dimension: {} },
   { rank: 4, project_id: 'prj_d', project_name: 'D', team_name: 'Team D', track_id: null, score: 0.1234, scores_by_model: {}, scores_by_dimension: {} },
 ];
@@ -26,7 +44,10 @@ describe.each(DIALECTS)('results published before migration 0106 (%s)', (dialect
     const handle = openDatabase(db.config);
     await migrateTo(handle.db, '0004_results_ranking_index');
     const now = '2030-01-01T12:00:00.000Z';
-    await handle.db.insertInto('users').values({ id: 'usr_o', email: 'o@example.com', password_hash: null, role: 'organizer', created_at: now, updated_at: now }).execute();
+    await handle.db
+      .insertInto('users')
+      .values({ id: 'usr_o', email: 'o@example.com', password_hash: null, role: 'organizer', created_at: now, updated_at: now })
+      .execute();
     await handle.db
       .insertInto('events')
       .values({

@@ -256,7 +256,10 @@ describe.each(DIALECTS)('leaderboard CSV streaming (%s)', (dialect) => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-length')).toBeNull();
     expect(csv.headers.get('transfer-encoding')).toBe('chunked');
-    const rows = csv.text.split('\r\n').slice(1, -1).map((l) => l.split(','));
+    const rows = csv.text
+      .split('\r\n')
+      .slice(1, -1)
+      .map((l) => l.split(','));
     expect(rows).toHaveLength(n);
     // The 120 projects scored 9 share rank 1; those scored 8 start at 121, across the read chunks.
     expect(rows[0]![0]).toBe('1');
@@ -276,7 +279,7 @@ describe.each(DIALECTS)('leaderboard CSV streaming (%s)', (dialect) => {
     expect(published.body.etag).toBe(`"${createHash('sha256').update(entriesJson).digest('base64url')}"`);
     expect(published.body.entries.map((e: any) => [e.rank, e.project_id])).toEqual(rows.map((r) => [Number(r[0]), r[1]]));
     const pages: string[] = [];
-    for (let path: string | null = `/api/v1/events/${eventId}/result?limit=1000`; path !== null; ) {
+    for (let path: string | null = `/api/v1/events/${eventId}/result?limit=1000`; path !== null;) {
       const res: ApiResponse = await t.request('GET', path);
       pages.push(res.text.slice(1, -1));
       path = nextPath(res);

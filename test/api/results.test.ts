@@ -256,9 +256,7 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     expect(viaQuery.text).toBe(csv.text);
 
     const fun = await t.api('GET', `/events/${eventId}/leaderboard.csv?track_id=fun`, { key: org.key });
-    expect(fun.text).toBe(
-      [header, rows[2]!.replace(/^2,/, '1,'), rows[3]!.replace(/^4,/, '2,'), rows[4]!.replace(/^5,/, '3,'), ''].join('\r\n'),
-    );
+    expect(fun.text).toBe([header, rows[2]!.replace(/^2,/, '1,'), rows[3]!.replace(/^4,/, '2,'), rows[4]!.replace(/^5,/, '3,'), ''].join('\r\n'));
   });
 
   it('keeps the leaderboard to owners: 401 without a key, 403 for others, 404 for an unknown event; admins may read', async () => {
@@ -429,16 +427,16 @@ describe.each(DIALECTS)('publication across two server instances on one database
     const eventId = await createEvent(t1, org.key, { models: [] });
     const { team } = await approvedTeam(t1, eventId, org.key);
     t1.clock.advance(DAY + HOUR);
-    expect((await t1.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { name: 'Solo', github_url: 'https://github.com/x/solo' } })).status).toBe(201);
+    expect((await t1.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { name: 'Solo', github_url: 'https://github.com/x/solo' } })).status).toBe(
+      201,
+    );
     for (const t of [t1, t2]) t.clock.set(T0.getTime() + 2 * DAY + HOUR);
 
     const publish = (t: TestApp) => () => t.api('POST', `/events/${eventId}/results/publish`, { key: org.key, body: { force: true } });
     // PostgreSQL: truly concurrent. Two SQLite connections in one process cannot wait for each
     // other's write lock without blocking the thread both need, so there they take turns.
     const calls =
-      dialect === 'postgres'
-        ? await Promise.all([publish(t1)(), publish(t2)(), publish(t1)(), publish(t2)()])
-        : [await publish(t1)(), await publish(t2)()];
+      dialect === 'postgres' ? await Promise.all([publish(t1)(), publish(t2)(), publish(t1)(), publish(t2)()]) : [await publish(t1)(), await publish(t2)()];
     expect(calls.filter((c) => c.status === 200)).toHaveLength(1);
     for (const c of calls.filter((x) => x.status !== 200)) expect([c.status, c.body.code]).toEqual([409, 'results_already_published']);
     expect(await t1.ctx.db.selectFrom('results').select('event_id').execute()).toHaveLength(1);

@@ -37,7 +37,10 @@ async function burstOfReviews(t: TestApp, org: TestUser, models: string[]) {
   const eventId = await createEvent(t, org.key, { models, registration_config: { open: true, auto_approve: true, fields: [] } });
   for (let i = 0; i < PROJECTS; i++) {
     const { team } = await quickApprovedTeam(t, eventId, org.key, { fields: {} });
-    const res = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: `Burst ${i}`, github_url: `https://github.com/acme/burst-${i}` } });
+    const res = await t.api('POST', `/events/${eventId}/submit`, {
+      key: team.key,
+      body: { project_name: `Burst ${i}`, github_url: `https://github.com/acme/burst-${i}` },
+    });
     if (res.status !== 201) throw new Error(`submit: ${res.status} ${res.text}`);
   }
   expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
@@ -54,7 +57,14 @@ async function burstOfReviews(t: TestApp, org: TestUser, models: string[]) {
 
 const countRunning = async (t: TestApp, eventId: string) =>
   Number(
-    (await t.ctx.db.selectFrom('reviews').select((eb) => eb.fn.countAll().as('n')).where('event_id', '=', eventId).where('status', '=', 'running').executeTakeFirstOrThrow()).n,
+    (
+      await t.ctx.db
+        .selectFrom('reviews')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('event_id', '=', eventId)
+        .where('status', '=', 'running')
+        .executeTakeFirstOrThrow()
+    ).n,
   );
 
 describe.each(DIALECTS)('REVIEW_CONCURRENCY holds for a burst of queued reviews (%s)', (dialect) => {
@@ -66,7 +76,13 @@ describe.each(DIALECTS)('REVIEW_CONCURRENCY holds for a burst of queued reviews 
   beforeAll(async () => {
     [oa, gh] = await Promise.all([startFakeOpenAI(), startFakeGithub()]);
     t = await startTestApp(dialect, {
-      env: { AI_PROVIDER_LOCAL_BASE_URL: `${oa.url}/v1`, GITHUB_API_URL: gh.url, REVIEW_WORKERS: 'false', REVIEW_CONCURRENCY: String(K), REVIEW_LEASE_MS: '60000' },
+      env: {
+        AI_PROVIDER_LOCAL_BASE_URL: `${oa.url}/v1`,
+        GITHUB_API_URL: gh.url,
+        REVIEW_WORKERS: 'false',
+        REVIEW_CONCURRENCY: String(K),
+        REVIEW_LEASE_MS: '60000',
+      },
     });
     org = await quickUser(t, 'organizer');
   });
@@ -80,7 +96,11 @@ describe.each(DIALECTS)('REVIEW_CONCURRENCY holds for a burst of queued reviews 
     let answer!: () => void;
     const gate = new Promise<void>((r) => (answer = r));
     for (const m of models) oa.setDefault({ kind: 'ok', after: gate }, m);
-    const eventId = await burstOfReviews(t, org, models.map((m) => `local/${m}`));
+    const eventId = await burstOfReviews(
+      t,
+      org,
+      models.map((m) => `local/${m}`),
+    );
 
     const run = t.ctx.reviews.runOnce();
     try {
@@ -92,7 +112,8 @@ describe.each(DIALECTS)('REVIEW_CONCURRENCY holds for a burst of queued reviews 
           return running > 0 && oa.inFlight() === running;
         },
         60_000,
-        () => ` (running ${running}, in flight ${oa.inFlight()}) ${JSON.stringify(oa.calls.map((c) => [c.model, /Burst \d/.exec(c.prompt)?.[0], c.behaviour]))}`,
+        () =>
+          ` (running ${running}, in flight ${oa.inFlight()}) ${JSON.stringify(oa.calls.map((c) => [c.model, /Burst \d/.exec(c.prompt)?.[0], c.behaviour]))}`,
       );
       expect(oa.inFlight()).toBe(K);
     } finally {
@@ -130,7 +151,7 @@ describe.each(DIALECTS)('REVIEW_CONCURRENCY per process, two server processes (%
   });
   afterEach(async () => {
     for (const s of Object.values(servers)) s?.child.kill('SIGKILL');
-    await Promise.all(Object.values(servers).map((s) => s?.exited));
+    await Promise.all(Object.values(servers).flatMap((s) => (s ? [s.exited] : [])));
   });
   afterAll(async () => {
     await t?.close();
@@ -162,7 +183,11 @@ describe.each(DIALECTS)('REVIEW_CONCURRENCY per process, two server processes (%
     let answer!: () => void;
     const gate = new Promise<void>((r) => (answer = r));
     for (const m of models) oa.setDefault({ kind: 'ok', after: gate }, m);
-    const eventId = await burstOfReviews(t, org, models.map((m) => `local/${m}`));
+    const eventId = await burstOfReviews(
+      t,
+      org,
+      models.map((m) => `local/${m}`),
+    );
 
     try {
       // Both processes' lanes full (or, with the old claim, whatever one claim statement took).

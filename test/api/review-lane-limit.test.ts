@@ -12,8 +12,9 @@ vi.mock('../../src/reviews/reviews-repo.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/reviews/reviews-repo.js')>();
   return {
     ...real,
-    claimReviews: vi.fn((db: Parameters<typeof real.claimReviews>[0], dialect: Parameters<typeof real.claimReviews>[1], q: Parameters<typeof real.claimReviews>[2]) =>
-      real.claimReviews(db, dialect, { ...q, limit: q.limit * 4 }),
+    claimReviews: vi.fn(
+      (db: Parameters<typeof real.claimReviews>[0], dialect: Parameters<typeof real.claimReviews>[1], q: Parameters<typeof real.claimReviews>[2]) =>
+        real.claimReviews(db, dialect, { ...q, limit: q.limit * 4 }),
     ),
   };
 });
@@ -38,7 +39,13 @@ describe.each(DIALECTS)('the worker keeps to REVIEW_CONCURRENCY whatever a claim
   beforeAll(async () => {
     [oa, gh] = await Promise.all([startFakeOpenAI(), startFakeGithub()]);
     t = await startTestApp(dialect, {
-      env: { AI_PROVIDER_LOCAL_BASE_URL: `${oa.url}/v1`, GITHUB_API_URL: gh.url, REVIEW_WORKERS: 'false', REVIEW_CONCURRENCY: String(K), REVIEW_LEASE_MS: '60000' },
+      env: {
+        AI_PROVIDER_LOCAL_BASE_URL: `${oa.url}/v1`,
+        GITHUB_API_URL: gh.url,
+        REVIEW_WORKERS: 'false',
+        REVIEW_CONCURRENCY: String(K),
+        REVIEW_LEASE_MS: '60000',
+      },
     });
     org = await quickUser(t, 'organizer');
   });
@@ -55,7 +62,14 @@ describe.each(DIALECTS)('the worker keeps to REVIEW_CONCURRENCY whatever a claim
     const P = 6;
     for (let i = 0; i < P; i++) {
       const { team } = await quickApprovedTeam(t, eventId, org.key, { fields: {} });
-      expect((await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: `Lane ${i}`, github_url: `https://github.com/acme/lane-${i}` } })).status).toBe(201);
+      expect(
+        (
+          await t.api('POST', `/events/${eventId}/submit`, {
+            key: team.key,
+            body: { project_name: `Lane ${i}`, github_url: `https://github.com/acme/lane-${i}` },
+          })
+        ).status,
+      ).toBe(201);
     }
     expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
     const rows = () => t.ctx.db.selectFrom('reviews').selectAll().where('event_id', '=', eventId).execute();

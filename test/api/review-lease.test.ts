@@ -57,7 +57,9 @@ describe.each(DIALECTS)('review leases are per claim (%s)', (dialect) => {
       const owner = await quickUser(app, 'organizer');
       const eventId = await createEvent(app, owner.key, { models: [`local/${m}`], registration_config: { open: true, auto_approve: true, fields: [] } });
       const { team } = await quickApprovedTeam(app, eventId, owner.key, { fields: {} });
-      expect((await app.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'R', github_url: 'https://github.com/a/r' } })).status).toBe(201);
+      expect(
+        (await app.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'R', github_url: 'https://github.com/a/r' } })).status,
+      ).toBe(201);
       expect((await app.api('PATCH', `/events/${eventId}`, { key: owner.key, body: { status: 'judging' } })).status).toBe(200);
       const row = () => app.ctx.db.selectFrom('reviews').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
       run = app.ctx.reviews.runOnce();
@@ -96,9 +98,12 @@ describe.each(DIALECTS)('review leases are per claim (%s)', (dialect) => {
     ]);
     const eventId = await createEvent(t, org.key, { models: [`local/${m}`], registration_config: { open: true, auto_approve: true, fields: [] } });
     const { team } = await quickApprovedTeam(t, eventId, org.key, { fields: {} });
-    expect((await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'Rocket', github_url: 'https://github.com/acme/rocket' } })).status).toBe(201);
+    expect(
+      (await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'Rocket', github_url: 'https://github.com/acme/rocket' } }))
+        .status,
+    ).toBe(201);
     expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
-    const row = async () => (await t.ctx.db.selectFrom('reviews').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow());
+    const row = async () => await t.ctx.db.selectFrom('reviews').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
 
     const runs: Promise<unknown>[] = [];
     try {

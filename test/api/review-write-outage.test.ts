@@ -94,7 +94,10 @@ describe.each(DIALECTS)('a review answered during a database outage (%s)', (dial
 
     const eventId = await createEvent(t, org.key, { models: [`local/${m}`], registration_config: { open: true, auto_approve: true, fields: [] } });
     const { team } = await quickApprovedTeam(t, eventId, org.key, { fields: {} });
-    expect((await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'Rocket', github_url: 'https://github.com/acme/rocket' } })).status).toBe(201);
+    expect(
+      (await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'Rocket', github_url: 'https://github.com/acme/rocket' } }))
+        .status,
+    ).toBe(201);
     expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
     const row = () => t.ctx.db.selectFrom('reviews').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
     const reviewId = (await row()).id;

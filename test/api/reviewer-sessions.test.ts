@@ -40,7 +40,7 @@ describe.each(DIALECTS)('reviewers with web sessions (%s)', (dialect) => {
     await smtp?.close();
   });
 
-  it('signed in as the invited address, accepting needs no password and answers the session\'s csrf_token', async () => {
+  it("signed in as the invited address, accepting needs no password and answers the session's csrf_token", async () => {
     const email = `web-reviewer-${dialect}@example.com`;
     const s = await signUp(t, email);
     const token = await inviteToken(email);
@@ -108,7 +108,10 @@ describe.each(DIALECTS)('reviewers with web sessions (%s)', (dialect) => {
 
   it('a foreign Origin cannot sign someone in through an invitation (login CSRF)', async () => {
     const token = await inviteToken(`csrf-reviewer-${dialect}@example.com`);
-    const res = await t.api('POST', `/invitations/${token}/accept`, { headers: { origin: 'http://evil.test' }, body: { password: PASSWORD, start_session: true } });
+    const res = await t.api('POST', `/invitations/${token}/accept`, {
+      headers: { origin: 'http://evil.test' },
+      body: { password: PASSWORD, start_session: true },
+    });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('csrf_failed');
   });
@@ -123,7 +126,10 @@ describe.each(DIALECTS)('reviewers with web sessions (%s)', (dialect) => {
     const { team: stranger } = await approvedTeam(t, other, org.key);
     const { team: reviewer } = await approvedTeam(t, other, org.key);
     for (const who of [stranger, reviewer]) {
-      const p = await t.api('POST', `/events/${other}/submit`, { key: who.key, body: { project_name: `P ${who.email}`, github_url: 'https://github.com/example/p' } });
+      const p = await t.api('POST', `/events/${other}/submit`, {
+        key: who.key,
+        body: { project_name: `P ${who.email}`, github_url: 'https://github.com/example/p' },
+      });
       expect(p.status).toBe(201);
     }
     const before = smtp.count();

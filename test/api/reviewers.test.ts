@@ -86,8 +86,7 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
 
   const invite = (email: string, key = org.key, id = eventId) => t.api('POST', `/events/${id}/reviewers`, { key, body: { email } });
   const accept = (token: string, body: Record<string, unknown>) => t.api('POST', `/invitations/${token}/accept`, { body });
-  const putReview = (key: string, pid: string, body: unknown, id = eventId) =>
-    t.api('PUT', `/events/${id}/projects/${pid}/review`, { key, body });
+  const putReview = (key: string, pid: string, body: unknown, id = eventId) => t.api('PUT', `/events/${id}/projects/${pid}/review`, { key, body });
   const inviteAndGetToken = async (email: string) => {
     const res = await invite(email);
     expect(res.status).toBe(201);
@@ -96,12 +95,14 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
 
   beforeAll(async () => {
     smtp = await startReceiver();
-    t = await startTestApp(dialect, { env: {
+    t = await startTestApp(dialect, {
+      env: {
         SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
         MAIL_FROM: 'Judges <judges@hackathon.test>',
         // AI reviews are another module's; keep its workers out of these tests.
         REVIEW_WORKERS: 'false',
-      } });
+      },
+    });
     org = await t.user('organizer');
     eventId = await createEvent(t, org.key, { name: 'Agents <Hack> & "Friends"' });
     const a = await approvedTeam(t, eventId, org.key);
@@ -223,10 +224,7 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
 
   it('of two concurrent accepts exactly one wins; the other gets 410', async () => {
     const token = await inviteAndGetToken('racer@example.com');
-    const both = await Promise.all([
-      accept(token, { password: 'a good password' }),
-      accept(token, { password: 'a good password' }),
-    ]);
+    const both = await Promise.all([accept(token, { password: 'a good password' }), accept(token, { password: 'a good password' })]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 410]);
     expect(both.find((r) => r.status === 410)!.body.code).toBe('invitation_used');
   });
@@ -388,9 +386,7 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
     const coi = await putReview(teamReviewerKey, projectA, { scores: { impact: 10, craft: 10 } });
     expect(coi.status).toBe(403);
     expect(coi.body.code).toBe('conflict_of_interest');
-    expect((await t.api('GET', `/events/${eventId}/projects/${projectA}/review`, { key: teamReviewerKey })).body.code).toBe(
-      'conflict_of_interest',
-    );
+    expect((await t.api('GET', `/events/${eventId}/projects/${projectA}/review`, { key: teamReviewerKey })).body.code).toBe('conflict_of_interest');
     expect((await putReview(teamReviewerKey, projectB, { scores: { impact: 4, craft: 6 } })).status).toBe(201);
   });
 

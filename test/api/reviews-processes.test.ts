@@ -114,7 +114,9 @@ describe.each(DIALECTS)('review workers in two server processes (%s)', (dialect)
     // Event 2: one process holds the only review's call; kill it. The other takes the review over
     // once the lease (3 s) has expired and finishes it.
     const [first] = await oa.waitForHeld(1, 15_000).catch(async (e: Error) => {
-      throw new Error(`${e.message} calls=${JSON.stringify(oa.callsFor(held).map((c) => c.prefix))} rows=${JSON.stringify(await rowsOf(e2))}\n--- a ---\n${servers.a?.stderr()}\n--- b ---\n${servers.b?.stderr()}`);
+      throw new Error(
+        `${e.message} calls=${JSON.stringify(oa.callsFor(held).map((c) => c.prefix))} rows=${JSON.stringify(await rowsOf(e2))}\n--- a ---\n${servers.a?.stderr()}\n--- b ---\n${servers.b?.stderr()}`,
+      );
     });
     const holder = first!.prefix === '/a' ? 'a' : 'b';
     const survivor = holder === 'a' ? 'b' : 'a';

@@ -104,8 +104,16 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     const done = await reviews(eventId);
     expect(done.map((r) => r.status)).toEqual(Array(6).fill('succeeded'));
     const byModel = (m: string) => done.filter((r) => r.reviewer === m);
-    expect(byModel(`openai/${gpt}`).map((r) => r.scores)).toEqual([{ impact: 8, craft: 6 }, { impact: 8, craft: 6 }]);
-    expect(byModel(`anthropic/${claude}`)[0]).toMatchObject({ scores: { impact: 5, craft: 9.5 }, summary: 'A solid project.', attempts: 1, failure_reason: null });
+    expect(byModel(`openai/${gpt}`).map((r) => r.scores)).toEqual([
+      { impact: 8, craft: 6 },
+      { impact: 8, craft: 6 },
+    ]);
+    expect(byModel(`anthropic/${claude}`)[0]).toMatchObject({
+      scores: { impact: 5, craft: 9.5 },
+      summary: 'A solid project.',
+      attempts: 1,
+      failure_reason: null,
+    });
     for (const r of done) {
       expect(r.latency_ms).toBeGreaterThanOrEqual(0);
       expect(r.input_tokens).toBeGreaterThan(0);
@@ -199,7 +207,10 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
 
   it('honours Retry-After on 429: the retry is not due before it', async () => {
     const m = model('limited');
-    oa.script(m, [{ kind: 'status', status: 429, retryAfter: '2' }, { kind: 'ok', scores: 9 }]);
+    oa.script(m, [
+      { kind: 'status', status: 429, retryAfter: '2' },
+      { kind: 'ok', scores: 9 },
+    ]);
     const { eventId } = await judgingEvent([`openai/${m}`]);
     const start = t.clock.now().getTime();
     await t.ctx.reviews.drain();
@@ -292,7 +303,10 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
   it('re-runs failed reviews, or one model’s reviews, only while judging and only for owners', async () => {
     const good = model('rr-good');
     const flaky = model('rr-flaky');
-    oa.script(flaky, [{ kind: 'status', status: 404 }, { kind: 'status', status: 404 }]);
+    oa.script(flaky, [
+      { kind: 'status', status: 404 },
+      { kind: 'status', status: 404 },
+    ]);
     const { eventId } = await judgingEvent([`openai/${good}`, `openai/${flaky}`], 2);
     await t.ctx.reviews.drain();
     expect((await reviews(eventId, '?status=failed')).map((r) => r.reviewer)).toEqual([`openai/${flaky}`, `openai/${flaky}`]);
@@ -321,7 +335,9 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     expect(await projectStatuses(eventId)).toEqual(['reviewed', 'reviewed']);
 
     // One model: all its reviews, succeeded ones included; `status: failed` narrows to failed (none now).
-    expect((await t.api('POST', `/events/${eventId}/reviews/rerun`, { key: org.key, body: { model: `openai/${good}`, status: 'failed' } })).body.requeued).toBe(0);
+    expect((await t.api('POST', `/events/${eventId}/reviews/rerun`, { key: org.key, body: { model: `openai/${good}`, status: 'failed' } })).body.requeued).toBe(
+      0,
+    );
     const before = oa.callsFor(good).length;
     expect((await t.api('POST', `/events/${eventId}/reviews/rerun`, { key: org.key, body: { model: `openai/${good}` } })).body.requeued).toBe(2);
     await t.ctx.reviews.drain();
@@ -359,7 +375,12 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
       const past = t.clock.now().getTime() + 2 * 86_400_000 + 1;
       t.clock.set(past);
       t2.clock.set(past);
-      const counts = await race([() => t.ctx.reviews.scheduleDue(), () => t2.ctx.reviews.scheduleDue(), () => t.ctx.reviews.scheduleDue(), () => t2.ctx.reviews.scheduleDue()]);
+      const counts = await race([
+        () => t.ctx.reviews.scheduleDue(),
+        () => t2.ctx.reviews.scheduleDue(),
+        () => t.ctx.reviews.scheduleDue(),
+        () => t2.ctx.reviews.scheduleDue(),
+      ]);
       expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(6); // other tests' events may start too
       expect(await reviews(eventId)).toHaveLength(6);
       await Promise.all([t.ctx.reviews.drain(), t2.ctx.reviews.drain()]);

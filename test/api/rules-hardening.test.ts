@@ -66,12 +66,16 @@ describe.each(DIALECTS)('contract rules (%s)', (dialect) => {
   async function eventWithProject(overrides: Record<string, unknown> = {}, app: TestApp = t) {
     const eventId = await createEvent(app, org.key, { registration_config: { open: true, auto_approve: true, fields: [] }, ...overrides });
     const { team, registrationId } = await quickApprovedTeam(app, eventId, org.key, { fields: {} });
-    const sub = await app.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'Rocket', github_url: 'https://github.com/acme/rocket' } });
+    const sub = await app.api('POST', `/events/${eventId}/submit`, {
+      key: team.key,
+      body: { project_name: 'Rocket', github_url: 'https://github.com/acme/rocket' },
+    });
     expect(sub.status).toBe(201);
     return { eventId, team, registrationId, projectId: sub.body.id as string };
   }
   const patch = (eventId: string, body: unknown) => t.api('PATCH', `/events/${eventId}`, { key: org.key, body });
-  const reviewRows = (eventId: string) => t.ctx.db.selectFrom('reviews').selectAll().where('event_id', '=', eventId).where('reviewer_kind', '=', 'model').execute();
+  const reviewRows = (eventId: string) =>
+    t.ctx.db.selectFrom('reviews').selectAll().where('event_id', '=', eventId).where('reviewer_kind', '=', 'model').execute();
 
   describe('a cancelled event takes no decisions', () => {
     it('refuses approve and reject with 409 event_locked and leaves the registration as it was', async () => {
@@ -82,7 +86,11 @@ describe.each(DIALECTS)('contract rules (%s)', (dialect) => {
       expect((await patch(eventId, { status: 'cancelled' })).status).toBe(200);
 
       expectProblem(await t.api('POST', `/events/${eventId}/registrations/${pending.body.id}/approve`, { key: org.key }), 409, 'event_locked');
-      expectProblem(await t.api('POST', `/events/${eventId}/registrations/${pending.body.id}/reject`, { key: org.key, body: { reason: 'late' } }), 409, 'event_locked');
+      expectProblem(
+        await t.api('POST', `/events/${eventId}/registrations/${pending.body.id}/reject`, { key: org.key, body: { reason: 'late' } }),
+        409,
+        'event_locked',
+      );
       expectProblem(await t.api('POST', `/events/${eventId}/registrations/${approved.registrationId}/reject`, { key: org.key, body: {} }), 409, 'event_locked');
       const list = await t.api('GET', `/events/${eventId}/registrations`, { key: org.key });
       expect(list.status).toBe(200);
@@ -214,7 +222,10 @@ describe.each(DIALECTS)('contract rules (%s)', (dialect) => {
       ] as const) {
         const res = await put(scores);
         expectProblem(res, 422, 'validation_failed');
-        expect(res.body.errors.map((e: { field: string }) => e.field), JSON.stringify(scores)).toEqual([field]);
+        expect(
+          res.body.errors.map((e: { field: string }) => e.field),
+          JSON.stringify(scores),
+        ).toEqual([field]);
       }
       expect((await put({ impact: 10, craft: 0 })).status).toBe(201);
     });
@@ -225,7 +236,7 @@ describe.each(DIALECTS)('contract rules (%s)', (dialect) => {
       const eventId = await createEvent(t, org.key, { models: [], registration_config: { open: true, auto_approve: true, fields: [] } });
       const names = [
         ['=HYPERLINK("http://evil.example","x")', 'lone\rreturn'],
-        ['+cmd|\' /C calc\'!A0', 'line\nfeed, "quoted"'],
+        ["+cmd|' /C calc'!A0", 'line\nfeed, "quoted"'],
         ['@SUM(A1:A9)', '-2+3'],
       ];
       for (const [team_name, project_name] of names) {

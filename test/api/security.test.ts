@@ -28,7 +28,11 @@ interface RouteCase {
 }
 
 const ROUTES: RouteCase[] = [
-  { name: 'POST /events/:id/register', kind: 'team', request: (_f, id) => ({ method: 'POST', path: `/api/v1/events/${id}/register`, body: registrationBody() }) },
+  {
+    name: 'POST /events/:id/register',
+    kind: 'team',
+    request: (_f, id) => ({ method: 'POST', path: `/api/v1/events/${id}/register`, body: registrationBody() }),
+  },
   { name: 'GET /events/:id/my-registration', kind: 'team', request: (_f, id) => ({ method: 'GET', path: `/api/v1/events/${id}/my-registration` }) },
   {
     name: 'POST /events/:id/submit',
@@ -36,7 +40,11 @@ const ROUTES: RouteCase[] = [
     request: (_f, id) => ({ method: 'POST', path: `/api/v1/events/${id}/submit`, body: { project_name: 'Intruder', github_url: 'https://github.com/x/y' } }),
   },
   { name: 'POST /events', kind: 'create', request: () => ({ method: 'POST', path: '/api/v1/events', body: eventBody(T0, { name: 'Sneaky' }) }) },
-  { name: 'POST /api/agent/events/create', kind: 'create', request: () => ({ method: 'POST', path: '/api/agent/events/create', body: eventBody(T0, { name: 'Sneaky' }) }) },
+  {
+    name: 'POST /api/agent/events/create',
+    kind: 'create',
+    request: () => ({ method: 'POST', path: '/api/agent/events/create', body: eventBody(T0, { name: 'Sneaky' }) }),
+  },
   { name: 'PATCH /events/:id', kind: 'organizer', request: (_f, id) => ({ method: 'PATCH', path: `/api/v1/events/${id}`, body: { name: 'Hijacked' } }) },
   { name: 'GET /events/:id/registrations', kind: 'organizer', request: (_f, id) => ({ method: 'GET', path: `/api/v1/events/${id}/registrations` }) },
   {
@@ -83,7 +91,10 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
       contact_email: 'secret-team@example.org',
       fields: { repo: 'https://github.com/secret/repo' },
     });
-    const sub = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'Secret Project', github_url: 'https://github.com/secret/repo' } });
+    const sub = await t.api('POST', `/events/${eventId}/submit`, {
+      key: team.key,
+      body: { project_name: 'Secret Project', github_url: 'https://github.com/secret/repo' },
+    });
     expect(sub.status).toBe(201);
     // A registration inside the draft, made directly: nobody can register for a draft through the API.
     const draftRegistrationId = 'reg_draftfixture000000000000';
@@ -212,7 +223,10 @@ describe.each(DIALECTS)('security of authenticated routes (%s)', (dialect) => {
     expectNoLeak(theirs);
 
     // Submitting as the rival touches only the rival's project.
-    const sub = await t.api('POST', `/events/${f.eventId}/submit`, { key: rival.key, body: { project_name: 'Rival Project', github_url: 'https://github.com/r/r' } });
+    const sub = await t.api('POST', `/events/${f.eventId}/submit`, {
+      key: rival.key,
+      body: { project_name: 'Rival Project', github_url: 'https://github.com/r/r' },
+    });
     expect(sub.status).toBe(201);
     expectNoLeak(sub);
     const own = await t.api('GET', `/events/${f.eventId}/my-registration`, { key: f.team.key });

@@ -91,7 +91,8 @@ describe.each(DIALECTS)('sign-in lockout through Redis (%s)', (dialect) => {
     await b.ctx.accounts.createUser({ email: 'shared@example.com', password: PASSWORD });
     // Each app has its own database here; the account exists on both.
     await a.ctx.accounts.createUser({ email: 'shared@example.com', password: PASSWORD });
-    for (let i = 0; i < 2; i++) expect((await a.api('POST', '/auth/signin', { body: { email: 'shared@example.com', password: 'wrong password' } })).status).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await a.api('POST', '/auth/signin', { body: { email: 'shared@example.com', password: 'wrong password' } })).status).toBe(401);
     const locked = await b.api('POST', '/auth/signin', { body: { email: 'shared@example.com', password: PASSWORD } });
     expect(locked.status).toBe(429);
     // T0 is on a 10-minute boundary: the Redis window (aligned on multiples of its length) ends 600 s later.

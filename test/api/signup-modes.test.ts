@@ -76,9 +76,7 @@ describe.each(DIALECTS)('SIGNUP_MODE (%s)', (dialect) => {
 
     it('two concurrent sign-ups with a 1-use code: exactly one 201', async () => {
       const code = await newCode();
-      const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => signup(t, `race${i}-${dialect}@example.com`, { invite_code: code.code })),
-      );
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => signup(t, `race${i}-${dialect}@example.com`, { invite_code: code.code })));
       const statuses = results.map((r) => r.status).sort();
       expect(statuses).toEqual([201, 403, 403, 403, 403, 403]);
       const listed = (await t.api('GET', '/admin/invite-codes', { headers: { cookie: admin.cookie } })).body.find((c: { id: string }) => c.id === code.id);
@@ -108,7 +106,11 @@ describe.each(DIALECTS)('SIGNUP_MODE (%s)', (dialect) => {
 
     it('only admins manage invite codes', async () => {
       const u = await t.user('organizer');
-      for (const [method, path] of [['GET', '/admin/invite-codes'], ['POST', '/admin/invite-codes'], ['DELETE', '/admin/invite-codes/icd_x']] as const) {
+      for (const [method, path] of [
+        ['GET', '/admin/invite-codes'],
+        ['POST', '/admin/invite-codes'],
+        ['DELETE', '/admin/invite-codes/icd_x'],
+      ] as const) {
         const res = await t.api(method, path, { key: u.key, ...(method === 'POST' ? { body: {} } : {}) });
         expect(res.status).toBe(403);
         expect(res.body.code).toBe('forbidden');

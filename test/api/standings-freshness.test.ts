@@ -1,4 +1,13 @@
-import { TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryId, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import {
+  TableNode,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryId,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/core/db/index.js';
 import { createStandingsRefresher } from '../../src/results/standings-refresh.js';
@@ -62,10 +71,18 @@ describe.each(DIALECTS)('standings stay current (%s)', (dialect) => {
   async function scored(): Promise<{ eventId: string; ids: string[] }> {
     // Dimensions impact (weight 2) and craft (weight 1), no models: the human scores alone count.
     const eventId = await createEvent(t, org.key, { models: [] });
-    const ids = await seedProjects(t, eventId, SCORES.map(() => ({ track: 'tools', score: 5 })));
+    const ids = await seedProjects(
+      t,
+      eventId,
+      SCORES.map(() => ({ track: 'tools', score: 5 })),
+    );
     for (const [i, id] of ids.entries()) {
       const [impact, craft] = SCORES[i]!;
-      await t.ctx.db.updateTable('reviews').set({ scores: JSON.stringify({ impact, craft }) }).where('project_id', '=', id).execute();
+      await t.ctx.db
+        .updateTable('reviews')
+        .set({ scores: JSON.stringify({ impact, craft }) })
+        .where('project_id', '=', id)
+        .execute();
     }
     return { eventId, ids };
   }
@@ -86,7 +103,12 @@ describe.each(DIALECTS)('standings stay current (%s)', (dialect) => {
     ]);
     const edit = await t.api('PATCH', `/events/${eventId}`, {
       key: org.key,
-      body: { dimensions: [{ name: 'impact', weight: 1 }, { name: 'craft', weight: 3 }] },
+      body: {
+        dimensions: [
+          { name: 'impact', weight: 1 },
+          { name: 'craft', weight: 3 },
+        ],
+      },
     });
     expect(edit.status).toBe(200);
     // impact 1, craft 3: (8 + 6) / 4 = 3.5 and (2 + 24) / 4 = 6.5; the order turns round.
@@ -97,7 +119,13 @@ describe.each(DIALECTS)('standings stay current (%s)', (dialect) => {
     // The same numbers in the export, which waits for every stale standing.
     const csv = await t.api('GET', `/events/${eventId}/leaderboard.csv`, { key: org.key });
     expect(csv.status).toBe(200);
-    expect(csv.text.trim().split('\r\n').slice(1).map((r) => [r.split(',')[1], Number(r.split(',')[5])])).toEqual([
+    expect(
+      csv.text
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((r) => [r.split(',')[1], Number(r.split(',')[5])]),
+    ).toEqual([
       [ids[1], 6.5],
       [ids[0], 3.5],
     ]);
@@ -142,7 +170,11 @@ describe.each(DIALECTS)('standings stay current (%s)', (dialect) => {
       const { eventId, ids } = await scored();
       const { bumped } = await refreshAround(eventId, ids, 'reviews', async () => {
         // The first project's review now says 0 and 0.
-        await t.ctx.db.updateTable('reviews').set({ scores: JSON.stringify({ impact: 0, craft: 0 }) }).where('project_id', '=', ids[0]!).execute();
+        await t.ctx.db
+          .updateTable('reviews')
+          .set({ scores: JSON.stringify({ impact: 0, craft: 0 }) })
+          .where('project_id', '=', ids[0]!)
+          .execute();
       });
       // The write-back computed from the review as it was is refused for the row the write moved;
       // the run's next pass recomputes it from the new review. Its numbers are the new ones.
@@ -160,7 +192,12 @@ describe.each(DIALECTS)('standings stay current (%s)', (dialect) => {
       await refreshAround(eventId, ids, 'events', async () => {
         const edit = await t.api('PATCH', `/events/${eventId}`, {
           key: org.key,
-          body: { dimensions: [{ name: 'impact', weight: 1 }, { name: 'craft', weight: 3 }] },
+          body: {
+            dimensions: [
+              { name: 'impact', weight: 1 },
+              { name: 'craft', weight: 3 },
+            ],
+          },
         });
         expect(edit.status).toBe(200);
       });

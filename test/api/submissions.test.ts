@@ -110,7 +110,11 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
     expect(moved.status).toBe(422);
     expect(moved.body.code).toBe('validation_failed');
     expect(moved.body.errors).toEqual([{ field: 'track_id', message: 'must be your registered track "tools" (leave track_id out to keep it)' }]);
-    const row = await t.ctx.db.selectFrom('projects').select(['track_id', 'project_name']).where('registration_id', '=', registrationId).executeTakeFirstOrThrow();
+    const row = await t.ctx.db
+      .selectFrom('projects')
+      .select(['track_id', 'project_name'])
+      .where('registration_id', '=', registrationId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ track_id: 'tools', project_name: project().project_name });
     const mine = await t.api('GET', `/events/${eventId}/my-registration`, { key: team.key });
     expect(mine.body.track_id).toBe('tools');
@@ -168,7 +172,10 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
       const res = await submit(team.key, body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(422);
       expect(res.body.code).toBe('validation_failed');
-      expect(res.body.errors.map((e: { field: string }) => e.field), JSON.stringify(body).slice(0, 80)).toContain(field);
+      expect(
+        res.body.errors.map((e: { field: string }) => e.field),
+        JSON.stringify(body).slice(0, 80),
+      ).toContain(field);
     }
     const mine = await t.api('GET', `/events/${eventId}/my-registration`, { key: team.key });
     expect(mine.body.project).toBeNull();

@@ -27,7 +27,11 @@ function get(t: TestApp, opts: { from?: string; forwardedFor?: string }): Promis
         res.setEncoding('utf8');
         res.on('data', (c: string) => (text += c));
         res.on('end', () =>
-          resolve({ status: res.statusCode!, remaining: Number(res.headers['ratelimit-remaining']), code: res.statusCode === 200 ? undefined : JSON.parse(text).code }),
+          resolve({
+            status: res.statusCode!,
+            remaining: Number(res.headers['ratelimit-remaining']),
+            code: res.statusCode === 200 ? undefined : JSON.parse(text).code,
+          }),
         );
       },
     );

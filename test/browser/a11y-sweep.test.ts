@@ -25,11 +25,16 @@ describe('accessibility of every page, in English and Chinese (SQLite)', () => {
     // An event with a team, a project, the admin as its (human) reviewer, and a published result.
     eventId = await createEvent(t, admin.key, { name: 'Sweep Hack', models: [] });
     const { team } = await approvedTeam(t, eventId, admin.key);
-    const sub = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'Sweep Project', github_url: 'https://github.com/acme/sweep' } });
+    const sub = await t.api('POST', `/events/${eventId}/submit`, {
+      key: team.key,
+      body: { project_name: 'Sweep Project', github_url: 'https://github.com/acme/sweep' },
+    });
     projectId = sub.body.id;
     await t.database.db.insertInto('event_reviewers').values({ event_id: eventId, user_id: admin.id, created_at: t.clock.now().toISOString() }).execute();
     t.clock.set(t.clock.now().getTime() + 3 * DAY);
-    expect((await t.api('PUT', `/events/${eventId}/projects/${projectId}/review`, { key: admin.key, body: { scores: { impact: 8, craft: 7 } } })).status).toBe(201);
+    expect((await t.api('PUT', `/events/${eventId}/projects/${projectId}/review`, { key: admin.key, body: { scores: { impact: 8, craft: 7 } } })).status).toBe(
+      201,
+    );
     expect((await t.api('POST', `/events/${eventId}/results/publish`, { key: admin.key, body: { force: true } })).status).toBe(200);
   });
   afterAll(async () => {
@@ -37,7 +42,17 @@ describe('accessibility of every page, in English and Chinese (SQLite)', () => {
     await t?.close();
   });
 
-  const publicPages = () => ['/', `/hackathons/${eventId}`, `/hackathons/${eventId}/result`, '/signin', '/signup', '/forgot-password', '/reset-password?token=x', `/invitations/${'A'.repeat(43)}`, '/no/such/page'];
+  const publicPages = () => [
+    '/',
+    `/hackathons/${eventId}`,
+    `/hackathons/${eventId}/result`,
+    '/signin',
+    '/signup',
+    '/forgot-password',
+    '/reset-password?token=x',
+    `/invitations/${'A'.repeat(43)}`,
+    '/no/such/page',
+  ];
   const signedInPages = () => [
     '/account',
     '/api-keys',
@@ -57,7 +72,11 @@ describe('accessibility of every page, in English and Chinese (SQLite)', () => {
     for (const path of paths) {
       await page.goto(`${t.url}${path}`);
       await settled(page);
-      await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 5_000 }).catch(() => found.push(`${path}: no level-1 heading`));
+      await page
+        .getByRole('heading', { level: 1 })
+        .first()
+        .waitFor({ timeout: 5_000 })
+        .catch(() => found.push(`${path}: no level-1 heading`));
       for (const v of await seriousViolations(page)) found.push(`${path}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.join(', ')}`);
     }
     return found;

@@ -227,7 +227,9 @@ describe('account pages (SQLite)', () => {
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Password changed.').waitFor();
-    expect((await t.api('POST', '/auth/signin', { body: { email: user.email, password: 'a longer new password' }, headers: { origin: t.url } })).status).toBe(200);
+    expect((await t.api('POST', '/auth/signin', { body: { email: user.email, password: 'a longer new password' }, headers: { origin: t.url } })).status).toBe(
+      200,
+    );
     await screenshot(page, 'account');
     expect(problems).toEqual([]);
     await context.close();
@@ -292,7 +294,11 @@ describe('account pages (SQLite)', () => {
     for (const viewport of ['phone', 'desktop'] as const) {
       it(`every account page is accessible in ${locale} on a ${viewport}`, async () => {
         const user = await t.user('user');
-        await apiSession(user.email, PASSWORD, 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_2) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15');
+        await apiSession(
+          user.email,
+          PASSWORD,
+          'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_2) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15',
+        );
         const { page, context, problems } = await open({ locale, viewport });
         for (const [path, name] of [
           ['/signin', 'signin'],

@@ -129,7 +129,11 @@ export async function expectAccessible(page: Page): Promise<void> {
 /** Waits until no request is in flight and the loading indicator is gone. */
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await page.locator('.state-loading').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+  await page
+    .locator('.state-loading')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => {});
 }
 
 /** Signs a user in through the API from inside the page's context (the cookie lands in the browser). */

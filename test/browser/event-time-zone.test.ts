@@ -103,7 +103,10 @@ describe('event editor time zone (SQLite)', () => {
     expect(await page.getByLabel('Time zone').inputValue()).toBe('Europe/Berlin');
     await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
     const date = new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10);
-    for (const [group, time] of [['Registration deadline', '09:00'], ['Submission deadline', '18:00']] as const) {
+    for (const [group, time] of [
+      ['Registration deadline', '09:00'],
+      ['Submission deadline', '18:00'],
+    ] as const) {
       const box = page.getByRole('group', { name: group, exact: true });
       await box.getByLabel('Date').fill(date);
       await box.getByLabel('Time').fill(time);

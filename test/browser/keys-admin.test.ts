@@ -135,7 +135,10 @@ describe('API keys and admin pages (SQLite)', () => {
     await page.getByLabel('Search').fill(victim.email);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: `Disable ${victim.email}` }).click();
-    await page.getByRole('dialog', { name: `Disable ${victim.email}?` }).getByRole('button', { name: 'Disable' }).click();
+    await page
+      .getByRole('dialog', { name: `Disable ${victim.email}?` })
+      .getByRole('button', { name: 'Disable' })
+      .click();
     await page.getByText(`${victim.email} is disabled.`).waitFor();
     await page.getByRole('button', { name: `Enable ${victim.email}` }).waitFor();
     expect((await t.api('GET', '/auth/session', { key: victim.key })).status).toBe(401);
@@ -188,7 +191,10 @@ describe('API keys and admin pages (SQLite)', () => {
     await page.getByText('注册模式：仅限邀请').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'admin-invite-codes');
-    await page.getByRole('button', { name: /^吊销邀请码 / }).first().click();
+    await page
+      .getByRole('button', { name: /^吊销邀请码 / })
+      .first()
+      .click();
     await page.getByRole('dialog').getByRole('button', { name: '吊销邀请码' }).click();
     await page.getByText(/已吊销。$/).waitFor();
     const codes = await t.api('GET', '/admin/invite-codes', { key: admin.key });

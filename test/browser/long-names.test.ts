@@ -47,20 +47,28 @@ async function cellInView(page: Page, cell: string, wrap: string) {
 async function chartNames(page: Page) {
   return page.evaluate(() =>
     // The charts' own surfaces (the legend's icons are small ones of their own).
-    [...document.querySelectorAll('svg.recharts-surface')].filter((svg) => svg.querySelector('.recharts-yAxis')).map((svg) => {
-      const box = svg.getBoundingClientRect();
-      const names = [...svg.querySelectorAll('text.chart-name')].map((el) => {
-        const r = el.getBoundingClientRect();
-        return { title: el.querySelector('title')?.textContent ?? '', shown: [...el.querySelectorAll('tspan')].map((s) => s.textContent).join(' '), top: r.top, bottom: r.bottom, left: r.left };
-      });
-      const sorted = [...names].sort((a, b) => a.top - b.top);
-      return {
-        titles: names.map((n) => n.title),
-        inside: names.every((n) => n.left >= box.left - 0.5),
-        apart: sorted.every((n, i) => i === 0 || n.top >= sorted[i - 1]!.bottom - 1),
-        shown: names.map((n) => n.shown),
-      };
-    }),
+    [...document.querySelectorAll('svg.recharts-surface')]
+      .filter((svg) => svg.querySelector('.recharts-yAxis'))
+      .map((svg) => {
+        const box = svg.getBoundingClientRect();
+        const names = [...svg.querySelectorAll('text.chart-name')].map((el) => {
+          const r = el.getBoundingClientRect();
+          return {
+            title: el.querySelector('title')?.textContent ?? '',
+            shown: [...el.querySelectorAll('tspan')].map((s) => s.textContent).join(' '),
+            top: r.top,
+            bottom: r.bottom,
+            left: r.left,
+          };
+        });
+        const sorted = [...names].sort((a, b) => a.top - b.top);
+        return {
+          titles: names.map((n) => n.title),
+          inside: names.every((n) => n.left >= box.left - 0.5),
+          apart: sorted.every((n, i) => i === 0 || n.top >= sorted[i - 1]!.bottom - 1),
+          shown: names.map((n) => n.shown),
+        };
+      }),
   );
 }
 
@@ -127,14 +135,18 @@ describe('long names on charts and tables (SQLite)', () => {
     expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'active' } })).status).toBe(200);
     const projects: string[] = [];
     for (const [i, name] of PROJECTS.entries()) {
-      const res = await t.api('POST', `/events/${eventId}/submit`, { key: keys[i], body: { project_name: name, github_url: `https://github.com/example/p${i}` } });
+      const res = await t.api('POST', `/events/${eventId}/submit`, {
+        key: keys[i],
+        body: { project_name: name, github_url: `https://github.com/example/p${i}` },
+      });
       expect(res.status, res.text).toBe(201);
       projects.push(res.body.id);
     }
     expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
     for (const [i, id] of projects.entries()) {
       const base = 9.5 - i * 1.1;
-      const scores = (d: number) => Object.fromEntries(DIMENSIONS.map((dim, k) => [dim.name, Math.max(0, Math.min(10, Math.round((base + d - k * 0.3) * 10) / 10))]));
+      const scores = (d: number) =>
+        Object.fromEntries(DIMENSIONS.map((dim, k) => [dim.name, Math.max(0, Math.min(10, Math.round((base + d - k * 0.3) * 10) / 10))]));
       for (const [m, model] of MODELS.entries()) await insertReview(id, 'model', model, scores(m * 0.4 - 0.4));
       await insertReview(id, 'human', 'usr_h1', scores(0.2));
     }
@@ -247,5 +259,4 @@ describe('long names on charts and tables (SQLite)', () => {
       });
     }
   }
-
 });

@@ -143,7 +143,10 @@ describe.each(DIALECTS)('main flow through the web app (%s)', (dialect) => {
 
     // 5. A team registers over the API with the custom form; the organizer approves it in the dashboard.
     const team = await t.user();
-    const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: { team_name: 'Seed Savers', track_id: 'field-tools', fields: { farm_size: '3 hectares' } } });
+    const reg = await t.api('POST', `/events/${eventId}/register`, {
+      key: team.key,
+      body: { team_name: 'Seed Savers', track_id: 'field-tools', fields: { farm_size: '3 hectares' } },
+    });
     expect(reg.status).toBe(201);
     expect(reg.body.status).toBe('pending');
     await visit(page, `/events/${eventId}/registrations`);

@@ -59,7 +59,10 @@ describe('organizer event page (SQLite)', () => {
 
   async function register(eventId: string, team: string, track = 'tools') {
     const user = await t.user();
-    const res = await t.api('POST', `/events/${eventId}/register`, { key: user.key, body: { team_name: team, track_id: track, fields: { repo: `https://github.com/acme/${team.replace(/\W/g, '')}` } } });
+    const res = await t.api('POST', `/events/${eventId}/register`, {
+      key: user.key,
+      body: { team_name: team, track_id: track, fields: { repo: `https://github.com/acme/${team.replace(/\W/g, '')}` } },
+    });
     expect(res.status).toBe(201);
     return { user, id: res.body.id as string };
   }
@@ -147,7 +150,10 @@ describe('organizer event page (SQLite)', () => {
       ['Alpha', 8],
       ['Beta', 9],
     ] as const) {
-      const put = await t.api('PUT', `/events/${eventId}/projects/${projects[name]}/review`, { key: human.key, body: { scores: { impact: score, craft: score } } });
+      const put = await t.api('PUT', `/events/${eventId}/projects/${projects[name]}/review`, {
+        key: human.key,
+        body: { scores: { impact: score, craft: score } },
+      });
       expect(put.status).toBe(201);
     }
 
@@ -245,11 +251,19 @@ describe('organizer event page (SQLite)', () => {
   // Last in this file: it stops the app's background recomputation of standings for good.
   it('says when the leaderboard is being recomputed after a bulk change', async () => {
     const eventId = await createEvent(t, org.key, { name: 'Bulk Hack', models: [] });
-    const ids = await seedProjects(t, eventId, Array.from({ length: 12 }, (_, i) => ({ track: 'tools', score: 1 + (i % 9) })));
+    const ids = await seedProjects(
+      t,
+      eventId,
+      Array.from({ length: 12 }, (_, i) => ({ track: 'tools', score: 1 + (i % 9) })),
+    );
     expect((await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key })).headers.get('leaderboard-pending')).toBeNull();
     // Held where a bulk change leaves it: every project re-scored, none recomputed yet.
     await t.ctx.standings.stop();
-    await t.ctx.db.updateTable('reviews').set({ scores: JSON.stringify({ impact: 2.5, craft: 2.5 }) }).where('project_id', 'in', ids).execute();
+    await t.ctx.db
+      .updateTable('reviews')
+      .set({ scores: JSON.stringify({ impact: 2.5, craft: 2.5 }) })
+      .where('project_id', 'in', ids)
+      .execute();
     expect((await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key })).headers.get('leaderboard-pending')).toBe('12');
     for (const [locale, viewport, text] of [
       ['en', 'desktop', 'Recomputing the scores of 12 projects after a change.'],

@@ -66,7 +66,10 @@ describe('public pages (SQLite)', () => {
     await patchStatus(ids.ended, 'active');
     const projects: string[] = [];
     for (const [i, [, , project]] of teams.entries()) {
-      const res = await t.api('POST', `/events/${ids.ended}/submit`, { key: keys[i], body: { project_name: project, github_url: `https://github.com/example/${project}` } });
+      const res = await t.api('POST', `/events/${ids.ended}/submit`, {
+        key: keys[i],
+        body: { project_name: project, github_url: `https://github.com/example/${project}` },
+      });
       expect(res.status).toBe(201);
       projects.push(res.body.id);
     }
@@ -157,7 +160,10 @@ describe('public pages (SQLite)', () => {
     await page.getByText('$1000').waitFor();
     await page.getByText('Registration closes').waitFor();
     // Created a moment ago with registration a day later: "in 23 hours" or so, or "tomorrow".
-    await page.getByText(/^(in 2\d hours|tomorrow)$/).first().waitFor();
+    await page
+      .getByText(/^(in 2\d hours|tomorrow)$/)
+      .first()
+      .waitFor();
     await page.getByText(/Times are in your time zone, /).waitFor();
     // Weights 2 and 1 are shares of 67% and 33%.
     await page.getByText('67%').waitFor();
@@ -177,7 +183,10 @@ describe('public pages (SQLite)', () => {
 
   it('signing in from the event page comes back to it', async () => {
     const team = await t.user('user');
-    const registered = await t.api('POST', `/events/${ids.open}/register`, { key: team.key, body: { team_name: 'Night Owls', track_id: 'tools', fields: { repo: 'https://github.com/example/owls' } } });
+    const registered = await t.api('POST', `/events/${ids.open}/register`, {
+      key: team.key,
+      body: { team_name: 'Night Owls', track_id: 'tools', fields: { repo: 'https://github.com/example/owls' } },
+    });
     expect(registered.status).toBe(201);
     const { page, context, problems } = await open(browser, { viewport: 'desktop' });
     await page.goto(`${t.url}/hackathons/${ids.open}`);

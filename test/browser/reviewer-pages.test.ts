@@ -21,12 +21,18 @@ describe('reviewer pages and the invitation page (SQLite)', () => {
     org = await t.user('organizer');
     eventId = await createEvent(t, org.key, { name: 'Agents Hack' });
     for (const [name, extra] of [
-      ['Project A', { description: 'A tool for agents.\nSecond line <b>not bold</b>.', demo_video_url: 'https://video.example/a', project_website: 'https://a.example' }],
+      [
+        'Project A',
+        { description: 'A tool for agents.\nSecond line <b>not bold</b>.', demo_video_url: 'https://video.example/a', project_website: 'https://a.example' },
+      ],
       ['Project B', {}],
       ['Project C', {}],
     ] as const) {
       const { team } = await approvedTeam(t, eventId, org.key);
-      const res = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: name, github_url: `https://github.com/example/${name.at(-1)}`, ...extra } });
+      const res = await t.api('POST', `/events/${eventId}/submit`, {
+        key: team.key,
+        body: { project_name: name, github_url: `https://github.com/example/${name.at(-1)}`, ...extra },
+      });
       expect(res.status, res.text).toBe(201);
       projects[name] = res.body.id;
     }
@@ -249,7 +255,12 @@ describe('reviewer pages and the invitation page (SQLite)', () => {
     expect(accepted.status, accepted.text).toBe(200);
     await goto(page, `/invitations/${token}`);
     await page.getByRole('heading', { level: 1, name: 'Invitation already used' }).waitFor();
-    await expect(page.getByRole('button').filter({ hasText: /accept/i }).count()).resolves.toBe(0);
+    await expect(
+      page
+        .getByRole('button')
+        .filter({ hasText: /accept/i })
+        .count(),
+    ).resolves.toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -15,7 +15,9 @@ function attackerSite(target: string): Promise<{ server: Server; url: string }> 
 <form method="post" action="${target}/api/v1/api-keys" enctype="text/plain">
 <input type="hidden" name='{"name":"stolen","x":"' value='"}'><button type="submit">Claim</button></form></body></html>`;
   const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })),
+  );
 }
 
 describe('web security in a real browser (SQLite)', () => {
@@ -39,7 +41,10 @@ describe('web security in a real browser (SQLite)', () => {
     await signInSession(context, t.url, user.email, PASSWORD);
 
     await page.goto(attacker.url);
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.url() === `${t.url}/api/v1/api-keys`), page.getByRole('button', { name: 'Claim' }).click()]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${t.url}/api/v1/api-keys`),
+      page.getByRole('button', { name: 'Claim' }).click(),
+    ]);
     expect(answer.status()).toBe(403);
     expect((await answer.json()).code).toBe('csrf_failed');
     expect(answer.request().headers().cookie ?? (await answer.request().allHeaders()).cookie).toContain('hk_session=');

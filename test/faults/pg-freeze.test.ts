@@ -32,7 +32,7 @@ describe('frozen database (postgres)', () => {
     const config: DatabaseConfig = { dialect: 'postgres', url: viaProxy.toString() };
     server = await spawnServer({
       DATABASE_URL: config.url,
-     
+
       RATE_LIMIT_ENABLED: 'false',
       MAX_CONNECTIONS_PER_IP: '0',
       // Short limits, so the test is quick; the defaults are seconds longer.

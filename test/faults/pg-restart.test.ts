@@ -26,7 +26,7 @@ describe('database crash, restart and hung backends under a write load (postgres
     key = await seedOrganizer(config);
     const env = {
       DATABASE_URL: config.url,
-     
+
       RATE_LIMIT_ENABLED: 'false',
       MAX_CONNECTIONS_PER_IP: '0',
       // Short limits, so the test is quick; the defaults are seconds longer.

@@ -32,7 +32,12 @@ describe.each(DIALECTS)('Redis stopped and started under two server processes (%
   let org: TestUser;
   let eventId: string;
 
-  async function call(who: 'a' | 'b', method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async function call(
+    who: 'a' | 'b',
+    method: string,
+    path: string,
+    opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
@@ -50,7 +55,10 @@ describe.each(DIALECTS)('Redis stopped and started under two server processes (%
   const api = (who: 'a' | 'b', method: string, path: string, opts?: Parameters<typeof call>[3]) => call(who, method, `/api/v1${path}`, opts);
 
   const logs = () => `--- a ---\n${servers.a?.stderr() ?? ''}\n--- b ---\n${servers.b?.stderr() ?? ''}`;
-  const count = (who: 'a' | 'b', needle: string) => servers[who]!.stderr().split('\n').filter((l) => l.includes(needle)).length;
+  const count = (who: 'a' | 'b', needle: string) =>
+    servers[who]!.stderr()
+      .split('\n')
+      .filter((l) => l.includes(needle)).length;
 
   /** Waits for an observable condition (a state the processes reach by themselves), failing with their logs. */
   async function until(what: string, check: () => Promise<boolean>, ms = 20_000) {
@@ -99,7 +107,7 @@ describe.each(DIALECTS)('Redis stopped and started under two server processes (%
 
   afterAll(async () => {
     for (const s of Object.values(servers)) s?.child.kill('SIGKILL');
-    await Promise.all(Object.values(servers).map((s) => s?.exited));
+    await Promise.all(Object.values(servers).flatMap((s) => (s ? [s.exited] : [])));
     await redis?.stop();
     await seed?.close();
     await db?.drop();

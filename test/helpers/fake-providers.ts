@@ -143,98 +143,109 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
   const open = new Map<string, { now: number; max: number }>();
   const counter = (key: string) => open.get(key) ?? open.set(key, { now: 0, max: 0 }).get(key)!;
 
-  const server = createServer(handled(async (req, res) => {
-    const url = req.url ?? '/';
-    const apiPath = flavour === 'openai' ? '/chat/completions' : '/v1/messages';
-    const at = url.indexOf(apiPath);
-    if (req.method !== 'POST' || at < 0) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${url}` } }));
-      return;
-    }
-    const text = await readBody(req);
-    let body: any;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      res.writeHead(400).end('bad json');
-      return;
-    }
-    const model = String(body.model ?? '');
-    const schema =
-      flavour === 'openai' ? body.response_format?.json_schema?.schema : body.tools?.[0]?.input_schema;
-    const dimensions: string[] = schema?.properties?.scores?.required ?? [];
-    const prompt =
-      flavour === 'openai'
-        ? (body.messages ?? []).map((m: { content: string }) => m.content).join('\n')
-        : `${body.system ?? ''}\n${(body.messages ?? []).map((m: { content: string }) => m.content).join('\n')}`;
-    const script = scripts.get(model);
-    let b: Behaviour = script && script.length ? script.shift()! : (defaults.get(model) ?? fallback);
-    while (b.kind === 'by-prompt') b = b.choose(prompt);
-    const call: RecordedCall = { prefix: url.slice(0, at).replace(/\/v1$/, ''), path: url, model, headers: req.headers, body, dimensions, prompt, behaviour: b.kind };
-    calls.push(call);
-    const counters = [...new Set([counter(''), counter(call.prefix)])];
-    for (const c of counters) c.max = Math.max(c.max, ++c.now);
-    res.once('close', () => {
-      for (const c of counters) c.now--;
-    });
-
-    if (b.kind === 'hang') {
-      holding.set(call, res);
-      res.on('close', () => holding.delete(call));
-      for (const w of heldWaiters.splice(0)) w();
-      return;
-    }
-    // A gated answer: the test decides when it arrives (no timing involved).
-    if (b.kind === 'ok' && b.after) await b.after;
-    const delay = fake.latencyMs + (b.kind === 'ok' ? (b.delayMs ?? 0) : 0);
-    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    if (res.destroyed) return;
-
-    if (b.kind === 'status') {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (b.retryAfter !== undefined) headers['retry-after'] = b.retryAfter;
-      const err = flavour === 'openai'
-        ? { error: { message: b.message ?? `fake error ${b.status}`, type: 'fake_error', code: null } }
-        : { type: 'error', error: { type: 'fake_error', message: b.message ?? `fake error ${b.status}` } };
-      res.writeHead(b.status, headers).end(JSON.stringify(err));
-      return;
-    }
-    const content = contentFor(dimensions, b);
-    const usage = { in: 100 + Math.floor(prompt.length / 4), out: 20 + Math.floor(content.length / 4) };
-    let payload: unknown;
-    if (flavour === 'openai') {
-      payload = {
-        id: `chatcmpl-${calls.length}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model,
-        choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content, refusal: null } }],
-        usage: { prompt_tokens: usage.in, completion_tokens: usage.out, total_tokens: usage.in + usage.out },
-      };
-    } else {
-      let input: unknown = content;
-      try {
-        input = JSON.parse(content);
-      } catch {
-        /* garbage: the model answered with text instead of the tool */
+  const server = createServer(
+    handled(async (req, res) => {
+      const url = req.url ?? '/';
+      const apiPath = flavour === 'openai' ? '/chat/completions' : '/v1/messages';
+      const at = url.indexOf(apiPath);
+      if (req.method !== 'POST' || at < 0) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${url}` } }));
+        return;
       }
-      const block =
-        typeof input === 'object' && input !== null
-          ? { type: 'tool_use', id: `toolu_${calls.length}`, name: body.tools?.[0]?.name ?? 'submit_review', input }
-          : { type: 'text', text: content };
-      payload = {
-        id: `msg_${calls.length}`,
-        type: 'message',
-        role: 'assistant',
+      const text = await readBody(req);
+      let body: any;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        res.writeHead(400).end('bad json');
+        return;
+      }
+      const model = String(body.model ?? '');
+      const schema = flavour === 'openai' ? body.response_format?.json_schema?.schema : body.tools?.[0]?.input_schema;
+      const dimensions: string[] = schema?.properties?.scores?.required ?? [];
+      const prompt =
+        flavour === 'openai'
+          ? (body.messages ?? []).map((m: { content: string }) => m.content).join('\n')
+          : `${body.system ?? ''}\n${(body.messages ?? []).map((m: { content: string }) => m.content).join('\n')}`;
+      const script = scripts.get(model);
+      let b: Behaviour = script && script.length ? script.shift()! : (defaults.get(model) ?? fallback);
+      while (b.kind === 'by-prompt') b = b.choose(prompt);
+      const call: RecordedCall = {
+        prefix: url.slice(0, at).replace(/\/v1$/, ''),
+        path: url,
         model,
-        content: [block],
-        stop_reason: block.type === 'tool_use' ? 'tool_use' : 'end_turn',
-        stop_sequence: null,
-        usage: { input_tokens: usage.in, output_tokens: usage.out },
+        headers: req.headers,
+        body,
+        dimensions,
+        prompt,
+        behaviour: b.kind,
       };
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
-  }));
+      calls.push(call);
+      const counters = [...new Set([counter(''), counter(call.prefix)])];
+      for (const c of counters) c.max = Math.max(c.max, ++c.now);
+      res.once('close', () => {
+        for (const c of counters) c.now--;
+      });
+
+      if (b.kind === 'hang') {
+        holding.set(call, res);
+        res.on('close', () => holding.delete(call));
+        for (const w of heldWaiters.splice(0)) w();
+        return;
+      }
+      // A gated answer: the test decides when it arrives (no timing involved).
+      if (b.kind === 'ok' && b.after) await b.after;
+      const delay = fake.latencyMs + (b.kind === 'ok' ? (b.delayMs ?? 0) : 0);
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+      if (res.destroyed) return;
+
+      if (b.kind === 'status') {
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (b.retryAfter !== undefined) headers['retry-after'] = b.retryAfter;
+        const err =
+          flavour === 'openai'
+            ? { error: { message: b.message ?? `fake error ${b.status}`, type: 'fake_error', code: null } }
+            : { type: 'error', error: { type: 'fake_error', message: b.message ?? `fake error ${b.status}` } };
+        res.writeHead(b.status, headers).end(JSON.stringify(err));
+        return;
+      }
+      const content = contentFor(dimensions, b);
+      const usage = { in: 100 + Math.floor(prompt.length / 4), out: 20 + Math.floor(content.length / 4) };
+      let payload: unknown;
+      if (flavour === 'openai') {
+        payload = {
+          id: `chatcmpl-${calls.length}`,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model,
+          choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content, refusal: null } }],
+          usage: { prompt_tokens: usage.in, completion_tokens: usage.out, total_tokens: usage.in + usage.out },
+        };
+      } else {
+        let input: unknown = content;
+        try {
+          input = JSON.parse(content);
+        } catch {
+          /* garbage: the model answered with text instead of the tool */
+        }
+        const block =
+          typeof input === 'object' && input !== null
+            ? { type: 'tool_use', id: `toolu_${calls.length}`, name: body.tools?.[0]?.name ?? 'submit_review', input }
+            : { type: 'text', text: content };
+        payload = {
+          id: `msg_${calls.length}`,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [block],
+          stop_reason: block.type === 'tool_use' ? 'tool_use' : 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: usage.in, output_tokens: usage.out },
+        };
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    }),
+  );
   const sockets = trackSockets(server);
 
   const fake: FakeBase = {
@@ -317,47 +328,49 @@ export interface FakeGithub {
 export async function startFakeGithub(): Promise<FakeGithub> {
   const repos = new Map<string, FakeRepo>();
   const requests: FakeGithub['requests'] = [];
-  const server = createServer(handled(async (req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    requests.push({ path, headers: req.headers });
-    const m = /^\/repos\/([^/]+)\/([^/]+)\/(readme|contents)$/.exec(path);
-    const repo = m ? repos.get(`${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}`.toLowerCase()) : undefined;
-    if (!m || !repo) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not Found' }));
-      return;
-    }
-    if (repo.delayMs) await new Promise((r) => setTimeout(r, repo.delayMs));
-    if (res.destroyed) return;
-    if (repo.redirectTo) {
-      res.writeHead(301, { location: repo.redirectTo }).end();
-      return;
-    }
-    if (repo.status) {
-      res.writeHead(repo.status, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'fake failure' }));
-      return;
-    }
-    if (m[3] === 'readme') {
-      if (repo.readme === null || repo.readme === undefined) {
+  const server = createServer(
+    handled(async (req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      requests.push({ path, headers: req.headers });
+      const m = /^\/repos\/([^/]+)\/([^/]+)\/(readme|contents)$/.exec(path);
+      const repo = m ? repos.get(`${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}`.toLowerCase()) : undefined;
+      if (!m || !repo) {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not Found' }));
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/vnd.github.raw+json; charset=utf-8' }).end(repo.readme);
-      return;
-    }
-    const listing = (repo.entries ?? []).map((e) => ({
-      name: e.name,
-      path: e.name,
-      sha: '0'.repeat(40),
-      size: e.type === 'dir' ? 0 : 123,
-      url: `https://api.github.com/repos/${m[1]}/${m[2]}/contents/${e.name}?ref=main`,
-      html_url: `https://github.com/${m[1]}/${m[2]}/blob/main/${e.name}`,
-      git_url: `https://api.github.com/repos/${m[1]}/${m[2]}/git/blobs/${'0'.repeat(40)}`,
-      download_url: e.type === 'dir' ? null : `https://raw.githubusercontent.com/${m[1]}/${m[2]}/main/${e.name}`,
-      type: e.type,
-      _links: { self: 'x', git: 'y', html: 'z' },
-    }));
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(listing));
-  }));
+      if (repo.delayMs) await new Promise((r) => setTimeout(r, repo.delayMs));
+      if (res.destroyed) return;
+      if (repo.redirectTo) {
+        res.writeHead(301, { location: repo.redirectTo }).end();
+        return;
+      }
+      if (repo.status) {
+        res.writeHead(repo.status, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'fake failure' }));
+        return;
+      }
+      if (m[3] === 'readme') {
+        if (repo.readme === null || repo.readme === undefined) {
+          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not Found' }));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/vnd.github.raw+json; charset=utf-8' }).end(repo.readme);
+        return;
+      }
+      const listing = (repo.entries ?? []).map((e) => ({
+        name: e.name,
+        path: e.name,
+        sha: '0'.repeat(40),
+        size: e.type === 'dir' ? 0 : 123,
+        url: `https://api.github.com/repos/${m[1]}/${m[2]}/contents/${e.name}?ref=main`,
+        html_url: `https://github.com/${m[1]}/${m[2]}/blob/main/${e.name}`,
+        git_url: `https://api.github.com/repos/${m[1]}/${m[2]}/git/blobs/${'0'.repeat(40)}`,
+        download_url: e.type === 'dir' ? null : `https://raw.githubusercontent.com/${m[1]}/${m[2]}/main/${e.name}`,
+        type: e.type,
+        _links: { self: 'x', git: 'y', html: 'z' },
+      }));
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(listing));
+    }),
+  );
   const sockets = trackSockets(server);
   const url = await listen(server);
   return {

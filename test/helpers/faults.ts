@@ -42,7 +42,11 @@ export async function storedEventIds(config: DatabaseConfig, ids: string[]): Pro
   try {
     const found = new Set<string>();
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await handle.db.selectFrom('events').select('id').where('id', 'in', ids.slice(i, i + 500)).execute();
+      const rows = await handle.db
+        .selectFrom('events')
+        .select('id')
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
       for (const r of rows) found.add(r.id);
     }
     return found;
@@ -122,7 +126,12 @@ export function startWriteLoad(servers: ServerProcess[], key: string, concurrenc
         const check = () => {
           const dead = servers.findIndex((s) => s.child.exitCode !== null || s.child.signalCode !== null);
           if (done(outcomes)) finish();
-          else if (dead >= 0) finish(new Error(`server ${dead} exited (${servers[dead]!.child.exitCode ?? servers[dead]!.child.signalCode}) while waiting for ${what}:\n${servers[dead]!.stderr().slice(-3000)}`));
+          else if (dead >= 0)
+            finish(
+              new Error(
+                `server ${dead} exited (${servers[dead]!.child.exitCode ?? servers[dead]!.child.signalCode}) while waiting for ${what}:\n${servers[dead]!.stderr().slice(-3000)}`,
+              ),
+            );
         };
         const timer = setTimeout(() => finish(new Error(`timed out waiting for ${what}`)), limitMs);
         const poll = setInterval(check, 100);

@@ -12,7 +12,10 @@ function inline(schema: unknown, doc: Json): unknown {
   const { $ref, ...rest } = schema as Json;
   const out: Json = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, inline(v, doc)]));
   if (typeof $ref !== 'string') return out;
-  const target = $ref.slice(2).split('/').reduce((node: Json, part) => node[part], doc);
+  const target = $ref
+    .slice(2)
+    .split('/')
+    .reduce((node: Json, part) => node[part], doc);
   return Object.keys(out).length ? { allOf: [inline(target, doc), out] } : inline(target, doc);
 }
 

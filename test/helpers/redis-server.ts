@@ -34,17 +34,17 @@ export async function startTestRedis(): Promise<TestRedis> {
       const onData = (d: Buffer) => {
         out += String(d);
         if (out.includes('Ready to accept connections')) {
-          c.stdout!.off('data', onData);
+          c.stdout.off('data', onData);
           resolve();
         }
       };
-      c.stdout!.on('data', onData);
-      c.stderr!.on('data', (d) => (out += String(d)));
+      c.stdout.on('data', onData);
+      c.stderr.on('data', (d) => (out += String(d)));
       c.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it was ready: ${out}`)));
       c.once('error', reject);
     });
     // Drain its output from now on, so a full pipe never blocks it.
-    c.stdout!.resume();
+    c.stdout.resume();
   }
 
   async function stop(): Promise<void> {

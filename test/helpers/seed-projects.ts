@@ -14,7 +14,10 @@ export async function seedProjects(t: TestApp, eventId: string, specs: ReadonlyA
   const chunk = 200;
   for (let start = 0; start < specs.length; start += chunk) {
     const part = specs.slice(start, start + chunk).map((s, j) => ({ ...s, i: start + j, user: newId('usr'), reg: newId('reg'), prj: newId('prj') }));
-    await db.insertInto('users').values(part.map((p) => ({ id: p.user, email: `${p.user}@example.com`, password_hash: null, role: 'user' as const, created_at: now, updated_at: now }))).execute();
+    await db
+      .insertInto('users')
+      .values(part.map((p) => ({ id: p.user, email: `${p.user}@example.com`, password_hash: null, role: 'user' as const, created_at: now, updated_at: now })))
+      .execute();
     await db
       .insertInto('registrations')
       .values(
@@ -84,4 +87,3 @@ export async function seedProjects(t: TestApp, eventId: string, specs: ReadonlyA
   }
   return ids;
 }
-

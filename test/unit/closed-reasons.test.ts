@@ -32,7 +32,9 @@ describe('submissionClosedDetail', () => {
   });
 
   it('says the deadline passed when the clock closed the window', () => {
-    expect(submissionClosedDetail(ev({ status: 'active' }), at(SUB))).toMatch(/the submission deadline passed at 2030-01-03T00:00:00\.000Z; the event is judging/);
+    expect(submissionClosedDetail(ev({ status: 'active' }), at(SUB))).toMatch(
+      /the submission deadline passed at 2030-01-03T00:00:00\.000Z; the event is judging/,
+    );
   });
 
   it('says the event was cancelled, with the date when known', () => {
@@ -48,9 +50,13 @@ describe('submissionClosedDetail', () => {
 
   it('after publication, tells early closing from a passed deadline', () => {
     const early = ev({ status: 'ended', result_announced_at: '2030-01-01T20:00:00.000Z', status_changed_at: '2030-01-01T10:00:00.000Z' });
-    expect(submissionClosedDetail(early, at('2030-01-01T21:00:00Z'))).toMatch(/early: the event was moved to judging on 2030-01-01T10:00:00\.000Z.*results were published at 2030-01-01T20:00:00\.000Z/);
+    expect(submissionClosedDetail(early, at('2030-01-01T21:00:00Z'))).toMatch(
+      /early: the event was moved to judging on 2030-01-01T10:00:00\.000Z.*results were published at 2030-01-01T20:00:00\.000Z/,
+    );
     const late = ev({ status: 'ended', result_announced_at: '2030-01-04T00:00:00.000Z' });
-    expect(submissionClosedDetail(late, at('2030-01-05T00:00:00Z'))).toMatch(/the submission deadline passed at 2030-01-03T00:00:00\.000Z; results were published/);
+    expect(submissionClosedDetail(late, at('2030-01-05T00:00:00Z'))).toMatch(
+      /the submission deadline passed at 2030-01-03T00:00:00\.000Z; results were published/,
+    );
   });
 });
 

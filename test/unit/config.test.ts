@@ -23,7 +23,13 @@ describe('loadConfig', () => {
     expect(c.maxWaitSeconds).toBe(60);
     expect(c.logLevel).toBe('info');
     expect(c.trustProxy).toBe(false);
-    expect(c.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 72_000, timeoutCheckIntervalMs: 1000, maxConnectionsPerIp: 100 });
+    expect(c.http).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      timeoutCheckIntervalMs: 1000,
+      maxConnectionsPerIp: 100,
+    });
     expect(c.dataDir).toBe('./data');
     expect(c.mail.outboxDir).toBe('./data/outbox');
     expect(c.databaseLimits).toEqual({ connectTimeoutMs: 5000, statementTimeoutMs: 15_000, queryTimeoutMs: 20_000 });
@@ -128,14 +134,23 @@ describe('loadConfig', () => {
   });
 
   it('reads the HTTP time limits and the connection cap', () => {
-    const c = loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '6000', TIMEOUT_CHECK_INTERVAL_MS: '250', MAX_CONNECTIONS_PER_IP: '0' });
+    const c = loadConfig({
+      REQUEST_TIMEOUT_MS: '5000',
+      HEADERS_TIMEOUT_MS: '2000',
+      KEEP_ALIVE_TIMEOUT_MS: '6000',
+      TIMEOUT_CHECK_INTERVAL_MS: '250',
+      MAX_CONNECTIONS_PER_IP: '0',
+    });
     expect(c.http).toEqual({ requestTimeoutMs: 5000, headersTimeoutMs: 2000, keepAliveTimeoutMs: 6000, timeoutCheckIntervalMs: 250, maxConnectionsPerIp: 0 });
   });
 
   it('reads the database time limits; the query limit must stay above the statement limit unless that is off', () => {
     const c = loadConfig({ DB_CONNECT_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '2000', DB_QUERY_TIMEOUT_MS: '3000' });
     expect(c.databaseLimits).toEqual({ connectTimeoutMs: 1000, statementTimeoutMs: 2000, queryTimeoutMs: 3000 });
-    expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '0', DB_QUERY_TIMEOUT_MS: '500' }).databaseLimits).toMatchObject({ statementTimeoutMs: 0, queryTimeoutMs: 500 });
+    expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '0', DB_QUERY_TIMEOUT_MS: '500' }).databaseLimits).toMatchObject({
+      statementTimeoutMs: 0,
+      queryTimeoutMs: 500,
+    });
     expect(problemsOf({ DB_STATEMENT_TIMEOUT_MS: '20000' })).toEqual(['DB_QUERY_TIMEOUT_MS=20000 must be above DB_STATEMENT_TIMEOUT_MS=20000']);
     expect(problemsOf({ DB_CONNECT_TIMEOUT_MS: '0' })).toEqual(['DB_CONNECT_TIMEOUT_MS="0" must be a whole number from 100 to 600000']);
   });

@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
  * not leave a dead link behind. Anchors follow GitHub's rule for heading ids.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
-const FILES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const FILES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Lines outside fenced code blocks (a `# comment` in a shell example is no heading). */
 function proseLines(text: string): string[] {
@@ -56,7 +61,17 @@ function links(text: string): string[] {
 
 describe('documentation links', () => {
   it('finds the documents it checks', () => {
-    expect(FILES).toEqual(expect.arrayContaining(['README.md', 'docs/api.md', 'docs/operator.md', 'docs/agents.md', 'docs/architecture.md', 'docs/performance.md', 'docs/development.md']));
+    expect(FILES).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'docs/api.md',
+        'docs/operator.md',
+        'docs/agents.md',
+        'docs/architecture.md',
+        'docs/performance.md',
+        'docs/development.md',
+      ]),
+    );
   });
 
   it('computes heading ids as GitHub does', () => {

@@ -11,7 +11,9 @@ describe('first-run hint', () => {
     const hint = firstRunHint({ DATA_DIR: '/srv/hk' }, '/app', 'https://hack.example.org');
     expect(hint).toContain("\n  DATA_DIR=/srv/hk npx hackathon users create --email you@example.com --password 'a long password' --role admin\n");
     expect(hint).toContain('at https://hack.example.org/admin)');
-    expect(hint).toContain('or sign up at https://hack.example.org/signup and run: DATA_DIR=/srv/hk npx hackathon users set-role --email you@example.com --role admin\n');
+    expect(hint).toContain(
+      'or sign up at https://hack.example.org/signup and run: DATA_DIR=/srv/hk npx hackathon users set-role --email you@example.com --role admin\n',
+    );
   });
 
   it('prefixes DATABASE_URL and DATA_DIR, made absolute and shell-quoted', () => {

@@ -37,7 +37,11 @@ describe('request fingerprints', () => {
     const shuffle = (v: unknown): unknown => {
       if (Array.isArray(v)) return v.map(shuffle);
       if (v === null || typeof v !== 'object') return v;
-      return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, shuffle(x)]));
+      return Object.fromEntries(
+        Object.entries(v)
+          .reverse()
+          .map(([k, x]) => [k, shuffle(x)]),
+      );
     };
     fc.assert(fc.property(fc.jsonValue(), (v) => canonicalJson(shuffle(v)) === canonicalJson(v)));
   });

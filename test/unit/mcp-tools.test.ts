@@ -22,7 +22,8 @@ describe('MCP tool catalogue', () => {
     const lists = MCP_TOOLS.filter((tool) => tool.list);
     expect(lists.map((tool) => tool.name).sort()).toEqual(['get_leaderboard', 'get_result', 'list_events', 'list_registrations']);
     // get_leaderboard also says how many projects are still being recomputed (Leaderboard-Pending).
-    for (const tool of lists) expect(tool.outputSchema.required, tool.name).toEqual(tool.name === 'get_leaderboard' ? ['items', 'next_cursor', 'pending'] : ['items', 'next_cursor']);
+    for (const tool of lists)
+      expect(tool.outputSchema.required, tool.name).toEqual(tool.name === 'get_leaderboard' ? ['items', 'next_cursor', 'pending'] : ['items', 'next_cursor']);
   });
 
   it('marks read tools read-only and the irreversible ones destructive', () => {
@@ -38,9 +39,7 @@ describe('toolPath', () => {
   it('fills the holes percent-encoded, so an argument cannot reach another route', () => {
     const approve = MCP_TOOLS.find((t) => t.name === 'approve_registration')!;
     expect(toolPath(approve, { event_id: 'evt_1', registration_id: 'reg_2' })).toBe('/events/evt_1/registrations/reg_2/approve');
-    expect(toolPath(approve, { event_id: '../x?y=1', registration_id: 'a/b' })).toBe(
-      '/events/..%2Fx%3Fy%3D1/registrations/a%2Fb/approve',
-    );
+    expect(toolPath(approve, { event_id: '../x?y=1', registration_id: 'a/b' })).toBe('/events/..%2Fx%3Fy%3D1/registrations/a%2Fb/approve');
   });
 });
 

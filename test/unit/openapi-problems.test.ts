@@ -3,8 +3,7 @@ import { commonCodes, documentRoute, shareComponents } from '../../src/docs/open
 import { ERROR_STATUS } from '../../src/core/errors.js';
 import { problems } from '../../src/core/http/schemas.js';
 
-const codesAt = (responses: Record<number, any>, status: number): string[] =>
-  responses[status].content['application/problem+json'].schema.properties.code.enum;
+const codesAt = (responses: Record<number, any>, status: number): string[] => responses[status].content['application/problem+json'].schema.properties.code.enum;
 
 describe('problems(): the error answers a route declares', () => {
   it('groups named codes by their status', () => {
@@ -27,7 +26,15 @@ describe('documentRoute(): what every route of a kind can meet', () => {
     const route = { method: 'POST', url: '/api/v1/events/:id/submit', config: { auth: true } };
     const schema = { params: {}, body: { type: 'object' }, response: { 201: { type: 'object' }, ...problems('submission_closed') } };
     expect(commonCodes(route, schema)).toEqual(
-      expect.arrayContaining(['bad_request', 'payload_too_large', 'unsupported_media_type', 'validation_failed', 'uri_too_long', 'forbidden', 'idempotency_key_reused']),
+      expect.arrayContaining([
+        'bad_request',
+        'payload_too_large',
+        'unsupported_media_type',
+        'validation_failed',
+        'uri_too_long',
+        'forbidden',
+        'idempotency_key_reused',
+      ]),
     );
     const doc = documentRoute(route, schema) as any;
     expect(doc.security).toEqual([{ apiKey: [] }]);
@@ -75,6 +82,9 @@ describe('shareComponents(): the finished document', () => {
       $ref: '#/components/schemas/Problem',
       properties: { code: { enum: ['unauthorized'] } },
     });
-    expect(item.post.responses[200].headers).toEqual({ 'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' }, Link: { schema: { type: 'string' } } });
+    expect(item.post.responses[200].headers).toEqual({
+      'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+      Link: { schema: { type: 'string' } },
+    });
   });
 });

@@ -97,11 +97,7 @@ describe('rankProjects: scores', () => {
       dimensions: IMPACT_CRAFT,
       projects: [project('a'), project('b')],
       groupOrder: [GPT, CLAUDE],
-      reviews: [
-        review('a', GPT, { impact: 6, craft: 6 }),
-        review('a', CLAUDE, { impact: 9, craft: 9 }),
-        review('b', CLAUDE, { impact: 9, craft: 3 }),
-      ],
+      reviews: [review('a', GPT, { impact: 6, craft: 6 }), review('a', CLAUDE, { impact: 9, craft: 9 }), review('b', CLAUDE, { impact: 9, craft: 3 })],
     });
     // a: impact 7.5, craft 7.5, score 7.5; b: claude alone, (2×9 + 3)/3 = 7
     expect(entries.map((e) => [e.project_id, e.score, e.scores_by_model])).toEqual([
@@ -123,14 +119,33 @@ describe('rankProjects: scores', () => {
 
   it('weights that do not sum to 1 are normalised by their sum', () => {
     const scores = { impact: 8, craft: 4 };
-    const rank = (dimensions: RankingDimension[]) =>
-      rankProjects({ dimensions, projects: [project('p')], reviews: [review('p', GPT, scores)] })[0]!.score;
+    const rank = (dimensions: RankingDimension[]) => rankProjects({ dimensions, projects: [project('p')], reviews: [review('p', GPT, scores)] })[0]!.score;
     // (3×8 + 1×4) / 4 = 7
-    expect(rank([{ name: 'impact', weight: 3 }, { name: 'craft', weight: 1 }])).toBe(7);
-    expect(rank([{ name: 'impact', weight: 0.75 }, { name: 'craft', weight: 0.25 }])).toBe(7);
-    expect(rank([{ name: 'impact', weight: 30 }, { name: 'craft', weight: 10 }])).toBe(7);
+    expect(
+      rank([
+        { name: 'impact', weight: 3 },
+        { name: 'craft', weight: 1 },
+      ]),
+    ).toBe(7);
+    expect(
+      rank([
+        { name: 'impact', weight: 0.75 },
+        { name: 'craft', weight: 0.25 },
+      ]),
+    ).toBe(7);
+    expect(
+      rank([
+        { name: 'impact', weight: 30 },
+        { name: 'craft', weight: 10 },
+      ]),
+    ).toBe(7);
     // (0.2×8 + 0.3×4) / 0.5 = 5.6
-    expect(rank([{ name: 'impact', weight: 0.2 }, { name: 'craft', weight: 0.3 }])).toBe(5.6);
+    expect(
+      rank([
+        { name: 'impact', weight: 0.2 },
+        { name: 'craft', weight: 0.3 },
+      ]),
+    ).toBe(5.6);
   });
 
   it('six dimensions with uneven weights', () => {
@@ -194,12 +209,7 @@ describe('rankProjects: ranks', () => {
     const entries = rankProjects({
       dimensions: overall,
       projects: [a, b, c, d],
-      reviews: [
-        review('a', GPT, { overall: 8 }),
-        review('b', GPT, { overall: 7 }),
-        review('c', GPT, { overall: 7 }),
-        review('d', GPT, { overall: 5 }),
-      ],
+      reviews: [review('a', GPT, { overall: 8 }), review('b', GPT, { overall: 7 }), review('c', GPT, { overall: 7 }), review('d', GPT, { overall: 5 })],
     });
     expect(brief(entries)).toEqual([
       [1, 'a', 8],

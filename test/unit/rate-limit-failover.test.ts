@@ -23,7 +23,14 @@ function flakyShared() {
 
 function fakeLink() {
   const failures: unknown[] = [];
-  return { isUp: true, failures, up() { return this.isUp; }, commandFailed: (err: unknown) => void failures.push(err) };
+  return {
+    isUp: true,
+    failures,
+    up() {
+      return this.isUp;
+    },
+    commandFailed: (err: unknown) => void failures.push(err),
+  };
 }
 
 describe('failover rate-limit store', () => {

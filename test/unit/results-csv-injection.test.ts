@@ -12,7 +12,16 @@ import { parseCsv } from '../helpers/csv.js';
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 function entry(team_name: string, project_name: string, rank = 1): ResultEntry {
-  return { rank, project_id: `prj_${rank}`, project_name, team_name, track_id: 'tools', score: 5, scores_by_model: { human: 5 }, scores_by_dimension: { impact: 5 } };
+  return {
+    rank,
+    project_id: `prj_${rank}`,
+    project_name,
+    team_name,
+    track_id: 'tools',
+    score: 5,
+    scores_by_model: { human: 5 },
+    scores_by_dimension: { impact: 5 },
+  };
 }
 const columns = { groups: ['human'], dimensions: ['impact'] };
 
@@ -46,7 +55,12 @@ describe('leaderboard CSV against injected text', () => {
   it('holds for any text (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(nastyText, nastyText), { minLength: 1, maxLength: 5 }), (pairs) => {
-        const rows = parseCsv(leaderboardCsv(pairs.map(([team, project], i) => entry(team, project, i + 1)), columns));
+        const rows = parseCsv(
+          leaderboardCsv(
+            pairs.map(([team, project], i) => entry(team, project, i + 1)),
+            columns,
+          ),
+        );
         expect(rows).toHaveLength(pairs.length + 1);
         pairs.forEach(([team, project], i) => {
           const row = rows[i + 1]!;

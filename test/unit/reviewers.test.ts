@@ -31,10 +31,7 @@ describe('validateScores', () => {
       { field: 'scores.impact', message: 'must be from 0 to 10' },
       { field: 'scores.craft', message: 'must be a number' },
     ]);
-    expect(validateScores({ impact: Number.NaN, craft: null }, DIMS).errors.map((e) => e.message)).toEqual([
-      'must be a number',
-      'must be a number',
-    ]);
+    expect(validateScores({ impact: Number.NaN, craft: null }, DIMS).errors.map((e) => e.message)).toEqual(['must be a number', 'must be a number']);
   });
 
   it('does not let inherited names count as present', () => {

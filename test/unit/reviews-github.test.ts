@@ -37,10 +37,25 @@ describe('parseGithubRepo', () => {
 });
 
 describe('isPrivateAddress', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::10.0.0.1', 'nonsense'])(
-    '%s is not public',
-    (ip) => expect(isPrivateAddress(ip)).toBe(true),
-  );
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fd00::1',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+    '::ffff:a9fe:a9fe',
+    '64:ff9b::10.0.0.1',
+    'nonsense',
+  ])('%s is not public', (ip) => expect(isPrivateAddress(ip)).toBe(true));
   it.each(['140.82.112.6', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('%s is public', (ip) => expect(isPrivateAddress(ip)).toBe(false));
 });
 
@@ -134,10 +149,19 @@ describe('isPrivateAddress: every special range is refused, through every IPv6 e
     ['empty', ''],
   ])('%s: %s is refused', (_what, ip) => expect(isPrivateAddress(ip)).toBe(true));
 
-  it.each(['140.82.112.6', '8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450:4001::200e', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '::8.8.8.8'])(
-    '%s is public',
-    (ip) => expect(isPrivateAddress(ip)).toBe(false),
-  );
+  it.each([
+    '140.82.112.6',
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '2a00:1450:4001::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+    '::8.8.8.8',
+  ])('%s is public', (ip) => expect(isPrivateAddress(ip)).toBe(false));
 });
 
 describe('publicOnlyLookup: checks every resolved address and hands the socket only what it checked', () => {
@@ -157,10 +181,30 @@ describe('publicOnlyLookup: checks every resolved address and hands the socket o
     );
 
   it.each([
-    [[{ address: '140.82.112.6', family: 4 }, { address: '10.0.0.7', family: 4 }]],
-    [[{ address: '10.0.0.7', family: 4 }, { address: '140.82.112.6', family: 4 }]],
-    [[{ address: '2606:4700::1111', family: 6 }, { address: '::ffff:127.0.0.1', family: 6 }]],
-    [[{ address: '140.82.112.6', family: 4 }, { address: '64:ff9b::a9fe:a9fe', family: 6 }]],
+    [
+      [
+        { address: '140.82.112.6', family: 4 },
+        { address: '10.0.0.7', family: 4 },
+      ],
+    ],
+    [
+      [
+        { address: '10.0.0.7', family: 4 },
+        { address: '140.82.112.6', family: 4 },
+      ],
+    ],
+    [
+      [
+        { address: '2606:4700::1111', family: 6 },
+        { address: '::ffff:127.0.0.1', family: 6 },
+      ],
+    ],
+    [
+      [
+        { address: '140.82.112.6', family: 4 },
+        { address: '64:ff9b::a9fe:a9fe', family: 6 },
+      ],
+    ],
   ])('refuses a DNS answer mixing public and private addresses: %j', async (answers) => {
     const r = resolver(answers);
     for (const opts of [{}, { all: true }, { family: 4 }]) {
@@ -225,7 +269,13 @@ describe('GitHub context fetcher', () => {
   let gh: FakeGithub;
   beforeAll(async () => {
     gh = await startFakeGithub();
-    gh.repos.set('acme/rocket', { readme: '# Rocket\nIt flies.', entries: [{ name: 'src', type: 'dir' }, { name: 'package.json', type: 'file' }] });
+    gh.repos.set('acme/rocket', {
+      readme: '# Rocket\nIt flies.',
+      entries: [
+        { name: 'src', type: 'dir' },
+        { name: 'package.json', type: 'file' },
+      ],
+    });
     gh.repos.set('acme/big', { readme: 'é'.repeat(3000), entries: Array.from({ length: 300 }, (_, i) => ({ name: `file-${i}.txt`, type: 'file' as const })) });
     gh.repos.set('acme/moved', { redirectTo: 'http://169.254.169.254/latest/meta-data' });
     gh.repos.set('acme/slow', { readme: 'late', delayMs: 1500 });

@@ -91,17 +91,26 @@ describe('providers against fake servers', () => {
 
   it('HTTP errors surface with status and Retry-After, and the SDKs do not retry on their own', async () => {
     oa.script('rl', [{ kind: 'status', status: 429, retryAfter: '2' }]);
-    const err = await registry.get('openai')!.review(call('rl')).catch((e: unknown) => e);
+    const err = await registry
+      .get('openai')!
+      .review(call('rl'))
+      .catch((e: unknown) => e);
     expect(fromSdkError(err, new Date())).toMatchObject({ retryable: true, retryAfterMs: 2000, status: 429 });
     expect(oa.callsFor('rl')).toHaveLength(1);
 
     an.script('boom', [{ kind: 'status', status: 500 }]);
-    const err2 = await registry.get('anthropic')!.review(call('boom')).catch((e: unknown) => e);
+    const err2 = await registry
+      .get('anthropic')!
+      .review(call('boom'))
+      .catch((e: unknown) => e);
     expect(fromSdkError(err2, new Date())).toMatchObject({ retryable: true, status: 500 });
     expect(an.callsFor('boom')).toHaveLength(1);
 
     oa.script('denied', [{ kind: 'status', status: 401 }]);
-    const err3 = await registry.get('openai')!.review(call('denied')).catch((e: unknown) => e);
+    const err3 = await registry
+      .get('openai')!
+      .review(call('denied'))
+      .catch((e: unknown) => e);
     expect(fromSdkError(err3, new Date())).toMatchObject({ retryable: false, status: 401 });
   });
 });

@@ -45,16 +45,26 @@ describe('score bounds', () => {
 
   it('refuses a number beyond double range written in the reply text (it parses as Infinity)', () => {
     expect(checkReviewReply('{"scores": {"impact": 1e999, "craft": 5}, "summary": "x"}', dims)).toMatchObject({ ok: false });
-    expect(checkReviewReply('{"scores": {"impact": NaN, "craft": 5}, "summary": "x"}', dims)).toMatchObject({ ok: false, reason: expect.stringMatching(/not JSON/) });
+    expect(checkReviewReply('{"scores": {"impact": NaN, "craft": 5}, "summary": "x"}', dims)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not JSON/),
+    });
   });
 
   it('refuses a missing dimension at both doors', () => {
-    expect(checkReviewReply({ scores: { impact: 5 }, summary: 'x' }, dims)).toEqual({ ok: false, reason: 'invalid reply: missing score for dimension "craft"' });
+    expect(checkReviewReply({ scores: { impact: 5 }, summary: 'x' }, dims)).toEqual({
+      ok: false,
+      reason: 'invalid reply: missing score for dimension "craft"',
+    });
     expect(validateScores({ impact: 5 }, dims).errors).toEqual([{ field: 'scores.craft', message: 'is required' }]);
   });
 
   it('accepts the bounds themselves, 0 and 10, and fractions between', () => {
-    for (const [impact, craft] of [[0, 10], [10, 0], [9.99, 0.01]] as const) {
+    for (const [impact, craft] of [
+      [0, 10],
+      [10, 0],
+      [9.99, 0.01],
+    ] as const) {
       expect(checkReviewReply({ scores: { impact, craft }, summary: '' }, dims)).toEqual({ ok: true, value: { scores: { impact, craft }, summary: '' } });
       expect(validateScores({ impact, craft }, dims)).toEqual({ value: { impact, craft }, errors: [] });
     }

@@ -16,7 +16,13 @@ describe('computeStandings', () => {
   it('agrees with rankProjects per project, and counts coverage by status', () => {
     fc.assert(
       fc.property(fc.array(review, { maxLength: 25 }), fc.constantFrom(1, 2, 3), (reviews, w) => {
-        const event = { dimensions: [{ name: 'impact', weight: w }, { name: 'craft', weight: 1 }], models: ['m/b', 'm/a'] };
+        const event = {
+          dimensions: [
+            { name: 'impact', weight: w },
+            { name: 'craft', weight: 1 },
+          ],
+          models: ['m/b', 'm/a'],
+        };
         const projects = Array.from({ length: 6 }, (_, i) => ({ id: `p${i}`, track_id: null, first_submitted_at: `2030-01-0${i + 1}`, judged: true }));
         const rows = reviews.map((r) => ({
           project_id: `p${r.project}`,
@@ -29,7 +35,9 @@ describe('computeStandings', () => {
         const full = rankProjects({
           dimensions: event.dimensions,
           projects: projects.map((p) => ({ project_id: p.id, project_name: '', team_name: '', track_id: null, first_submitted_at: p.first_submitted_at })),
-          reviews: rows.filter((r) => r.status === 'succeeded').map((r) => ({ project_id: r.project_id, group_key: r.group_key, scores: JSON.parse(r.scores) })),
+          reviews: rows
+            .filter((r) => r.status === 'succeeded')
+            .map((r) => ({ project_id: r.project_id, group_key: r.group_key, scores: JSON.parse(r.scores) })),
           groupOrder: event.models,
         });
         for (const e of full) {
@@ -55,10 +63,14 @@ describe('computeStandings', () => {
   });
 
   it('never makes a score from a broken stored document', () => {
-    const [s] = computeStandings({ dimensions: [{ name: 'impact', weight: 1 }], models: [] }, [{ id: 'p', track_id: 't', first_submitted_at: 'x', judged: false }], [
-      { project_id: 'p', reviewer_kind: 'human', group_key: 'human', status: 'succeeded', scores: '{not json' },
-      { project_id: 'p', reviewer_kind: 'human', group_key: 'human', status: 'succeeded', scores: '[9]' },
-    ]);
+    const [s] = computeStandings(
+      { dimensions: [{ name: 'impact', weight: 1 }], models: [] },
+      [{ id: 'p', track_id: 't', first_submitted_at: 'x', judged: false }],
+      [
+        { project_id: 'p', reviewer_kind: 'human', group_key: 'human', status: 'succeeded', scores: '{not json' },
+        { project_id: 'p', reviewer_kind: 'human', group_key: 'human', status: 'succeeded', scores: '[9]' },
+      ],
+    );
     expect(s).toMatchObject({ score_key: -1, by_model: '{}', by_dimension: '{}', judged: 0, track_id: 't' });
   });
 });

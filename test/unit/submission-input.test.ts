@@ -9,8 +9,7 @@ const tracks: Track[] = [
 const withTracks = { tracks, registrationTrack: 'tools' };
 const noTracks = { tracks: [], registrationTrack: null };
 const base: SubmissionInput = { project_name: 'Rocket', github_url: 'https://github.com/a/b' };
-const errs = (input: SubmissionInput, ctx: Parameters<typeof validateSubmission>[1] = withTracks) =>
-  validateSubmission(input, ctx).errors.map((e) => e.field);
+const errs = (input: SubmissionInput, ctx: Parameters<typeof validateSubmission>[1] = withTracks) => validateSubmission(input, ctx).errors.map((e) => e.field);
 
 describe('validateSubmission', () => {
   it('accepts the minimum (name and github_url) and nulls the optional fields', () => {
@@ -40,7 +39,13 @@ describe('validateSubmission', () => {
       withTracks,
     );
     expect(errors).toEqual([]);
-    expect(value).toMatchObject({ project_website: 'https://rocket.dev', demo_video_url: 'https://youtu.be/x', team_size: 4, description: 'Goes up.', track_id: 'tools' });
+    expect(value).toMatchObject({
+      project_website: 'https://rocket.dev',
+      demo_video_url: 'https://youtu.be/x',
+      team_size: 4,
+      description: 'Goes up.',
+      track_id: 'tools',
+    });
   });
 
   it('keeps the registered track: left out it is taken, repeated it is accepted, another one is refused', () => {

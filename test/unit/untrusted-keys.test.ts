@@ -17,7 +17,13 @@ const errorsOf = (input: EventConfigInput) => buildEventConfig(input).errors;
 describe('buildEventConfig refuses reserved object-key names', () => {
   it.each(RESERVED)('dimension name %s (also with spaces around it)', (name) => {
     for (const n of [name, ` ${name} `]) {
-      const errors = errorsOf({ ...base, dimensions: [{ name: 'impact', weight: 1 }, { name: n, weight: 1 }] });
+      const errors = errorsOf({
+        ...base,
+        dimensions: [
+          { name: 'impact', weight: 1 },
+          { name: n, weight: 1 },
+        ],
+      });
       expect(errors).toEqual([{ field: 'dimensions.1.name', message: expect.stringMatching(new RegExp(`"${name}" is reserved`)) }]);
     }
   });
@@ -42,7 +48,11 @@ describe('buildEventConfig refuses reserved object-key names', () => {
     expect(buildEventConfig({ dimensions: [{ name: '__proto__', weight: 1 }] }, stored).errors.map((e) => e.field)).toEqual(['dimensions.0.name']);
     const fine = buildEventConfig({
       ...base,
-      dimensions: [{ name: 'Constructor', weight: 1 }, { name: '__proto', weight: 1 }, { name: 'toString', weight: 1 }],
+      dimensions: [
+        { name: 'Constructor', weight: 1 },
+        { name: '__proto', weight: 1 },
+        { name: 'toString', weight: 1 },
+      ],
       tracks: [{ id: 'proto', name: 'p' }],
       registration_config: { fields: [{ key: 'prototypes' }] },
     });
@@ -95,7 +105,10 @@ describe('review replies with reserved keys', () => {
   });
 
   it('keeps a score for a legacy dimension named __proto__ as an ordinary key, and lists it in the schema', () => {
-    const legacy = [{ name: '__proto__', weight: 1 }, { name: 'constructor', weight: 1 }];
+    const legacy = [
+      { name: '__proto__', weight: 1 },
+      { name: 'constructor', weight: 1 },
+    ];
     const r = checkReviewReply('{"scores": {"__proto__": 4, "constructor": 6}, "summary": "x"}', legacy);
     expect(r.ok).toBe(true);
     const scores = r.ok ? r.value.scores : {};
@@ -109,7 +122,10 @@ describe('review replies with reserved keys', () => {
 describe('rankProjects with reserved names', () => {
   it('publishes a legacy "__proto__" dimension in scores_by_dimension instead of dropping it', () => {
     const [entry] = rankProjects({
-      dimensions: [{ name: '__proto__', weight: 1 }, { name: 'craft', weight: 1 }],
+      dimensions: [
+        { name: '__proto__', weight: 1 },
+        { name: 'craft', weight: 1 },
+      ],
       projects: [{ project_id: 'p1', project_name: 'P', team_name: 'T', track_id: null, first_submitted_at: '2030-01-01T00:00:00.000Z' }],
       reviews: [{ project_id: 'p1', group_key: 'a/m', scores: JSON.parse('{"__proto__": 4, "craft": 8}') }],
     });

@@ -28,7 +28,8 @@ describe('nulPath', () => {
 });
 
 describe('ajvToFieldErrors on closed sets', () => {
-  const compile = (schema: object) => validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/' }) as unknown as ((d: unknown) => boolean) & { errors: never };
+  const compile = (schema: object) =>
+    validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/' }) as unknown as ((d: unknown) => boolean) & { errors: never };
   const errorsOf = (schema: object, data: unknown) => {
     const v = compile(schema);
     expect(v(data)).toBe(false);
@@ -44,7 +45,9 @@ describe('ajvToFieldErrors on closed sets', () => {
   it('lists enum values, a single constant and a nullable constant', () => {
     expect(errorsOf({ type: 'object', properties: { f: { enum: ['a', 'b'] } } }, { f: 'c' })).toEqual([{ field: 'f', message: 'must be one of: a, b' }]);
     expect(errorsOf(Type.Object({ f: Type.Literal('failed') }), { f: 'x' })).toEqual([{ field: 'f', message: 'must be failed' }]);
-    expect(errorsOf(Type.Object({ f: Type.Union([Type.Literal('x'), Type.Null()]) }), { f: 'y' })).toEqual([{ field: 'f', message: 'must be one of: x, null' }]);
+    expect(errorsOf(Type.Object({ f: Type.Union([Type.Literal('x'), Type.Null()]) }), { f: 'y' })).toEqual([
+      { field: 'f', message: 'must be one of: x, null' },
+    ]);
   });
 
   it('does not keep the rejected value in the errors it hands on', () => {

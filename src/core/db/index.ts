@@ -183,7 +183,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (typeof e !== 'object') return false;
     const code = typeof e.code === 'string' ? e.code : '';
     if (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || /^SQLITE_(BUSY|LOCKED|IOERR|FULL)/.test(code)) return true;
-    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => e!.message!.includes(m))) return true;
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => e.message!.includes(m))) return true;
     // Node's connect to a host with several addresses fails with one error per address.
     if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true;
   }
@@ -217,9 +217,4 @@ const UNAVAILABLE_CODES = new Set([
   '40P01',
 ]);
 
-const UNAVAILABLE_MESSAGES = [
-  'Connection terminated',
-  'timeout exceeded when trying to connect',
-  QUERY_READ_TIMEOUT,
-  'is not queryable',
-];
+const UNAVAILABLE_MESSAGES = ['Connection terminated', 'timeout exceeded when trying to connect', QUERY_READ_TIMEOUT, 'is not queryable'];

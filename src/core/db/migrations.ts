@@ -84,11 +84,7 @@ const migrations: Record<string, Migration> = {
         .addUniqueConstraint('registrations_event_user_uq', ['event_id', 'user_id'])
         .addUniqueConstraint('registrations_event_team_uq', ['event_id', 'team_name_key'])
         .execute();
-      await db.schema
-        .createIndex('registrations_event_status_idx')
-        .on('registrations')
-        .columns(['event_id', 'status'])
-        .execute();
+      await db.schema.createIndex('registrations_event_status_idx').on('registrations').columns(['event_id', 'status']).execute();
 
       await db.schema
         .createTable('projects')
@@ -201,7 +197,10 @@ const migrations: Record<string, Migration> = {
     async up(db) {
       // What a key may do: 'full' (everything its user may) or 'review' (the reviewer routes only,
       // for keys issued by accepting an invitation). Every key made before is a full one.
-      await db.schema.alterTable('api_keys').addColumn('scope', 'text', (c) => c.notNull().defaultTo('full')).execute();
+      await db.schema
+        .alterTable('api_keys')
+        .addColumn('scope', 'text', (c) => c.notNull().defaultTo('full'))
+        .execute();
     },
   },
   '0103_event_status_changed_at': {
@@ -304,9 +303,21 @@ const migrations: Record<string, Migration> = {
             trackPosition = t.position++;
             trackRank = t.rank;
           }
-          return { event_id: r.event_id, position, rank, track_id: e.track_id, track_position: trackPosition, track_rank: trackRank, entry_tail: `,${JSON.stringify(rest).slice(1)}` };
+          return {
+            event_id: r.event_id,
+            position,
+            rank,
+            track_id: e.track_id,
+            track_position: trackPosition,
+            track_rank: trackRank,
+            entry_tail: `,${JSON.stringify(rest).slice(1)}`,
+          };
         });
-        for (let i = 0; i < rows.length; i += 500) await db.insertInto('result_entries').values(rows.slice(i, i + 500)).execute();
+        for (let i = 0; i < rows.length; i += 500)
+          await db
+            .insertInto('result_entries')
+            .values(rows.slice(i, i + 500))
+            .execute();
         await db.updateTable('results').set({ entries: '' }).where('event_id', '=', r.event_id).execute();
       }
 
@@ -320,7 +331,10 @@ const migrations: Record<string, Migration> = {
           on: 'after insert on projects',
           when: '',
           body: 'insert into standings (project_id, event_id, first_submitted_at) values (NEW.id, NEW.event_id, NEW.first_submitted_at);',
-          statement: { table: 'new table as changed', body: 'insert into standings (project_id, event_id, first_submitted_at) select id, event_id, first_submitted_at from changed;' },
+          statement: {
+            table: 'new table as changed',
+            body: 'insert into standings (project_id, event_id, first_submitted_at) select id, event_id, first_submitted_at from changed;',
+          },
         },
         {
           name: 'standings_project_upd',
@@ -328,7 +342,12 @@ const migrations: Record<string, Migration> = {
           when: 'OLD.track_id IS DISTINCT FROM NEW.track_id OR OLD.first_submitted_at IS DISTINCT FROM NEW.first_submitted_at OR OLD.registration_id IS DISTINCT FROM NEW.registration_id',
           body: bump('project_id = NEW.id'),
         },
-        { name: 'standings_registration_upd', on: 'after update of status on registrations', when: 'OLD.status IS DISTINCT FROM NEW.status', body: bump('project_id in (select id from projects where registration_id = NEW.id)') },
+        {
+          name: 'standings_registration_upd',
+          on: 'after update of status on registrations',
+          when: 'OLD.status IS DISTINCT FROM NEW.status',
+          body: bump('project_id in (select id from projects where registration_id = NEW.id)'),
+        },
         {
           name: 'standings_review_ins',
           on: 'after insert on reviews',
@@ -349,7 +368,12 @@ const migrations: Record<string, Migration> = {
           body: bump('project_id = OLD.project_id'),
           statement: { table: 'old table as changed', body: bump('project_id in (select project_id from changed)') },
         },
-        { name: 'standings_event_upd', on: 'after update of dimensions, models on events', when: 'OLD.dimensions IS DISTINCT FROM NEW.dimensions OR OLD.models IS DISTINCT FROM NEW.models', body: bump('event_id = NEW.id') },
+        {
+          name: 'standings_event_upd',
+          on: 'after update of dimensions, models on events',
+          when: 'OLD.dimensions IS DISTINCT FROM NEW.dimensions OR OLD.models IS DISTINCT FROM NEW.models',
+          body: bump('event_id = NEW.id'),
+        },
       ];
       for (const t of triggers) {
         if (sqlite) {
@@ -473,7 +497,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0204_event_time_zone': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       // The IANA zone the organizer reads and types the deadlines in (the deadlines stay UTC
       // instants); null for events made before, or by clients that never said.
       await db.schema.alterTable('events').addColumn('time_zone', 'text').execute();

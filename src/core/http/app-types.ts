@@ -7,13 +7,7 @@ import type { Principal } from '../principal.js';
  * per-route flags the hooks read, and the caller on each request. Route modules import these from
  * here (core), never from the wiring (app.ts, app-context.ts).
  */
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -149,10 +149,13 @@ export function createAuthHook(deps: { accounts: Authenticator; config: Config; 
     // No key: counted per IP. With the in-memory store this needs no promise at all.
     const limited = rl.enabled && !request.routeOptions.config.skipRateLimit;
     if (limited && !store.hitSync) {
-      store.hit(`ip:${request.ip}`, rl.windowMs, clock.now().getTime()).then((hit) => {
-        applyLimit(reply, hit, rl.perIp);
-        requireKey(request);
-      }).then(() => done(), done);
+      store
+        .hit(`ip:${request.ip}`, rl.windowMs, clock.now().getTime())
+        .then((hit) => {
+          applyLimit(reply, hit, rl.perIp);
+          requireKey(request);
+        })
+        .then(() => done(), done);
       return;
     }
     try {

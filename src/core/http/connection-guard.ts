@@ -29,7 +29,10 @@ export function clientErrorToAppError(err: Error & { code?: string; rawPacket?: 
   const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined;
   switch (err.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new AppError('request_timeout', `The request was not received completely within ${limits.requestTimeoutMs} ms (headers within ${limits.headersTimeoutMs} ms).`);
+      return new AppError(
+        'request_timeout',
+        `The request was not received completely within ${limits.requestTimeoutMs} ms (headers within ${limits.headersTimeoutMs} ms).`,
+      );
     case 'HPE_HEADER_OVERFLOW':
       // The parser counts the request line with the headers; a packet that starts a request whose
       // first line runs past 8 KB means the URL itself is what is too long.

@@ -25,10 +25,7 @@ export interface ProblemResponse {
 /** The problem document of one status, its `code` limited to `codes` (the serializer ignores enum). */
 export function problemResponse(codes: readonly ErrorCode[]): ProblemResponse {
   const sorted = [...new Set(codes)].sort();
-  const schema = Type.Object(
-    { ...Problem.properties, code: Type.Unsafe<string>({ type: 'string', enum: sorted }) },
-    { additionalProperties: true },
-  );
+  const schema = Type.Object({ ...Problem.properties, code: Type.Unsafe<string>({ type: 'string', enum: sorted }) }, { additionalProperties: true });
   return {
     description: sorted.map((c) => `\`${c}\`: ${titleOf(c)}`).join('; '),
     content: { [PROBLEM_MEDIA_TYPE]: { schema } },

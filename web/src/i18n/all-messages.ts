@@ -9,4 +9,13 @@ import { common } from './common';
 import type { MessageBundle } from './messages';
 
 /** Every namespace, for the completeness test (pages load their own namespace with their chunk). */
-export const ALL_MESSAGES: Record<string, MessageBundle> = { common, public: publicPages, auth, keys, admin, organizer, 'organizer-form': organizerForm, reviewer };
+export const ALL_MESSAGES: Record<string, MessageBundle> = {
+  common,
+  public: publicPages,
+  auth,
+  keys,
+  admin,
+  organizer,
+  'organizer-form': organizerForm,
+  reviewer,
+};

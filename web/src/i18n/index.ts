@@ -79,7 +79,13 @@ export function useT(ns: string = 'common', bundle?: MessageBundle) {
 
 /** A problem code's sentence in the page's language (the server's `detail` on an English page, or where no translation exists). */
 export function problemCodeText(code: string, detail: string): string {
-  return codeText(code, detail, i18n.language ?? 'en', (k, v) => i18n.t(k, { ns: 'common', ...v }), (k) => i18n.exists(k, { ns: 'common' }));
+  return codeText(
+    code,
+    detail,
+    i18n.language ?? 'en',
+    (k, v) => i18n.t(k, { ns: 'common', ...v }),
+    (k) => i18n.exists(k, { ns: 'common' }),
+  );
 }
 
 /** A field problem's sentence in the page's language (the server's own where the page has no words for it). */

@@ -15,4 +15,3 @@ export interface MessageBundle<T extends Messages = Messages> {
 export function defineMessages<T extends Messages>(bundle: { en: T; 'zh-CN': SameKeys<T> }): MessageBundle<T> {
   return bundle;
 }
-

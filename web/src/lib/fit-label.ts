@@ -59,7 +59,8 @@ export function fitLabel(text: string, width: number, measure: Measure, maxLines
 }
 
 /** Wide characters (CJK, Hangul, full-width forms) take about one em, the rest about 0.58 em. */
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 export function estimateWidth(text: string, fontSize: number): number {
   let em = 0;
   for (const c of text) em += WIDE.test(c) ? 1 : 0.58;

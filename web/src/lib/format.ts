@@ -26,9 +26,15 @@ export function formatters(locale: string): Formatters {
     dateTime(iso, timeZone) {
       if (!iso) return dash;
       // dateStyle/timeStyle cannot be combined with timeZoneName (a RangeError): spell the parts out.
-      return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone, timeZoneName: 'short' }).format(
-        new Date(iso),
-      );
+      return new Intl.DateTimeFormat(locale, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        timeZone,
+        timeZoneName: 'short',
+      }).format(new Date(iso));
     },
     date(iso, timeZone) {
       if (!iso) return dash;

@@ -24,7 +24,8 @@ function measurer(fontSize: number): Measure {
  */
 export function NameTick(props: { x?: number | string; y?: number | string; payload?: { value?: unknown }; width: number; fontSize?: number }) {
   const fontSize = props.fontSize ?? 12;
-  const name = String(props.payload?.value ?? '');
+  const value = props.payload?.value;
+  const name = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
   const { lines } = fitLabel(name, props.width, measurer(fontSize));
   const x = Number(props.x ?? 0);
   const y = Number(props.y ?? 0);

@@ -4,9 +4,22 @@ import { useT } from '../i18n';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
-export function Button({ variant = 'primary', busy, children, className, disabled, ...rest }: { variant?: Variant; busy?: boolean } & ButtonHTMLAttributes<HTMLButtonElement>) {
+export function Button({
+  variant = 'primary',
+  busy,
+  children,
+  className,
+  disabled,
+  ...rest
+}: { variant?: Variant; busy?: boolean } & ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
-    <button type="button" className={`btn btn-${variant}${className ? ` ${className}` : ''}`} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>
+    <button
+      type="button"
+      className={`btn btn-${variant}${className ? ` ${className}` : ''}`}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
+      {...rest}
+    >
       {busy ? <span className="spinner spinner-inline" aria-hidden="true" /> : null}
       {children}
     </button>
@@ -53,7 +66,10 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
       type="button"
       className="btn btn-secondary"
       onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false));
+        void navigator.clipboard?.writeText(text).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        );
       }}
     >
       {copied ? t('actions.copied') : (label ?? t('actions.copy'))}

@@ -59,7 +59,6 @@ export default function AdminPage({ params }: { params: { tab?: string } }) {
   );
 }
 
-
 // ---------------------------------------------------------------- users
 
 function UsersTab() {
@@ -80,7 +79,8 @@ function UsersTab() {
     getNextPageParam: (last) => last.next ?? undefined,
   });
   const update = useMutation({
-    mutationFn: (v: { user: AdminUser; body: { role?: Role; disabled?: boolean } }) => patch<AdminUser>(`/admin/users/${encodeURIComponent(v.user.id)}`, v.body),
+    mutationFn: (v: { user: AdminUser; body: { role?: Role; disabled?: boolean } }) =>
+      patch<AdminUser>(`/admin/users/${encodeURIComponent(v.user.id)}`, v.body),
     onMutate: () => setNotice(null),
     onSuccess: (saved, v) => {
       setTarget(null);
@@ -465,7 +465,12 @@ function CodeTable({ codes, onRevoked }: { codes: InviteCode[]; onRevoked: (pref
                   </td>
                   <td>
                     {status !== 'active' ? null : (
-                      <Button variant="danger" className="btn-small" aria-label={t('codes.revokeOf', { prefix: c.prefix })} onClick={() => (revoke.reset(), setTarget(c))}>
+                      <Button
+                        variant="danger"
+                        className="btn-small"
+                        aria-label={t('codes.revokeOf', { prefix: c.prefix })}
+                        onClick={() => (revoke.reset(), setTarget(c))}
+                      >
                         {t('codes.revoke')}
                       </Button>
                     )}

@@ -108,10 +108,25 @@ function ChangePassword() {
         ) : null}
         {change.error && !currentError && !nextError ? <ProblemAlert error={change.error} /> : null}
         <Field label={t('fields.currentPassword')} error={currentError}>
-          <input type="password" name="current_password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
+          <input
+            type="password"
+            name="current_password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
         </Field>
         <Field label={t('fields.newPassword')} hint={t('fields.passwordHint', { count: minLength })} error={nextError}>
-          <input type="password" name="new_password" autoComplete="new-password" required minLength={minLength} value={next} onChange={(e) => setNext(e.target.value)} />
+          <input
+            type="password"
+            name="new_password"
+            autoComplete="new-password"
+            required
+            minLength={minLength}
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+          />
         </Field>
         <div className="form-actions">
           <Button type="submit" busy={change.isPending}>

@@ -4,13 +4,36 @@ import { afterSignIn, formatWait, homeFor, passwordProblem, secondsLeft, summari
 
 describe('user-agent summary', () => {
   it('names common browsers and systems', () => {
-    expect(summarizeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36')).toEqual({ browser: 'Chrome 120', os: 'Windows', tool: null });
-    expect(summarizeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.2210.91').browser).toBe('Edge 120');
-    expect(summarizeUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_2) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15')).toEqual({ browser: 'Safari 17', os: 'macOS', tool: null });
-    expect(summarizeUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1')).toEqual({ browser: 'Safari 17', os: 'iOS', tool: null });
-    expect(summarizeUserAgent('Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0')).toEqual({ browser: 'Firefox 121', os: 'Linux', tool: null });
-    expect(summarizeUserAgent('Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36').os).toBe('Android');
-    expect(summarizeUserAgent('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36').browser).toBe('Headless Chrome 131');
+    expect(summarizeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36')).toEqual({
+      browser: 'Chrome 120',
+      os: 'Windows',
+      tool: null,
+    });
+    expect(
+      summarizeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.2210.91')
+        .browser,
+    ).toBe('Edge 120');
+    expect(summarizeUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_2) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15')).toEqual({
+      browser: 'Safari 17',
+      os: 'macOS',
+      tool: null,
+    });
+    expect(
+      summarizeUserAgent(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1',
+      ),
+    ).toEqual({ browser: 'Safari 17', os: 'iOS', tool: null });
+    expect(summarizeUserAgent('Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0')).toEqual({
+      browser: 'Firefox 121',
+      os: 'Linux',
+      tool: null,
+    });
+    expect(summarizeUserAgent('Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36').os).toBe(
+      'Android',
+    );
+    expect(summarizeUserAgent('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36').browser).toBe(
+      'Headless Chrome 131',
+    );
   });
   it('recognises command-line clients and knows when it does not know', () => {
     expect(summarizeUserAgent('curl/8.5.0')).toEqual({ browser: null, os: null, tool: 'curl' });

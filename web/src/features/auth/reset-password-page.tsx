@@ -59,7 +59,15 @@ export default function ResetPasswordPage() {
       <form onSubmit={onSubmit} noValidate>
         {reset.error && !fieldError ? <ProblemAlert error={reset.error} /> : null}
         <Field label={t('fields.newPassword')} hint={t('fields.passwordHint', { count: minLength })} error={checks.password ?? fieldError}>
-          <input type="password" name="password" autoComplete="new-password" required minLength={minLength} value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            required
+            minLength={minLength}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </Field>
         <Field label={t('fields.confirmPassword')} error={checks.confirm}>
           <input type="password" name="confirm" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />

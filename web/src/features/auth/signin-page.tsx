@@ -52,8 +52,18 @@ export default function SignInPage() {
 
   const problem = signIn.error instanceof ApiProblem ? signIn.error : null;
   let formError: React.ReactNode = null;
-  if (problem?.code === 'invalid_credentials') formError = <div className="alert alert-error" role="alert">{t('signin.wrong')}</div>;
-  else if (problem?.code === 'account_disabled') formError = <div className="alert alert-error" role="alert">{t('signin.disabled')}</div>;
+  if (problem?.code === 'invalid_credentials')
+    formError = (
+      <div className="alert alert-error" role="alert">
+        {t('signin.wrong')}
+      </div>
+    );
+  else if (problem?.code === 'account_disabled')
+    formError = (
+      <div className="alert alert-error" role="alert">
+        {t('signin.disabled')}
+      </div>
+    );
   else if (problem?.status === 429)
     formError = (
       <div className={wait > 0 ? 'alert alert-warn' : 'alert alert-info'} role="status">

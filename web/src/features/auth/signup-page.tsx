@@ -38,7 +38,9 @@ export default function SignUpPage() {
       </AuthCard>
     );
   }
-  return <SignUpForm invite={site.data.signup_mode === 'invite'} minLength={site.data.password_min_length} initialCode={search.get('code') ?? ''} next={next} />;
+  return (
+    <SignUpForm invite={site.data.signup_mode === 'invite'} minLength={site.data.password_min_length} initialCode={search.get('code') ?? ''} next={next} />
+  );
 }
 
 function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean; minLength: number; initialCode: string; next: string | null }) {
@@ -79,7 +81,9 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
     if (field === 'invite_code' && problem?.code === 'invite_code_invalid') return t('signup.codeInvalid');
     return problem?.fieldError(field);
   };
-  const handled = problem && (problem.code === 'email_taken' || problem.code === 'invite_code_invalid' || (problem.code === 'validation_failed' && problem.errors.length > 0));
+  const handled =
+    problem &&
+    (problem.code === 'email_taken' || problem.code === 'invite_code_invalid' || (problem.code === 'validation_failed' && problem.errors.length > 0));
   const nextQuery = next ? `?next=${encodeURIComponent(next)}` : '';
 
   return (
@@ -107,7 +111,15 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
           <input type="text" name="name" autoComplete="name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field label={t('fields.password')} hint={t('fields.passwordHint', { count: minLength })} error={checks.password ?? serverError('password')}>
-          <input type="password" name="password" autoComplete="new-password" required minLength={minLength} value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            required
+            minLength={minLength}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </Field>
         <div className="form-actions">
           <Button type="submit" busy={signUp.isPending}>

@@ -217,7 +217,12 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (name: strin
                   </td>
                   <td>
                     {status !== 'active' ? null : (
-                      <Button variant="danger" className="btn-small" onClick={() => (revoke.reset(), setTarget(k))} aria-label={t('list.revokeKey', { name: k.name })}>
+                      <Button
+                        variant="danger"
+                        className="btn-small"
+                        onClick={() => (revoke.reset(), setTarget(k))}
+                        aria-label={t('list.revokeKey', { name: k.name })}
+                      >
                         {t('list.revoke')}
                       </Button>
                     )}

@@ -19,7 +19,8 @@ export default function AiReviewsTab({ event }: TabProps) {
   const [target, setTarget] = useState<string | null | undefined>(undefined);
   const [requeued, setRequeued] = useState<number | null>(null);
   const rerun = useMutation({
-    mutationFn: (model: string | null) => post<{ requeued: number }>(`/events/${encodeURIComponent(event.id)}/reviews/rerun`, model ? { model, status: 'failed' } : {}),
+    mutationFn: (model: string | null) =>
+      post<{ requeued: number }>(`/events/${encodeURIComponent(event.id)}/reviews/rerun`, model ? { model, status: 'failed' } : {}),
     onSuccess: async (answer) => {
       setTarget(undefined);
       setRequeued(answer.requeued);
@@ -47,7 +48,13 @@ export default function AiReviewsTab({ event }: TabProps) {
         <div className="spread">
           <h2 id="ai-progress">{t('ai.progressTitle')}</h2>
           {judging && totalFailed > 0 ? (
-            <Button variant="primary" onClick={() => { rerun.reset(); setTarget(null); }}>
+            <Button
+              variant="primary"
+              onClick={() => {
+                rerun.reset();
+                setTarget(null);
+              }}
+            >
               {t('ai.rerunAll')}
             </Button>
           ) : null}
@@ -65,9 +72,18 @@ export default function AiReviewsTab({ event }: TabProps) {
                 </div>
                 <ProgressBar value={fraction(m.done, total)} label={`${m.reviewer}: ${progress}`} tone={m.failed > 0 ? 'danger' : 'primary'} />
                 <div className="spread small">
-                  <span className="muted">{t('ai.counts', { pending: fmt.number(m.pending), running: fmt.number(m.running), failed: fmt.number(m.failed) })}</span>
+                  <span className="muted">
+                    {t('ai.counts', { pending: fmt.number(m.pending), running: fmt.number(m.running), failed: fmt.number(m.failed) })}
+                  </span>
                   {judging && m.failed > 0 ? (
-                    <Button variant="secondary" className="btn-small" onClick={() => { rerun.reset(); setTarget(m.reviewer); }}>
+                    <Button
+                      variant="secondary"
+                      className="btn-small"
+                      onClick={() => {
+                        rerun.reset();
+                        setTarget(m.reviewer);
+                      }}
+                    >
                       {t('ai.rerunModel', { model: m.reviewer })}
                     </Button>
                   ) : null}

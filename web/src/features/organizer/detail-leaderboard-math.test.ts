@@ -13,7 +13,13 @@ function entry(rank: number, name: string, byModel: Record<string, number>, over
     score: scored ? Object.values(byModel).reduce((a, b) => a + b, 0) / Object.keys(byModel).length : 0,
     scores_by_model: byModel,
     scores_by_dimension: scored ? { impact: 7, 'craft.v2': 6 } : {},
-    reviews: { expected: 2, succeeded: scored ? Object.keys(byModel).filter((k) => k !== 'human').length : 0, failed: 0, pending: 0, human: 'human' in byModel ? 1 : 0 },
+    reviews: {
+      expected: 2,
+      succeeded: scored ? Object.keys(byModel).filter((k) => k !== 'human').length : 0,
+      failed: 0,
+      pending: 0,
+      human: 'human' in byModel ? 1 : 0,
+    },
     ...over,
   };
 }

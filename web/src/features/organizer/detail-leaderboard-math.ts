@@ -52,7 +52,12 @@ export interface ChartData {
 }
 
 /** Rows of the top `n` scored projects with one value per key of `member` (null where that key did not score). */
-export function chartData(entries: readonly LeaderboardEntry[], member: 'scores_by_model' | 'scores_by_dimension', n: number, order?: readonly string[]): ChartData {
+export function chartData(
+  entries: readonly LeaderboardEntry[],
+  member: 'scores_by_model' | 'scores_by_dimension',
+  n: number,
+  order?: readonly string[],
+): ChartData {
   const top = topScored(entries, n);
   const names = order ? [...order].filter((k) => top.some((e) => k in e[member])) : keysOf(top, member);
   const series = names.map((name, i) => ({ key: `s${i}`, name }));

@@ -14,7 +14,10 @@ export default function LeaderboardTab({ event }: TabProps) {
   const fmt = useFormat();
   const [track, setTrack] = useState('');
   const [topN, setTopN] = useState(10);
-  const list = usePagedList<LeaderboardEntry>(event.id, 'leaderboard', `/events/${encodeURIComponent(event.id)}/leaderboard`, { track_id: track || undefined, limit: 100 });
+  const list = usePagedList<LeaderboardEntry>(event.id, 'leaderboard', `/events/${encodeURIComponent(event.id)}/leaderboard`, {
+    track_id: track || undefined,
+    limit: 100,
+  });
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
   const pending = pendingOf(list.data?.pages[0]);
   const disagree = useMemo(() => disagreements(rows, 10), [rows]);

@@ -39,7 +39,9 @@ describe('next steps', () => {
       { key: 'next.registrationCloses', values: { date: event.registration_deadline }, tone: 'info' },
       { key: 'next.pendingRegistrations', values: { count: 2 }, tab: 'registrations', tone: 'warn' },
     ]);
-    expect(nextSteps({ ...event, status: 'active' }, stats())).toEqual([{ key: 'next.submissionCloses', values: { date: event.submission_deadline }, tone: 'info' }]);
+    expect(nextSteps({ ...event, status: 'active' }, stats())).toEqual([
+      { key: 'next.submissionCloses', values: { date: event.submission_deadline }, tone: 'info' },
+    ]);
     expect(nextSteps({ ...event, status: 'draft' }, undefined)).toEqual([{ key: 'next.draft', tone: 'info' }]);
   });
 
@@ -49,7 +51,12 @@ describe('next steps', () => {
       ['next.aiFailed', { count: 1 }],
       ['next.humanProgress', { count: 2 }],
     ]);
-    const done = stats({ reviews: { by_model: [{ reviewer: 'openai/a', pending: 0, running: 0, done: 3, failed: 0 }], human: { reviewers: 0, invitations_pending: 0, reviews_done: 0 } } });
+    const done = stats({
+      reviews: {
+        by_model: [{ reviewer: 'openai/a', pending: 0, running: 0, done: 3, failed: 0 }],
+        human: { reviewers: 0, invitations_pending: 0, reviews_done: 0 },
+      },
+    });
     expect(nextSteps({ ...event, status: 'judging' }, done).map((s) => s.key)).toEqual(['next.aiProgress', 'next.readyToPublish']);
     expect(nextSteps({ ...event, status: 'ended', result_announced_at: '2030-02-01T00:00:00.000Z' }, stats()).map((s) => s.key)).toEqual(['next.published']);
   });
@@ -57,9 +64,13 @@ describe('next steps', () => {
 
 describe('runEach', () => {
   it('keeps each outcome in order, failures beside successes', async () => {
-    const out = await runEach([1, 2, 3, 4, 5], async (n) => {
-      if (n % 2 === 0) throw new Error(`no ${n}`);
-    }, 2);
+    const out = await runEach(
+      [1, 2, 3, 4, 5],
+      async (n) => {
+        if (n % 2 === 0) throw new Error(`no ${n}`);
+      },
+      2,
+    );
     expect(out.map((o) => [o.item, o.ok])).toEqual([
       [1, true],
       [2, false],

@@ -21,7 +21,10 @@ export function modelTotals(stats: EventStats) {
   return { done, failed, pending, total: done + failed + pending };
 }
 
-export function nextSteps(event: Pick<EventDetail, 'status' | 'registration_deadline' | 'submission_deadline' | 'result_announced_at' | 'models'>, stats: EventStats | undefined): NextStep[] {
+export function nextSteps(
+  event: Pick<EventDetail, 'status' | 'registration_deadline' | 'submission_deadline' | 'result_announced_at' | 'models'>,
+  stats: EventStats | undefined,
+): NextStep[] {
   const steps: NextStep[] = [];
   const pendingRegs = stats?.registrations.pending ?? 0;
   switch (event.status) {
@@ -39,7 +42,8 @@ export function nextSteps(event: Pick<EventDetail, 'status' | 'registration_dead
         const m = modelTotals(stats);
         if (event.models.length > 0) steps.push({ key: 'next.aiProgress', values: { done: m.done, total: m.total }, tab: 'ai-reviews', tone: 'info' });
         if (m.failed > 0) steps.push({ key: 'next.aiFailed', values: { count: m.failed }, tab: 'ai-reviews', tone: 'warn' });
-        if (stats.reviews.human.reviewers > 0) steps.push({ key: 'next.humanProgress', values: { count: stats.reviews.human.reviews_done }, tab: 'reviewers', tone: 'info' });
+        if (stats.reviews.human.reviewers > 0)
+          steps.push({ key: 'next.humanProgress', values: { count: stats.reviews.human.reviews_done }, tab: 'reviewers', tone: 'info' });
         if (m.pending === 0) steps.push({ key: 'next.readyToPublish', tab: 'publish', tone: 'ok' });
       }
       break;

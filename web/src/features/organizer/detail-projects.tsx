@@ -22,7 +22,8 @@ export default function ProjectsTab({ event }: TabProps) {
             <li key={p.id} className="detail-item">
               <div className="detail-item-head">
                 <div className="detail-item-title">
-                  <strong>{p.project_name}</strong> <span className={`badge badge-review-${p.review_status}`}>{t(`projects.reviewStatus.${p.review_status}`)}</span>
+                  <strong>{p.project_name}</strong>{' '}
+                  <span className={`badge badge-review-${p.review_status}`}>{t(`projects.reviewStatus.${p.review_status}`)}</span>
                   <div className="small muted">
                     {t('projects.team')}: {p.team_name}
                     {event.tracks.length > 0 ? <> · {trackName(event, p.track_id, t('detail.noTrack'))}</> : null}

@@ -78,7 +78,12 @@ export default function PublishTab({ event }: TabProps) {
         {missing.length > 0 ? (
           <div className="alert alert-warn">
             <p>{t('publish.unscoredWarning', { count: missing.length })}</p>
-            <p className="small">{missing.slice(0, 10).map((e) => e.project_name).join(', ')}</p>
+            <p className="small">
+              {missing
+                .slice(0, 10)
+                .map((e) => e.project_name)
+                .join(', ')}
+            </p>
             <p className="small">
               {t('publish.rerunHint')} <Link href={`${base}/ai-reviews`}>{t('detail.tabs.aiReviews')}</Link>
             </p>
@@ -94,7 +99,8 @@ export default function PublishTab({ event }: TabProps) {
                 <ol className="detail-podium">
                   {top.map((e) => (
                     <li key={e.project_id}>
-                      <span className="detail-podium-rank">{fmt.number(e.rank, 0)}</span> <strong>{e.project_name}</strong> <span className="muted">{fmt.number(e.score, 2)}</span>
+                      <span className="detail-podium-rank">{fmt.number(e.rank, 0)}</span> <strong>{e.project_name}</strong>{' '}
+                      <span className="muted">{fmt.number(e.score, 2)}</span>
                     </li>
                   ))}
                 </ol>

@@ -132,7 +132,12 @@ export default function RegistrationsTab({ event }: TabProps) {
 
       <div className="detail-bulk spread">
         <label className="check">
-          <input type="checkbox" checked={allShown} disabled={rows.length === 0} onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())} />
+          <input
+            type="checkbox"
+            checked={allShown}
+            disabled={rows.length === 0}
+            onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())}
+          />
           <span>{t('registrations.selectAll')}</span>
         </label>
         <div className="row">
@@ -159,7 +164,15 @@ export default function RegistrationsTab({ event }: TabProps) {
           <p className="small muted">{t('registrations.count', { count: rows.length })}</p>
           <ul className="detail-list" aria-label={t('detail.tabs.registrations')}>
             {rows.map((r) => (
-              <RegistrationRow key={r.id} event={event} registration={r} checked={selected.has(r.id)} onToggle={(on) => toggle(r.id, on)} onDecide={(d) => (d === 'reject' ? ask('reject', [r.id]) : void decide('approve', [r.id]))} disabled={busy} />
+              <RegistrationRow
+                key={r.id}
+                event={event}
+                registration={r}
+                checked={selected.has(r.id)}
+                onToggle={(on) => toggle(r.id, on)}
+                onDecide={(d) => (d === 'reject' ? ask('reject', [r.id]) : void decide('approve', [r.id]))}
+                disabled={busy}
+              />
             ))}
           </ul>
           <LoadMore query={list} />
@@ -179,7 +192,14 @@ export default function RegistrationsTab({ event }: TabProps) {
         {dialog?.decision === 'reject' ? (
           <div className="field">
             <label htmlFor={reasonId}>{t('registrations.reasonLabel')}</label>
-            <textarea id={reasonId} value={reason} maxLength={1000} rows={3} onChange={(e) => setReason(e.target.value)} aria-describedby={`${reasonId}-hint`} />
+            <textarea
+              id={reasonId}
+              value={reason}
+              maxLength={1000}
+              rows={3}
+              onChange={(e) => setReason(e.target.value)}
+              aria-describedby={`${reasonId}-hint`}
+            />
             <p className="field-hint" id={`${reasonId}-hint`}>
               {t('registrations.reasonHint')}
             </p>
@@ -213,7 +233,14 @@ function RegistrationRow({
   return (
     <li className="detail-item">
       <div className="detail-item-head">
-        <input id={checkId} type="checkbox" className="detail-check" checked={checked} onChange={(e) => onToggle(e.target.checked)} aria-label={t('registrations.select', { team: r.team_name })} />
+        <input
+          id={checkId}
+          type="checkbox"
+          className="detail-check"
+          checked={checked}
+          onChange={(e) => onToggle(e.target.checked)}
+          aria-label={t('registrations.select', { team: r.team_name })}
+        />
         <div className="detail-item-title">
           <strong>{r.team_name}</strong> <StatusBadge status={r.status} kind="registrationStatus" />
           <div className="small muted">
@@ -229,12 +256,24 @@ function RegistrationRow({
         </div>
         <div className="row detail-item-actions">
           {r.status !== 'approved' ? (
-            <Button variant="secondary" className="btn-small" disabled={disabled} onClick={() => onDecide('approve')} aria-label={t('registrations.approveTeam', { team: r.team_name })}>
+            <Button
+              variant="secondary"
+              className="btn-small"
+              disabled={disabled}
+              onClick={() => onDecide('approve')}
+              aria-label={t('registrations.approveTeam', { team: r.team_name })}
+            >
               {t('registrations.approve')}
             </Button>
           ) : null}
           {r.status !== 'rejected' ? (
-            <Button variant="ghost" className="btn-small" disabled={disabled} onClick={() => onDecide('reject')} aria-label={t('registrations.rejectTeam', { team: r.team_name })}>
+            <Button
+              variant="ghost"
+              className="btn-small"
+              disabled={disabled}
+              onClick={() => onDecide('reject')}
+              aria-label={t('registrations.rejectTeam', { team: r.team_name })}
+            >
               {t('registrations.reject')}
             </Button>
           ) : null}

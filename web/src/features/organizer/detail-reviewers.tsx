@@ -37,7 +37,8 @@ export default function ReviewersTab({ event }: TabProps) {
   });
   const [pending, setPending] = useState<Pending | null>(null);
   const drop = useMutation({
-    mutationFn: (p: Pending) => (p.kind === 'remove' ? del(`${base}/reviewers/${encodeURIComponent(p.id)}`) : del(`${base}/reviewer-invitations/${encodeURIComponent(p.id)}`)),
+    mutationFn: (p: Pending) =>
+      p.kind === 'remove' ? del(`${base}/reviewers/${encodeURIComponent(p.id)}`) : del(`${base}/reviewer-invitations/${encodeURIComponent(p.id)}`),
     onSuccess: async () => {
       setPending(null);
       await client.invalidateQueries({ queryKey: keys.all(event.id) });
@@ -102,7 +103,15 @@ export default function ReviewersTab({ event }: TabProps) {
                         <ProgressBar value={fraction(reviewed, assigned)} label={`${r.email}: ${text}`} tone="ok" />
                         <span className="small">{text}</span>
                       </div>
-                      <Button variant="ghost" className="btn-small" aria-label={t('reviewers.removeLabel', { email: r.email })} onClick={() => { drop.reset(); setPending({ kind: 'remove', id: r.user_id, email: r.email }); }}>
+                      <Button
+                        variant="ghost"
+                        className="btn-small"
+                        aria-label={t('reviewers.removeLabel', { email: r.email })}
+                        onClick={() => {
+                          drop.reset();
+                          setPending({ kind: 'remove', id: r.user_id, email: r.email });
+                        }}
+                      >
                         {t('reviewers.remove')}
                       </Button>
                     </li>
@@ -125,7 +134,15 @@ export default function ReviewersTab({ event }: TabProps) {
                         <strong className="detail-email">{inv.email}</strong>
                         <span className="small muted">{expired ? t('reviewers.expired') : t('reviewers.expires', { date: fmt.dateTime(inv.expires_at) })}</span>
                       </div>
-                      <Button variant="ghost" className="btn-small" aria-label={t('reviewers.withdrawLabel', { email: inv.email })} onClick={() => { drop.reset(); setPending({ kind: 'withdraw', id: inv.id, email: inv.email }); }}>
+                      <Button
+                        variant="ghost"
+                        className="btn-small"
+                        aria-label={t('reviewers.withdrawLabel', { email: inv.email })}
+                        onClick={() => {
+                          drop.reset();
+                          setPending({ kind: 'withdraw', id: inv.id, email: inv.email });
+                        }}
+                      >
                         {t('reviewers.withdraw')}
                       </Button>
                     </li>

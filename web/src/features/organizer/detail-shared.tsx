@@ -49,7 +49,11 @@ export function useLiveInterval(id: string): number | false {
 
 export function useStats(id: string) {
   const interval = useLiveInterval(id);
-  return useQuery({ queryKey: keys.stats(id), queryFn: ({ signal }) => get<EventStats>(`/events/${encodeURIComponent(id)}/stats`, { signal }), refetchInterval: interval });
+  return useQuery({
+    queryKey: keys.stats(id),
+    queryFn: ({ signal }) => get<EventStats>(`/events/${encodeURIComponent(id)}/stats`, { signal }),
+    refetchInterval: interval,
+  });
 }
 
 /** A paginated owner list ("Load more"), polled like everything on the page. */
@@ -116,7 +120,13 @@ export function LoadMore({ query }: { query: { hasNextPage: boolean; isFetchingN
   if (!query.hasNextPage) return null;
   return (
     <div className="detail-more">
-      <button type="button" className="btn btn-secondary" disabled={query.isFetchingNextPage} aria-busy={query.isFetchingNextPage || undefined} onClick={() => void query.fetchNextPage()}>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={query.isFetchingNextPage}
+        aria-busy={query.isFetchingNextPage || undefined}
+        onClick={() => void query.fetchNextPage()}
+      >
         {t('actions.loadMore')}
       </button>
     </div>

@@ -82,7 +82,10 @@ export default function EventDetailPage() {
         </dl>
         <p className="small muted">{t('detail.timeZone', { zone: browserTimeZone() })}</p>
       </PageHeader>
-      <TabNav label={t('detail.tabsLabel')} tabs={TABS.map((x) => ({ href: x.slug === 'overview' ? base : `${base}/${x.slug}`, label: t(`detail.tabs.${x.label}`) }))} />
+      <TabNav
+        label={t('detail.tabsLabel')}
+        tabs={TABS.map((x) => ({ href: x.slug === 'overview' ? base : `${base}/${x.slug}`, label: t(`detail.tabs.${x.label}`) }))}
+      />
       <section aria-label={tabLabel}>
         <Suspense fallback={<Loading />}>
           <tab.Component event={ev} />

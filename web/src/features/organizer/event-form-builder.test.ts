@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { addField, keyForLabel, keyProblem, moveField, newField, relabel, removeField, slugify, uniqueKey, validateFields, type BuilderField } from './event-form-builder';
+import {
+  addField,
+  keyForLabel,
+  keyProblem,
+  moveField,
+  newField,
+  relabel,
+  removeField,
+  slugify,
+  uniqueKey,
+  validateFields,
+  type BuilderField,
+} from './event-form-builder';
 
 const field = (key: string, label = key, keyEdited = false): BuilderField => ({ key, label, type: 'text', required: false, keyEdited });
 
@@ -56,7 +68,16 @@ describe('validateFields', () => {
   });
 
   it('reports required labels, bad and duplicate keys on the right row', () => {
-    expect(validateFields([field('repo', ' '), field('repo', 'Again'), field('has space', 'X'), field('', 'Y'), field('__proto__', 'Z'), field('k'.repeat(65), 'L')])).toEqual([
+    expect(
+      validateFields([
+        field('repo', ' '),
+        field('repo', 'Again'),
+        field('has space', 'X'),
+        field('', 'Y'),
+        field('__proto__', 'Z'),
+        field('k'.repeat(65), 'L'),
+      ]),
+    ).toEqual([
       { index: 0, field: 'label', code: 'label_required' },
       { index: 1, field: 'key', code: 'duplicate' },
       { index: 2, field: 'key', code: 'pattern' },

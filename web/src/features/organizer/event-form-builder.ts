@@ -51,7 +51,16 @@ export function keyForLabel(label: string, otherKeys: Iterable<string>, fallback
 }
 
 export function newField(fields: readonly BuilderField[]): BuilderField {
-  return { key: uniqueKey(`field_${fields.length + 1}`, fields.map((f) => f.key)), label: '', type: 'text', required: false, keyEdited: false };
+  return {
+    key: uniqueKey(
+      `field_${fields.length + 1}`,
+      fields.map((f) => f.key),
+    ),
+    label: '',
+    type: 'text',
+    required: false,
+    keyEdited: false,
+  };
 }
 
 export function addField(fields: readonly BuilderField[]): BuilderField[] {
@@ -108,7 +117,10 @@ export function validateFields(fields: readonly Pick<BuilderField, 'key' | 'labe
     const label = f.label.trim();
     if (!label) problems.push({ index: i, field: 'label', code: 'label_required' });
     else if (label.length > LABEL_MAX) problems.push({ index: i, field: 'label', code: 'label_too_long' });
-    const k = keyProblem(f.key, fields.slice(0, i).map((o) => o.key));
+    const k = keyProblem(
+      f.key,
+      fields.slice(0, i).map((o) => o.key),
+    );
     if (k) problems.push({ index: i, field: 'key', code: k });
   });
   return problems;

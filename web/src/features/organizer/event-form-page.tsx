@@ -9,7 +9,19 @@ import { Button, ConfirmDialog, PageHeader, StatusBadge } from '../../ui/control
 import { Checkbox, Field } from '../../ui/form';
 import { ErrorState, Loading, NotFound, ProblemAlert } from '../../ui/states';
 import { FIELD_TYPES, keyForLabel, MAX_FIELDS, newField } from './event-form-builder';
-import { changedFields, deadlineInstant, emptyValues, eventZone, formPath, payloadFromValues, rezoneWall, valuesFromEvent, type EventDoc, type EventFormValues, type EventPayload } from './event-form-payload';
+import {
+  changedFields,
+  deadlineInstant,
+  emptyValues,
+  eventZone,
+  formPath,
+  payloadFromValues,
+  rezoneWall,
+  valuesFromEvent,
+  type EventDoc,
+  type EventFormValues,
+  type EventPayload,
+} from './event-form-payload';
 import { weightShares } from './event-form-shares';
 import { formatDateTime, formatUtc, offsetLabel, timeZones, utcToWall, wallToUtc, type WallTime } from './event-form-time';
 import { modelProvider, validateValues } from './event-form-validate';
@@ -61,6 +73,9 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
   const values = useWatch({ control }) as EventFormValues;
   // The zone the deadline inputs are written in now: a new pick converts them from it.
   const shownZone = useRef(form.getValues('timeZone'));
+  // The ref is read in the change handler only, never while rendering; register() just keeps the
+  // callback, which the rule cannot see.
+  // eslint-disable-next-line react-hooks/refs
   const zoneField = register('timeZone', {
     onChange: (e: React.ChangeEvent<HTMLSelectElement>) => {
       const from = shownZone.current;
@@ -203,8 +218,22 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
               <Field label={t('form.timeZone')} hint={`${t('form.timeZoneHint')} ${offsetLabel(values.timeZone, regIso)}`}>
                 <TimeZoneSelect {...zoneField} also={initial ? eventZone(initial, zone) : zone} />
               </Field>
-              <Deadline form={form} name="registration_deadline" label={t('form.registrationDeadline')} values={values} stored={event?.registration_deadline} error={err('registration_deadline.date')} />
-              <Deadline form={form} name="submission_deadline" label={t('form.submissionDeadline')} values={values} stored={event?.submission_deadline} error={err('submission_deadline.date')} />
+              <Deadline
+                form={form}
+                name="registration_deadline"
+                label={t('form.registrationDeadline')}
+                values={values}
+                stored={event?.registration_deadline}
+                error={err('registration_deadline.date')}
+              />
+              <Deadline
+                form={form}
+                name="submission_deadline"
+                label={t('form.submissionDeadline')}
+                values={values}
+                stored={event?.submission_deadline}
+                error={err('submission_deadline.date')}
+              />
             </Section>
 
             <TracksSection form={form} err={err} locked={judging} />
@@ -283,7 +312,11 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
           if (action) run(action);
         }}
       >
-        <p>{confirm === 'cancel' ? t('form.cancelBody') : t('form.publishBody', { deadline: regIso ? formatDateTime(fmt.locale, regIso, values.timeZone) : '–' })}</p>
+        <p>
+          {confirm === 'cancel'
+            ? t('form.cancelBody')
+            : t('form.publishBody', { deadline: regIso ? formatDateTime(fmt.locale, regIso, values.timeZone) : '–' })}
+        </p>
       </ConfirmDialog>
     </>
   );
@@ -377,17 +410,49 @@ function Deadline({
 type Err = (path: string) => string | undefined;
 
 /** ↑ ↓ × buttons of a row; their names say which row they act on. */
-function RowActions({ row, index, count, onMove, onRemove, minRows = 0 }: { row: string; index: number; count: number; onMove: (from: number, to: number) => void; onRemove: (i: number) => void; minRows?: number }) {
+function RowActions({
+  row,
+  index,
+  count,
+  onMove,
+  onRemove,
+  minRows = 0,
+}: {
+  row: string;
+  index: number;
+  count: number;
+  onMove: (from: number, to: number) => void;
+  onRemove: (i: number) => void;
+  minRows?: number;
+}) {
   const { t } = useT('organizer-form', formMessages);
   return (
     <div className="event-form-row-actions" role="group" aria-label={t('form.rowActions', { row })}>
-      <button type="button" className="btn btn-ghost btn-small" aria-label={`${t('form.moveUp')}: ${row}`} disabled={index === 0} onClick={() => onMove(index, index - 1)}>
+      <button
+        type="button"
+        className="btn btn-ghost btn-small"
+        aria-label={`${t('form.moveUp')}: ${row}`}
+        disabled={index === 0}
+        onClick={() => onMove(index, index - 1)}
+      >
         <span aria-hidden="true">↑</span>
       </button>
-      <button type="button" className="btn btn-ghost btn-small" aria-label={`${t('form.moveDown')}: ${row}`} disabled={index === count - 1} onClick={() => onMove(index, index + 1)}>
+      <button
+        type="button"
+        className="btn btn-ghost btn-small"
+        aria-label={`${t('form.moveDown')}: ${row}`}
+        disabled={index === count - 1}
+        onClick={() => onMove(index, index + 1)}
+      >
         <span aria-hidden="true">↓</span>
       </button>
-      <button type="button" className="btn btn-ghost btn-small event-form-remove" aria-label={`${t('form.remove')}: ${row}`} disabled={count <= minRows} onClick={() => onRemove(index)}>
+      <button
+        type="button"
+        className="btn btn-ghost btn-small event-form-remove"
+        aria-label={`${t('form.remove')}: ${row}`}
+        disabled={count <= minRows}
+        onClick={() => onRemove(index)}
+      >
         {t('form.remove')}
       </button>
     </div>
@@ -412,14 +477,23 @@ function TracksSection({ form, err, locked }: { form: UseFormReturn<EventFormVal
                   {...form.register(`tracks.${i}.name`, {
                     onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
                       if (form.getValues(`tracks.${i}.idEdited`)) return;
-                      const others = form.getValues('tracks').filter((_, j) => j !== i).map((o) => o.id);
+                      const others = form
+                        .getValues('tracks')
+                        .filter((_, j) => j !== i)
+                        .map((o) => o.id);
                       form.setValue(`tracks.${i}.id`, keyForLabel(e.target.value, others, `track-${i + 1}`, '-'));
                     },
                   })}
                 />
               </Field>
               <Field label={t('form.trackId')} hint={t('form.trackIdHint')} error={err(`tracks.${i}.id`)}>
-                <input type="text" maxLength={64} className="mono" spellCheck={false} {...form.register(`tracks.${i}.id`, { onChange: () => form.setValue(`tracks.${i}.idEdited`, true) })} />
+                <input
+                  type="text"
+                  maxLength={64}
+                  className="mono"
+                  spellCheck={false}
+                  {...form.register(`tracks.${i}.id`, { onChange: () => form.setValue(`tracks.${i}.idEdited`, true) })}
+                />
               </Field>
               <Field label={t('form.prize')} error={err(`tracks.${i}.prize`)}>
                 <input type="text" maxLength={500} {...form.register(`tracks.${i}.prize`)} />
@@ -430,7 +504,11 @@ function TracksSection({ form, err, locked }: { form: UseFormReturn<EventFormVal
         );
       })}
       {err('tracks') ? <p className="field-error">{err('tracks')}</p> : null}
-      <Button variant="secondary" disabled={fields.length >= 50} onClick={() => append({ id: `track-${fields.length + 1}`, name: '', prize: '', idEdited: false })}>
+      <Button
+        variant="secondary"
+        disabled={fields.length >= 50}
+        onClick={() => append({ id: `track-${fields.length + 1}`, name: '', prize: '', idEdited: false })}
+      >
         {t('form.addTrack')}
       </Button>
     </Section>
@@ -476,7 +554,19 @@ function DimensionsSection({ form, err, values, locked }: { form: UseFormReturn<
   );
 }
 
-function ModelsSection({ form, err, values, providers, locked }: { form: UseFormReturn<EventFormValues>; err: Err; values: EventFormValues; providers: string[] | null; locked: boolean }) {
+function ModelsSection({
+  form,
+  err,
+  values,
+  providers,
+  locked,
+}: {
+  form: UseFormReturn<EventFormValues>;
+  err: Err;
+  values: EventFormValues;
+  providers: string[] | null;
+  locked: boolean;
+}) {
   const { t } = useT('organizer-form', formMessages);
   const { fields, append, remove, move } = useFieldArray({ control: form.control, name: 'models' });
   const known = providers?.map((p) => p.toLowerCase()) ?? null;
@@ -493,8 +583,19 @@ function ModelsSection({ form, err, values, providers, locked }: { form: UseForm
         const missing = known && known.length > 0 && provider && !known.includes(provider);
         return (
           <div key={row.id} className="event-form-inline-row">
-            <Field label={label} error={err(`models.${i}.value`)} hint={missing ? <span className="event-form-warn">{t('form.providerMissing', { provider })}</span> : undefined}>
-              <input type="text" className="mono" spellCheck={false} autoComplete="off" placeholder="openai/gpt-4o-mini" {...form.register(`models.${i}.value`)} />
+            <Field
+              label={label}
+              error={err(`models.${i}.value`)}
+              hint={missing ? <span className="event-form-warn">{t('form.providerMissing', { provider })}</span> : undefined}
+            >
+              <input
+                type="text"
+                className="mono"
+                spellCheck={false}
+                autoComplete="off"
+                placeholder="openai/gpt-4o-mini"
+                {...form.register(`models.${i}.value`)}
+              />
             </Field>
             <RowActions row={label} index={i} count={fields.length} onMove={move} onRemove={remove} />
           </div>
@@ -527,14 +628,23 @@ function FieldsSection({ form, err, values }: { form: UseFormReturn<EventFormVal
                       {...form.register(`fields.${i}.label`, {
                         onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
                           if (form.getValues(`fields.${i}.keyEdited`)) return;
-                          const others = form.getValues('fields').filter((_, j) => j !== i).map((o) => o.key);
+                          const others = form
+                            .getValues('fields')
+                            .filter((_, j) => j !== i)
+                            .map((o) => o.key);
                           form.setValue(`fields.${i}.key`, keyForLabel(e.target.value, others, `field_${i + 1}`));
                         },
                       })}
                     />
                   </Field>
                   <Field label={t('form.key')} hint={t('form.keyHint')} error={err(`fields.${i}.key`)}>
-                    <input type="text" maxLength={64} className="mono" spellCheck={false} {...form.register(`fields.${i}.key`, { onChange: () => form.setValue(`fields.${i}.keyEdited`, true) })} />
+                    <input
+                      type="text"
+                      maxLength={64}
+                      className="mono"
+                      spellCheck={false}
+                      {...form.register(`fields.${i}.key`, { onChange: () => form.setValue(`fields.${i}.keyEdited`, true) })}
+                    />
                   </Field>
                   <Field label={t('form.type')} error={err(`fields.${i}.type`)}>
                     <select {...form.register(`fields.${i}.type`)}>
@@ -572,7 +682,14 @@ function FormPreview({ values }: { values: EventFormValues }) {
     <section className="event-form-preview" aria-labelledby="ev-preview-title">
       <h3 id="ev-preview-title">{t('form.preview')}</h3>
       <fieldset disabled className="event-form-plain">
-        <Field label={<>{t('form.previewTeamName')}{req(true)}</>}>
+        <Field
+          label={
+            <>
+              {t('form.previewTeamName')}
+              {req(true)}
+            </>
+          }
+        >
           <input type="text" />
         </Field>
         <Field label={t('form.previewContact')}>
@@ -582,7 +699,14 @@ function FormPreview({ values }: { values: EventFormValues }) {
           <input type="url" />
         </Field>
         {values.tracks.length ? (
-          <Field label={<>{t('form.previewTrack')}{req(true)}</>}>
+          <Field
+            label={
+              <>
+                {t('form.previewTrack')}
+                {req(true)}
+              </>
+            }
+          >
             <select>
               {values.tracks.map((track, i) => (
                 <option key={i}>{track.prize ? `${track.name} · ${track.prize}` : track.name}</option>
@@ -591,7 +715,15 @@ function FormPreview({ values }: { values: EventFormValues }) {
           </Field>
         ) : null}
         {values.fields.map((f, i) => (
-          <Field key={i} label={<>{f.label.trim() || t('form.previewUntitled')}{req(f.required)}</>}>
+          <Field
+            key={i}
+            label={
+              <>
+                {f.label.trim() || t('form.previewUntitled')}
+                {req(f.required)}
+              </>
+            }
+          >
             {f.type === 'textarea' ? <textarea rows={3} /> : <input type={inputType(f.type)} />}
           </Field>
         ))}

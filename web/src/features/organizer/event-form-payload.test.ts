@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { changedFields, deadlineInstant, emptyValues, formPath, parseWeight, payloadFromValues, rezoneWall, valuesFromEvent, type EventDoc } from './event-form-payload';
+import {
+  changedFields,
+  deadlineInstant,
+  emptyValues,
+  formPath,
+  parseWeight,
+  payloadFromValues,
+  rezoneWall,
+  valuesFromEvent,
+  type EventDoc,
+} from './event-form-payload';
 
 const event: EventDoc = {
   id: 'evt_1',
@@ -55,7 +65,7 @@ describe('values <-> payload', () => {
     });
   });
 
-  it('reopens in the event\'s own zone, whatever the browser\'s', () => {
+  it("reopens in the event's own zone, whatever the browser's", () => {
     const zoned = { ...event, time_zone: 'America/New_York' };
     const values = valuesFromEvent(zoned, 'Asia/Kolkata');
     expect(values.timeZone).toBe('America/New_York');
@@ -63,7 +73,7 @@ describe('values <-> payload', () => {
     expect(changedFields(zoned, payloadFromValues(values, zoned), 'Asia/Kolkata')).toEqual({});
   });
 
-  it('a zone-less event: keeping the browser\'s zone is no change, picking another is', () => {
+  it("a zone-less event: keeping the browser's zone is no change, picking another is", () => {
     const values = valuesFromEvent(event, 'Asia/Kolkata');
     expect(changedFields(event, payloadFromValues(values, event), 'Asia/Kolkata')).toEqual({});
     values.timeZone = 'UTC';

@@ -206,7 +206,10 @@ export function changedFields(event: EventDoc, next: EventPayload, shownZone?: s
  * Null when the problem belongs to no input (it goes into the alert above the actions).
  */
 export function formPath(apiField: string): string | null {
-  const f = apiField.replace(/^body\./, '').replace(/^\//, '').replace(/\//g, '.');
+  const f = apiField
+    .replace(/^body\./, '')
+    .replace(/^\//, '')
+    .replace(/\//g, '.');
   let m: RegExpExecArray | null;
   if (f === 'name' || f === 'description') return f;
   if (f === 'registration_deadline' || f === 'submission_deadline') return `${f}.date`;

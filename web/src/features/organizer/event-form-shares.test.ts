@@ -14,7 +14,13 @@ describe('weightShares', () => {
     expect(weightShares([1, 1, 1])).toEqual([34, 33, 33]);
     expect(weightShares([1, 1, 1, 1, 1, 1, 1])).toEqual([15, 15, 14, 14, 14, 14, 14]);
     expect(weightShares([3, 2, 2])).toEqual([43, 29, 28]);
-    for (const ws of [[1, 2, 3, 4, 5, 6], [7, 7, 7], [0.1, 0.2, 0.3], [999_999, 1, 1]]) expect(sum(weightShares(ws))).toBe(100);
+    for (const ws of [
+      [1, 2, 3, 4, 5, 6],
+      [7, 7, 7],
+      [0.1, 0.2, 0.3],
+      [999_999, 1, 1],
+    ])
+      expect(sum(weightShares(ws))).toBe(100);
   });
 
   it('counts a missing, zero, negative or non-numeric weight as 0', () => {

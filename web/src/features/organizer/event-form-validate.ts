@@ -39,7 +39,10 @@ export function validateValues(v: EventFormValues): FormProblem[] {
 
   v.tracks.forEach((t, i) => {
     if (!t.name.trim()) add(`tracks.${i}.name`, 'form.errors.required');
-    const k = keyProblem(t.id.trim(), v.tracks.slice(0, i).map((o) => o.id.trim()));
+    const k = keyProblem(
+      t.id.trim(),
+      v.tracks.slice(0, i).map((o) => o.id.trim()),
+    );
     if (k) add(`tracks.${i}.id`, KEY_MESSAGES[k]);
   });
 
@@ -75,7 +78,10 @@ export function validateValues(v: EventFormValues): FormProblem[] {
     const [head, row] = p.split('.');
     return order.indexOf(head!) * 1000 + (Number(row) || 0);
   };
-  return out.map((p, i) => ({ p, i })).sort((a, b) => rank(a.p.path) - rank(b.p.path) || a.i - b.i).map(({ p }) => p);
+  return out
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => rank(a.p.path) - rank(b.p.path) || a.i - b.i)
+    .map(({ p }) => p);
 }
 
 /** The provider part of a model id, "openai" of "openai/gpt-4o-mini"; null before the slash is typed. */

@@ -57,7 +57,14 @@ export default function OrganizerEventsPage() {
   else if (items.length === 0 && !status) body = <Onboarding />;
   else if (items.length === 0) {
     body = (
-      <EmptyState title={t('list.noMatch')} action={<Button variant="secondary" onClick={() => setStatus('')}>{t('list.showAll')}</Button>} />
+      <EmptyState
+        title={t('list.noMatch')}
+        action={
+          <Button variant="secondary" onClick={() => setStatus('')}>
+            {t('list.showAll')}
+          </Button>
+        }
+      />
     );
   } else {
     body = (

@@ -156,8 +156,10 @@ export const messages = defineMessages({
       coverage: 'Reviews',
       coverageText: 'AI {{succeeded}}/{{expected}} · human {{human}}',
       coverageFailed: '{{count}} failed',
-      pending_one: 'Recomputing the scores of {{count}} project after a change. It may show its previous numbers, or be missing, until then; this page updates by itself.',
-      pending_other: 'Recomputing the scores of {{count}} projects after a change. They may show their previous numbers, or be missing, until then; this page updates by itself.',
+      pending_one:
+        'Recomputing the scores of {{count}} project after a change. It may show its previous numbers, or be missing, until then; this page updates by itself.',
+      pending_other:
+        'Recomputing the scores of {{count}} projects after a change. They may show their previous numbers, or be missing, until then; this page updates by itself.',
       unscored: 'Unscored',
       chartsTitle: 'Charts',
       topN: 'Projects in the charts',

@@ -160,7 +160,11 @@ function Timeline({ event }: { event: PublicEvent }) {
                   <time dateTime={s.at} className="timeline-date">
                     {f.dateTime(s.at, zone)}
                   </time>
-                  {eventZone ? <span className="muted small timeline-event-zone">{t('event.eventZone', { zone: eventZone.replace(/_/g, ' '), time: f.dateTime(s.at, eventZone) })}</span> : null}
+                  {eventZone ? (
+                    <span className="muted small timeline-event-zone">
+                      {t('event.eventZone', { zone: eventZone.replace(/_/g, ' '), time: f.dateTime(s.at, eventZone) })}
+                    </span>
+                  ) : null}
                   <span className="muted small">{f.relative(s.at, now)}</span>
                 </>
               ) : (
@@ -326,7 +330,9 @@ function MyTeam({ eventId }: { eventId: string }) {
       <p>{t('event.mine.team', { team: reg.team_name })}</p>
       <p className="muted small">{t(`event.mine.${reg.status}`, { id: eventId })}</p>
       {reg.status === 'rejected' && reg.reason ? <p className="small">{t('event.mine.reason', { reason: reg.reason })}</p> : null}
-      {reg.status === 'approved' ? <p className="small">{reg.project ? t('event.mine.project', { name: reg.project.project_name }) : t('event.mine.noProject')}</p> : null}
+      {reg.status === 'approved' ? (
+        <p className="small">{reg.project ? t('event.mine.project', { name: reg.project.project_name }) : t('event.mine.noProject')}</p>
+      ) : null}
     </section>
   );
 }

@@ -79,7 +79,11 @@ function FilterNav({ current }: { current: StatusFilter }) {
       <ul>
         {(Object.keys(STATUS_FILTERS) as StatusFilter[]).map((f) => (
           <li key={f}>
-            <Link href={f === 'all' ? '/' : `/?status=${f}`} className={f === current ? 'tab tab-active' : 'tab'} aria-current={f === current ? 'page' : undefined}>
+            <Link
+              href={f === 'all' ? '/' : `/?status=${f}`}
+              className={f === current ? 'tab tab-active' : 'tab'}
+              aria-current={f === current ? 'page' : undefined}
+            >
               {t(`home.filters.${f}`)}
             </Link>
           </li>

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { chartBars, dimensionColumns, judgeColumns, excerpt, isStatusFilter, paragraphs, registerCurl, registrationExample, shellQuote, weightShares, type ResultEntry } from './logic';
+import {
+  chartBars,
+  dimensionColumns,
+  judgeColumns,
+  excerpt,
+  isStatusFilter,
+  paragraphs,
+  registerCurl,
+  registrationExample,
+  shellQuote,
+  weightShares,
+  type ResultEntry,
+} from './logic';
 
 describe('description text', () => {
   it('splits paragraphs on blank lines and keeps single line breaks', () => {
@@ -20,7 +32,13 @@ describe('description text', () => {
 
 describe('weights', () => {
   it('gives each dimension its share of the total weight', () => {
-    expect(weightShares([{ name: 'impact', weight: 2 }, { name: 'craft', weight: 1 }, { name: 'fun', weight: 1 }]).map((d) => d.share)).toEqual([0.5, 0.25, 0.25]);
+    expect(
+      weightShares([
+        { name: 'impact', weight: 2 },
+        { name: 'craft', weight: 1 },
+        { name: 'fun', weight: 1 },
+      ]).map((d) => d.share),
+    ).toEqual([0.5, 0.25, 0.25]);
     expect(weightShares([])).toEqual([]);
   });
 });
@@ -49,11 +67,25 @@ describe('registration command', () => {
 
 describe('result table', () => {
   const entry = (over: Partial<ResultEntry>): ResultEntry => ({
-    rank: 1, project_id: 'p', project_name: 'P', team_name: 'T', track_id: null, score: 1, scores_by_model: {}, scores_by_dimension: {}, ...over,
+    rank: 1,
+    project_id: 'p',
+    project_name: 'P',
+    team_name: 'T',
+    track_id: null,
+    score: 1,
+    scores_by_model: {},
+    scores_by_dimension: {},
+    ...over,
   });
   it('orders dimension columns as the event does, then any others', () => {
     const entries = [entry({ scores_by_dimension: { craft: 1, extra: 2 } }), entry({ scores_by_dimension: { impact: 3 } })];
-    expect(dimensionColumns(entries, [{ name: 'impact', weight: 2 }, { name: 'craft', weight: 1 }, { name: 'unused', weight: 1 }])).toEqual(['impact', 'craft', 'extra']);
+    expect(
+      dimensionColumns(entries, [
+        { name: 'impact', weight: 2 },
+        { name: 'craft', weight: 1 },
+        { name: 'unused', weight: 1 },
+      ]),
+    ).toEqual(['impact', 'craft', 'extra']);
   });
   it('lists the judge groups, models first and humans last', () => {
     const entries = [entry({ scores_by_model: { human: 7, 'openai/gpt-4o-mini': 8 } }), entry({ scores_by_model: { 'anthropic/claude': 6 } })];
@@ -61,7 +93,9 @@ describe('result table', () => {
     expect(judgeColumns([])).toEqual([]);
   });
   it('takes the first entries as chart bars', () => {
-    expect(chartBars([entry({ project_name: 'A', score: 9 }), entry({ project_name: 'B', score: 8, rank: 2 })], 1)).toEqual([{ label: 'A', score: 9, rank: 1 }]);
+    expect(chartBars([entry({ project_name: 'A', score: 9 }), entry({ project_name: 'B', score: 8, rank: 2 })], 1)).toEqual([
+      { label: 'A', score: 9, rank: 1 },
+    ]);
   });
   it('knows the status filters', () => {
     expect(isStatusFilter('open')).toBe(true);

@@ -52,7 +52,12 @@ export function paragraphs(text: string | null | undefined): string[][] {
   return text
     .replace(/\r\n?/g, '\n')
     .split(/\n\s*\n/)
-    .map((p) => p.split('\n').map((l) => l.trimEnd()).filter((l, i, all) => l !== '' || (i > 0 && i < all.length - 1)))
+    .map((p) =>
+      p
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .filter((l, i, all) => l !== '' || (i > 0 && i < all.length - 1)),
+    )
     .filter((p) => p.some((l) => l.trim() !== ''));
 }
 

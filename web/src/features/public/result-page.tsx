@@ -63,7 +63,8 @@ function Result({ event }: { event: PublicEvent }) {
   const dims = dimensionColumns(entries, event.dimensions);
   const judges = judgeColumns(entries);
   // A model id may break after its provider ("anthropic/" above "claude-sonnet-4-5") in a narrow header.
-  const judgeLabel = (g: string) => (g === 'human' ? t('result.humanJudges') : g.split('/').flatMap((part, i, all) => (i < all.length - 1 ? [`${part}/`, <wbr key={i} />] : [part])));
+  const judgeLabel = (g: string) =>
+    g === 'human' ? t('result.humanJudges') : g.split('/').flatMap((part, i, all) => (i < all.length - 1 ? [`${part}/`, <wbr key={i} />] : [part]));
   const scored = entries.filter((e) => Object.keys(e.scores_by_dimension).length > 0);
   const bars = chartBars(scored, 10);
 
@@ -163,7 +164,9 @@ function Result({ event }: { event: PublicEvent }) {
                             {event.tracks.length > 0 ? ` · ${trackName(e.track_id)}` : ''}
                           </span>
                         </th>
-                        <td className="num score-col">{unscored ? <span className="muted">{t('result.noScore')}</span> : <strong>{f.number(e.score, 2)}</strong>}</td>
+                        <td className="num score-col">
+                          {unscored ? <span className="muted">{t('result.noScore')}</span> : <strong>{f.number(e.score, 2)}</strong>}
+                        </td>
                         {dims.map((d) => (
                           <td key={d} className="num dim-col">
                             {f.number(e.scores_by_dimension[d], 2)}

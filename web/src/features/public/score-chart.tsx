@@ -6,7 +6,15 @@ import { NameTick } from '../../ui/chart-label';
  * hidden from assistive technology: the ranking table beside it carries the same numbers. Names get
  * two lines within the label column, cut with "…" (the whole name on hover and in the table).
  */
-export default function ScoreChart({ bars, scoreLabel, format }: { bars: Array<{ label: string; score: number; rank: number }>; scoreLabel: string; format: (n: number) => string }) {
+export default function ScoreChart({
+  bars,
+  scoreLabel,
+  format,
+}: {
+  bars: Array<{ label: string; score: number; rank: number }>;
+  scoreLabel: string;
+  format: (n: number) => string;
+}) {
   const height = Math.max(160, bars.length * 42 + 40);
   // On a phone the names get less room so the bars keep most of the width.
   const narrow = typeof window !== 'undefined' && window.innerWidth < 640;

@@ -57,7 +57,10 @@ export default function InvitationPage({ params }: { params: { token: string } }
   }
   return (
     <div className="invite-card stack">
-      <PageHeader title={t('invitation.heading', { event: invitation.data.event_name })} subtitle={t('invitation.intro', { event: invitation.data.event_name })} />
+      <PageHeader
+        title={t('invitation.heading', { event: invitation.data.event_name })}
+        subtitle={t('invitation.intro', { event: invitation.data.event_name })}
+      />
       <InvitationFacts invitation={invitation.data} />
       <AcceptPanel token={token} invitation={invitation.data} onAccepted={setAccepted} onGone={() => void invitation.refetch()} />
     </div>
@@ -184,8 +187,18 @@ function AcceptPanel({
       <form onSubmit={submit} noValidate>
         {/* The address is fixed by the invitation; a hidden username field helps password managers. */}
         <input type="email" name="username" autoComplete="username" value={invitation.email} readOnly hidden />
-        <Field label={t(exists ? 'invitation.password' : 'invitation.newPassword')} hint={exists ? undefined : t('invitation.passwordHint', { min: minLength })} error={passwordError}>
-          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete={exists ? 'current-password' : 'new-password'} required />
+        <Field
+          label={t(exists ? 'invitation.password' : 'invitation.newPassword')}
+          hint={exists ? undefined : t('invitation.passwordHint', { min: minLength })}
+          error={passwordError}
+        >
+          <input
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete={exists ? 'current-password' : 'new-password'}
+            required
+          />
         </Field>
         {exists ? (
           <p className="small">

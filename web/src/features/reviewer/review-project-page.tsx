@@ -228,20 +228,32 @@ function ProjectReview({
               </p>
             ) : null}
           </div>
-          {notJudging ? <p className="alert alert-error" role="alert">{t('project.notJudging', { status: statusName })}</p> : null}
-          {save.error && !fieldProblems ? <ProblemAlert error={save.error} /> : null}
-          {review ? (
-            <p className="muted small">
-              {t('project.updated', { when: f.dateTime(review.updated_at) })}
+          {notJudging ? (
+            <p className="alert alert-error" role="alert">
+              {t('project.notJudging', { status: statusName })}
             </p>
           ) : null}
+          {save.error && !fieldProblems ? <ProblemAlert error={save.error} /> : null}
+          {review ? <p className="muted small">{t('project.updated', { when: f.dateTime(review.updated_at) })}</p> : null}
         </section>
       </div>
     </div>
   );
 }
 
-function ScoreInput({ dimension, hint, value, error, onChange }: { dimension: Dimension; hint: string; value: string; error: string | undefined; onChange: (v: string) => void }) {
+function ScoreInput({
+  dimension,
+  hint,
+  value,
+  error,
+  onChange,
+}: {
+  dimension: Dimension;
+  hint: string;
+  value: string;
+  error: string | undefined;
+  onChange: (v: string) => void;
+}) {
   const { t } = useT('reviewer', messages);
   const id = useId();
   const parsed = parseScore(value);

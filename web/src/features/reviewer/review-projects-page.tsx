@@ -40,7 +40,9 @@ export default function ReviewProjectsPage({ params }: { params: { eventId: stri
       </p>
       <PageHeader title={first.event.name} subtitle={t('projects.subtitle')} actions={<StatusBadge status={first.event.status} />} />
       {first.reviewing_open ? null : (
-        <p className="alert alert-warn">{t('projects.notJudging', { status: common.t(`eventStatus.${first.event.status}`, { defaultValue: first.event.status }) })}</p>
+        <p className="alert alert-warn">
+          {t('projects.notJudging', { status: common.t(`eventStatus.${first.event.status}`, { defaultValue: first.event.status }) })}
+        </p>
       )}
       <DimensionList dimensions={first.dimensions} />
       <section aria-labelledby="projects-heading" className="stack">
@@ -58,7 +60,13 @@ export default function ReviewProjectsPage({ params }: { params: { eventId: stri
         ) : (
           <ul className="project-list">
             {shown.map((p) => (
-              <ProjectItem key={p.project_id} eventId={eventId} project={p} dimensions={first.dimensions} trackName={p.track_id ? (tracks[p.track_id] ?? p.track_id) : null} />
+              <ProjectItem
+                key={p.project_id}
+                eventId={eventId}
+                project={p}
+                dimensions={first.dimensions}
+                trackName={p.track_id ? (tracks[p.track_id] ?? p.track_id) : null}
+              />
             ))}
           </ul>
         )}
@@ -94,7 +102,17 @@ export function DimensionList({ dimensions }: { dimensions: Dimension[] }) {
   );
 }
 
-function ProjectItem({ eventId, project: p, dimensions, trackName }: { eventId: string; project: Assignment; dimensions: Dimension[]; trackName: string | null }) {
+function ProjectItem({
+  eventId,
+  project: p,
+  dimensions,
+  trackName,
+}: {
+  eventId: string;
+  project: Assignment;
+  dimensions: Dimension[];
+  trackName: string | null;
+}) {
   const { t } = useT('reviewer', messages);
   const f = useFormat();
   const total = p.my_review ? weightedTotal(dimensions, p.my_review.scores) : null;
@@ -122,7 +140,11 @@ function ProjectItem({ eventId, project: p, dimensions, trackName }: { eventId: 
         ) : (
           <span className="badge badge-pending">{t('projects.notReviewed')}</span>
         )}
-        <Link href={href} className={`btn btn-small ${p.my_review ? 'btn-secondary' : 'btn-primary'}`} aria-label={t(p.my_review ? 'projects.editOf' : 'projects.reviewOf', { name: p.name })}>
+        <Link
+          href={href}
+          className={`btn btn-small ${p.my_review ? 'btn-secondary' : 'btn-primary'}`}
+          aria-label={t(p.my_review ? 'projects.editOf' : 'projects.reviewOf', { name: p.name })}
+        >
           {t(p.my_review ? 'projects.edit' : 'projects.review')}
         </Link>
       </div>

@@ -20,7 +20,15 @@ describe('weighted total', () => {
     expect(weightedTotal(DIMS, { impact: 8, craft: 6, demo: 4 })).toBe(6.5);
     expect(weightedTotal(DIMS, { impact: 10, craft: 10, demo: 10 })).toBe(10);
     expect(weightedTotal(DIMS, { impact: 0, craft: 0, demo: 0 })).toBe(0);
-    expect(weightedTotal([{ name: 'a', weight: 0.3 }, { name: 'b', weight: 0.7 }], { a: 5, b: 10 })).toBeCloseTo(8.5, 10);
+    expect(
+      weightedTotal(
+        [
+          { name: 'a', weight: 0.3 },
+          { name: 'b', weight: 0.7 },
+        ],
+        { a: 5, b: 10 },
+      ),
+    ).toBeCloseTo(8.5, 10);
   });
 
   it('is null while a score is missing or out of range', () => {
@@ -64,7 +72,12 @@ describe('next unreviewed project', () => {
   it('starts from the top for a project not in the list, and is null when all others are reviewed', () => {
     expect(nextUnreviewed(list, 'zzz')?.project_id).toBe('b');
     expect(nextUnreviewed([{ project_id: 'a', reviewed: false }], 'a')).toBeNull();
-    expect(nextUnreviewed(list.map((p) => ({ ...p, reviewed: true })), 'a')).toBeNull();
+    expect(
+      nextUnreviewed(
+        list.map((p) => ({ ...p, reviewed: true })),
+        'a',
+      ),
+    ).toBeNull();
     expect(nextUnreviewed([], 'a')).toBeNull();
   });
 });
