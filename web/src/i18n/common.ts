@@ -109,6 +109,7 @@ export const common = defineMessages({
         rate_limited: 'Too many attempts. Try again in a moment.',
         internal_error: 'The server failed to handle this request. Try again in a moment.',
         service_unavailable: 'The service is briefly unavailable. Try again in a moment.',
+        database_unavailable: 'The service is briefly unavailable. Try again in a moment.',
         headers_too_large: 'The request’s headers are too large.',
       },
       fields: {
@@ -260,6 +261,7 @@ export const common = defineMessages({
         rate_limited: '尝试次数过多，请稍后重试。',
         internal_error: '服务器处理请求失败，请稍后重试。',
         service_unavailable: '服务暂时不可用，请稍后重试。',
+        database_unavailable: '服务暂时不可用，请稍后重试。',
         headers_too_large: '请求头过大。',
       },
       fields: {

@@ -6,8 +6,10 @@ import { codeText, fieldText } from './problem-text';
 function translator(language: 'en' | 'zh-CN') {
   const lookup = (key: string): unknown =>
     key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], common[language]);
-  const t = (key: string, vars: Record<string, unknown> = {}) =>
-    ((v) => (typeof v === 'string' ? v : key))(lookup(key)).replace(/\{\{(\w+)\}\}/g, (_, n: string) => String(vars[n]));
+  const t = (key: string, vars: Record<string, unknown> = {}) => {
+    const text = lookup(key);
+    return (typeof text === 'string' ? text : key).replace(/\{\{(\w+)\}\}/g, (_, n: string) => String(vars[n]));
+  };
   return { t, exists: (key: string) => typeof lookup(key) === 'string' };
 }
 

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { get as getPath, useFieldArray, useForm, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 import { problemFieldText, useT } from '../../i18n';
@@ -71,22 +71,18 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
   const form = useForm<EventFormValues>({ defaultValues: initial ? valuesFromEvent(initial, zone) : emptyValues(zone) });
   const { register, control, setError, clearErrors, reset, formState } = form;
   const values = useWatch({ control }) as EventFormValues;
-  // The zone the deadline inputs are written in now: a new pick converts them from it.
-  const shownZone = useRef(form.getValues('timeZone'));
-  // The ref is read in the change handler only, never while rendering; register() just keeps the
-  // callback, which the rule cannot see.
-  // eslint-disable-next-line react-hooks/refs
-  const zoneField = register('timeZone', {
-    onChange: (e: React.ChangeEvent<HTMLSelectElement>) => {
-      const from = shownZone.current;
-      const to = e.target.value;
-      shownZone.current = to;
-      if (from === to) return;
+  // The zone the deadline inputs are written in: a new pick converts them from it (same instants).
+  const { onChange: setZone, ...zoneField } = register('timeZone');
+  const pickZone = (e: React.ChangeEvent<HTMLSelectElement>) => {
+    const from = form.getValues('timeZone');
+    const to = e.target.value;
+    if (from !== to) {
       for (const name of ['registration_deadline', 'submission_deadline'] as const) {
         form.setValue(name, rezoneWall(form.getValues(name), from, to, event?.[name]));
       }
-    },
-  });
+    }
+    void setZone(e);
+  };
 
   const status = event?.status ?? null;
   const finished = status === 'ended' || status === 'cancelled';
@@ -111,9 +107,7 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
       }
       client.setQueryData(['events', saved.id, 'owner'], saved);
       setEvent(saved);
-      const values = valuesFromEvent(saved, form.getValues('timeZone'));
-      shownZone.current = values.timeZone;
-      reset(values);
+      reset(valuesFromEvent(saved, form.getValues('timeZone')));
       setNotice(action === 'publish' ? 'published' : action === 'cancel' ? 'cancelled' : 'saved');
     },
     onError: (err) => {
@@ -216,7 +210,7 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
 
             <Section id="ev-timeline" title={t('form.timeline')} locked={judging ? t('form.explainLockedJudging') : undefined}>
               <Field label={t('form.timeZone')} hint={`${t('form.timeZoneHint')} ${offsetLabel(values.timeZone, regIso)}`}>
-                <TimeZoneSelect {...zoneField} also={initial ? eventZone(initial, zone) : zone} />
+                <TimeZoneSelect {...zoneField} onChange={pickZone} also={initial ? eventZone(initial, zone) : zone} />
               </Field>
               <Deadline
                 form={form}
