@@ -26,6 +26,7 @@ describe('buildEventConfig: creation', () => {
       registration_open: true,
       auto_approve: false,
       fields: [],
+      time_zone: null,
     });
   });
 
