@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createAccountsService } from './accounts/accounts-service.js';
 import { accountsRoutes } from './accounts/accounts-routes.js';
 import { createAuthService } from './accounts/auth-service.js';
+import { createPasswordLockout } from './accounts/password-lockout.js';
 import { agentMaterial, discoveryRoutes, skillRoutes } from './agents/agents-routes.js';
 import type { App, AppContext } from './app-context.js';
 import { systemClock, type Clock } from './core/clock.js';
@@ -110,6 +111,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     notifier,
     authCacheTtlMs: config.authCacheTtlMs,
     scrypt: config.passwordScrypt,
+    passwordChecksAtOnce: config.passwordChecksAtOnce,
     sessionTtlDays: config.accounts.sessionTtlDays,
   });
   const catalog = createEventCatalog({
@@ -127,8 +129,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const standings = createStandingsRefresher({ db, dialect: database.dialect, inlineRows: config.leaderboardInlineRefresh, log: () => app.log });
   const results = createResultsService({ db, dialect: database.dialect, clock, events, standings });
   const mailer = createMailer(config.mail);
-  const reviewers = createReviewersService({ db, clock, config, accounts, events, mailer });
-  const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, mailer });
+  const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });
+  const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer });
+  const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, lockout, mailer });
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));

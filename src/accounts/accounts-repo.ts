@@ -107,6 +107,12 @@ export async function revokeApiKey(db: Executor, id: string, now: string): Promi
   await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
 }
 
+/** Revokes every working API key of the user (a password reset); how many. */
+export async function revokeUserApiKeys(db: Executor, userId: string, now: string): Promise<number> {
+  const r = await db.updateTable('api_keys').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** Touches last_used_at only when it is older than `staleBefore`, so a busy key costs one write a minute. */
 export async function touchApiKey(db: Executor, id: string, now: string, staleBefore: string): Promise<void> {
   await db
@@ -289,4 +295,23 @@ export async function updateUser(db: Executor, id: string, patch: { role?: Role;
     .set({ ...patch, updated_at: now })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * The active administrators (role admin, not disabled), locked for the rest of the transaction so
+ * that two changes to administrators cannot both count the other as still there. PostgreSQL: the
+ * rows, FOR UPDATE in id order (two such transactions lock in the same order, no deadlock; a row
+ * changed meanwhile is re-checked against the condition). SQLite: the database write lock, taken by
+ * an update that changes nothing (every write transaction is serialised behind it).
+ */
+export async function lockActiveAdmins(db: Executor, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
+  const active = () => db.selectFrom('users').select('id').where('role', '=', 'admin').where('disabled_at', 'is', null).orderBy('id');
+  if (dialect === 'postgres') return (await active().forUpdate().execute()).map((r) => r.id);
+  await db
+    .updateTable('users')
+    .set((eb) => ({ role: eb.ref('role') }))
+    .where('role', '=', 'admin')
+    .where('disabled_at', 'is', null)
+    .execute();
+  return (await active().execute()).map((r) => r.id);
 }

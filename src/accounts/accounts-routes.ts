@@ -222,13 +222,14 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
         config: { auth: true },
         schema: {
           tags: ['account'],
-          summary: 'Change your password; your other sessions are signed out',
+          summary:
+            'Change your password; your other sessions are signed out and open password-reset links stop working. A wrong current password counts in the sign-in lockout',
           body: PasswordBody,
-          response: { 204: NoContent('Changed') },
+          response: { 204: NoContent('Changed'), ...problems('validation_failed', 'rate_limited') },
         },
       },
       async (request, reply) => {
-        await auth.changePassword(principalOf(request), request.body.current_password, request.body.new_password);
+        await auth.changePassword(principalOf(request), request.body.current_password, request.body.new_password, clientMeta(request));
         return reply.status(204).send(null);
       },
     );
@@ -259,7 +260,7 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
         onRequest: loginOriginCheck,
         schema: {
           tags: ['account'],
-          summary: 'Set a new password with the token from the reset link; every session of the account is signed out',
+          summary: 'Set a new password with the token from the reset link; every session of the account is signed out and every API key of it revoked',
           body: ResetConfirmBody,
           response: { 204: NoContent('Password set'), ...problems('reset_token_invalid', 'csrf_failed') },
         },
@@ -356,7 +357,7 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
           summary: "Change a user's role, or disable/enable the account (disabling signs it out and stops its keys at once)",
           params: IdParams,
           body: PatchUserBody,
-          response: { 200: AdminUserSchema, ...problems('forbidden', 'user_not_found') },
+          response: { 200: AdminUserSchema, ...problems('forbidden', 'user_not_found', 'last_admin') },
         },
       },
       async (request) => {

@@ -11,7 +11,8 @@ import { iso } from '../core/time.js';
 import * as repo from './accounts-repo.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from './api-keys.js';
 import { hashSessionToken, looksLikeSessionToken, newCsrfToken, newSessionToken } from './sessions.js';
-import { hashPassword, needsRehash, OWASP_SCRYPT, PASSWORD_MIN_LENGTH, verifyPassword, type ScryptParams } from './passwords.js';
+import { createPasswordGate } from './password-gate.js';
+import { hashPassword as scryptHash, needsRehash, OWASP_SCRYPT, PASSWORD_MIN_LENGTH, verifyPassword as scryptVerify, type ScryptParams } from './passwords.js';
 
 export const ROLES: readonly Role[] = ['user', 'organizer', 'admin'];
 
@@ -55,9 +56,15 @@ export function createAccountsService(deps: {
   authCacheTtlMs?: number;
   scrypt?: ScryptParams;
   sessionTtlDays?: number;
+  /** How many password hashes may run at once in this process (PASSWORD_CHECKS_AT_ONCE); the rest queue. */
+  passwordChecksAtOnce?: number;
 }) {
   const { db, clock, notifier } = deps;
   const scrypt = deps.scrypt ?? OWASP_SCRYPT;
+  const passwordGate = createPasswordGate(deps.passwordChecksAtOnce ?? 2);
+  /** Every scrypt of this process goes through the gate: hashing a new password and checking one. */
+  const hashPassword = (password: string) => passwordGate.run(() => scryptHash(password, scrypt));
+  const verifyPassword = (password: string, stored: string) => passwordGate.run(() => scryptVerify(password, stored));
   // Unknown e-mails are checked against a hash of the same cost, so timing does not reveal which exist.
   let dummyHash: Promise<string> | undefined;
   const authCacheTtlMs = deps.authCacheTtlMs ?? 0;
@@ -102,7 +109,7 @@ export function createAccountsService(deps: {
     const user: UserRow = {
       id: newId('usr'),
       email,
-      password_hash: input.password === undefined ? null : await hashPassword(input.password, scrypt),
+      password_hash: input.password === undefined ? null : await hashPassword(input.password),
       role,
       created_at: now,
       updated_at: now,
@@ -138,11 +145,11 @@ export function createAccountsService(deps: {
    */
   async function checkPassword(email: string, password: string): Promise<UserRow | null> {
     const user = await repo.findUserByEmail(db, email);
-    const stored = user?.password_hash ?? (await (dummyHash ??= hashPassword(randomUUID(), scrypt)));
+    const stored = user?.password_hash ?? (await (dummyHash ??= hashPassword(randomUUID())));
     const ok = await verifyPassword(password, stored);
     if (!user || !ok) return null;
     if (needsRehash(stored, scrypt)) {
-      const upgraded = await hashPassword(password, scrypt);
+      const upgraded = await hashPassword(password);
       // Only if the hash is still the one just verified: a concurrent password change wins.
       await repo.replacePasswordHash(db, user.id, stored, upgraded, iso(clock.now()));
       return { ...user, password_hash: upgraded };
@@ -380,6 +387,8 @@ export function createAccountsService(deps: {
     revokeOwnKey,
     invalidateAuth,
     scrypt,
+    hashPassword,
+    passwordGate,
     createUser,
     setRole,
     checkPassword,

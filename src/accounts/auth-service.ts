@@ -16,7 +16,8 @@ import * as repo from './accounts-repo.js';
 import type { Principal } from '../core/principal.js';
 import { ROLES, type AccountsService, type StartedSession } from './accounts-service.js';
 import { generateInviteCode, hashInviteCode } from './invite-codes.js';
-import { hashPassword, PASSWORD_MIN_LENGTH } from './passwords.js';
+import { rateLimited, type PasswordLockout } from './password-lockout.js';
+import { PASSWORD_MIN_LENGTH } from './passwords.js';
 import { passwordResetMail } from './password-reset-mail.js';
 
 /** Password-reset requests allowed per e-mail address within the sign-in window (per IP: SIGNIN_MAX_FAILURES_PER_IP). */
@@ -32,10 +33,6 @@ export interface Log {
   error(obj: object, msg: string): void;
 }
 
-function rateLimited(retryAfter: number, what: string): AppError {
-  return new AppError('rate_limited', `Too many ${what}; try again in ${retryAfter} s.`, { extra: { retry_after: retryAfter } });
-}
-
 function requireStrongPassword(password: string, field = 'password'): void {
   if (password.length < PASSWORD_MIN_LENGTH) {
     throw validationError([{ field, message: `must be at least ${PASSWORD_MIN_LENGTH} characters` }]);
@@ -49,8 +46,16 @@ const hashResetToken = (token: string) => createHash('sha256').update(token).dig
  * lockout, password change and reset by e-mail, and the admin's users and invite codes. Sessions
  * and keys themselves live in the accounts service.
  */
-export function createAuthService(deps: { db: Db; clock: Clock; config: Config; accounts: AccountsService; store: RateLimitStore; mailer: Mailer }) {
-  const { db, clock, config, accounts, store, mailer } = deps;
+export function createAuthService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  accounts: AccountsService;
+  store: RateLimitStore;
+  lockout: PasswordLockout;
+  mailer: Mailer;
+}) {
+  const { db, clock, config, accounts, store, lockout, mailer } = deps;
   const cfg = config.accounts;
   const windowMs = cfg.signinWindowSeconds * 1000;
   /** Background mail sends, awaited on close. */
@@ -63,7 +68,7 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     const invalidCode = () => new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code.');
     if (cfg.signupMode === 'invite' && !input.inviteCode?.trim()) throw invalidCode();
     // Hashed before the transaction: scrypt is slow and must not hold the database write lock.
-    const passwordHash = await hashPassword(input.password, accounts.scrypt);
+    const passwordHash = await accounts.hashPassword(input.password);
     const now = iso(clock.now());
     const user: UserRow = {
       id: newId('usr'),
@@ -91,37 +96,29 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
 
   /**
    * Failed sign-ins are counted per account and per client IP; past either limit every attempt,
-   * the right password included, is refused until the window ends.
+   * the right password included, is refused until the window ends (see password-lockout.ts).
    */
   async function signin(input: { email: string; password: string }, meta: ClientMeta): Promise<{ user: UserRow; session: StartedSession }> {
-    const email = input.email.trim().toLowerCase();
-    const now = clock.now().getTime();
-    const buckets: Array<[string, number]> = [
-      [`signin:a:${email}`, cfg.signinMaxFailuresPerAccount],
-      [`signin:ip:${meta.ip}`, cfg.signinMaxFailuresPerIp],
-    ];
-    let retryAfter = 0;
-    for (const [bucket, max] of buckets) {
-      const seen = await store.peek(bucket, windowMs, now);
-      if (seen.count >= max) retryAfter = Math.max(retryAfter, Math.max(1, Math.ceil(seen.resetMs / 1000)));
-    }
-    if (retryAfter > 0) throw rateLimited(retryAfter, 'sign-in attempts');
-    const user = await accounts.checkPassword(email, input.password);
-    if (!user) {
-      for (const [bucket] of buckets) await store.hit(bucket, windowMs, now);
-      throw new AppError('invalid_credentials', 'The e-mail address or the password is wrong.');
-    }
+    const user = await lockout.check(input.email, input.password, meta.ip);
+    if (!user) throw new AppError('invalid_credentials', 'The e-mail address or the password is wrong.');
     // Said only after the right password, so it reveals nothing to a guesser.
     if (user.disabled_at) throw new AppError('account_disabled', 'This account is disabled; contact the operator of this server.');
     return { user, session: await accounts.startSession(user.id, meta) };
   }
 
-  async function changePassword(who: Principal, current: string, next: string): Promise<void> {
+  /**
+   * A wrong current password counts in the sign-in lockout (429 past it). The new password ends
+   * the other sessions and every reset link issued before it.
+   */
+  async function changePassword(who: Principal, current: string, next: string, meta: ClientMeta): Promise<void> {
     requireStrongPassword(next, 'new_password');
-    const user = await accounts.checkPassword(who.email, current);
+    const user = await lockout.check(who.email, current, meta.ip, 'password attempts');
     if (!user) throw validationError([{ field: 'current_password', message: 'is not your current password' }]);
-    const hash = await hashPassword(next, accounts.scrypt);
-    await repo.setPasswordHash(db, user.id, hash, iso(clock.now()));
+    const hash = await accounts.hashPassword(next);
+    await db.transaction().execute(async (tx) => {
+      await repo.setPasswordHash(tx, user.id, hash, iso(clock.now()));
+      await repo.deletePasswordResets(tx, user.id);
+    });
     await accounts.revokeUserSessions(user.id, who.sessionId);
   }
 
@@ -174,13 +171,15 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw invalid();
     // Checked before the token is spent, so a weak password does not burn the link.
     requireStrongPassword(password);
-    const hash = await hashPassword(password, accounts.scrypt);
+    const hash = await accounts.hashPassword(password);
     const now = iso(clock.now());
     await db.transaction().execute(async (tx) => {
       const userId = await repo.claimPasswordReset(tx, hashResetToken(token), now);
       if (!userId) throw invalid();
       await repo.setPasswordHash(tx, userId, hash, now);
+      // Recovery ends whatever access someone else may hold: every session and every API key.
       await repo.revokeUserSessions(tx, userId, now);
+      await repo.revokeUserApiKeys(tx, userId, now);
     });
     accounts.invalidateAuth();
   }
@@ -210,15 +209,28 @@ export function createAuthService(deps: { db: Db; clock: Clock; config: Config; 
     if (id === who.userId && ((patch.role !== undefined && patch.role !== 'admin') || patch.disabled === true)) {
       throw validationError([{ field: patch.disabled === true ? 'disabled' : 'role', message: 'you cannot demote or disable yourself' }]);
     }
-    const user = await repo.findUserById(db, id);
-    if (!user) throw new AppError('user_not_found', `no user ${id}`);
     const now = iso(clock.now());
-    const disabledAt = patch.disabled === undefined ? user.disabled_at : patch.disabled ? (user.disabled_at ?? now) : null;
-    await repo.updateUser(db, id, { ...(patch.role !== undefined ? { role: patch.role } : {}), disabled_at: disabledAt }, now);
-    if (patch.disabled === true) await repo.revokeUserSessions(db, id, now);
+    const user = await db.transaction().execute(async (tx) => {
+      // Locked first, so the count below holds until commit: two admins demoting or disabling each
+      // other at the same moment cannot both see the other as the remaining one.
+      const admins = await repo.lockActiveAdmins(tx, config.database.dialect);
+      const user = await repo.findUserById(tx, id);
+      if (!user) throw new AppError('user_not_found', `no user ${id}`);
+      const role = patch.role ?? user.role;
+      const disabledAt = patch.disabled === undefined ? user.disabled_at : patch.disabled ? (user.disabled_at ?? now) : null;
+      const staysActiveAdmin = role === 'admin' && disabledAt === null;
+      if (admins.includes(id) && !staysActiveAdmin && admins.length <= 1) {
+        throw new AppError('last_admin', 'This would leave the site without an active administrator; make another account an administrator first.');
+      }
+      // The caller's own role, as of now: demoted or disabled meanwhile by another admin, it is no longer one.
+      if (!admins.includes(who.userId)) throw new AppError('forbidden', 'Only administrators may do this.');
+      await repo.updateUser(tx, id, { ...(patch.role !== undefined ? { role: patch.role } : {}), disabled_at: disabledAt }, now);
+      if (patch.disabled === true) await repo.revokeUserSessions(tx, id, now);
+      return { ...user, role, disabled_at: disabledAt, updated_at: now };
+    });
     // Cached principals carry the role and the enabled state: drop them everywhere.
     accounts.invalidateAuth();
-    return { ...user, role: patch.role ?? user.role, disabled_at: disabledAt, updated_at: now };
+    return user;
   }
 
   async function listInviteCodes(who: Principal): Promise<InviteCodeRow[]> {

@@ -44,6 +44,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string; invitationTtlHours: number };
   /** scrypt work factor for new password hashes (PASSWORD_SCRYPT_N); r and p stay at OWASP's 8 and 1. */
   passwordScrypt: { N: number; r: number; p: number };
+  /** Password hashes (scrypt) running at once per process; more queue (PASSWORD_CHECKS_AT_ONCE). */
+  passwordChecksAtOnce: number;
   /** Shown by GET /api/v1/site (SITE_NAME). */
   siteName: string;
   /** Web accounts: who may sign up, session lifetime, sign-in lockout, password-reset links. */
@@ -391,6 +393,7 @@ export function loadConfig(env: Env = process.env): Config {
       invitationTtlHours: int('INVITATION_TTL_HOURS', 168, 1, 24 * 365),
     },
     passwordScrypt: { N: scryptN(), r: 8, p: 1 },
+    passwordChecksAtOnce: int('PASSWORD_CHECKS_AT_ONCE', 2, 1, 64),
     siteName: (env.SITE_NAME || 'Hackathon platform').slice(0, 100),
     accounts: {
       signupMode: signupMode(),

@@ -124,6 +124,10 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'Another account already uses this e-mail address.',
     action: 'Use another address, or the existing account.',
   },
+  last_admin: {
+    when: 'The change (a new role, or disabling the account) would leave the site without an active administrator.',
+    action: 'Make another account an administrator first (PATCH /api/v1/admin/users/{id} with role "admin"), then retry.',
+  },
   not_judging: {
     when: 'This needs the event to be in judging, and it is not.',
     action: 'Move the event to judging first (PATCH /api/v1/events/{id} with status "judging").',

@@ -16,6 +16,12 @@ export interface RateLimitStore {
   hitSync?(bucket: string, windowMs: number, now: number): RateLimitHit;
   /** The count so far without adding to it (sign-in lockout checks before it knows whether to count). */
   peek(bucket: string, windowMs: number, now: number): Promise<RateLimitHit>;
+  /**
+   * Takes back one hit counted at `now` (the time given to that `hit`): an attempt counted before it
+   * was checked and that turned out not to count (a sign-in with the right password). Nothing when
+   * that window has ended or holds nothing.
+   */
+  giveBack(bucket: string, windowMs: number, now: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +50,11 @@ export function memoryRateLimitStore(): RateLimitStore {
       if (!w || w.resetAt <= t) return { count: 0, resetMs: windowMs };
       return { count: w.count, resetMs: w.resetAt - t };
     },
+    async giveBack(bucket, windowMs, t) {
+      const w = windows.get(bucket);
+      // Only the window the hit went to: it started at most windowMs before its reset.
+      if (w && w.count > 0 && t >= w.resetAt - windowMs && t < w.resetAt) w.count--;
+    },
     async close() {
       windows.clear();
     },
@@ -55,6 +66,11 @@ const HIT_SCRIPT = `
 local c = redis.call('INCR', KEYS[1])
 if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return c`;
+
+const GIVE_BACK_SCRIPT = `
+local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
 
 /**
  * Windows aligned on multiples of windowMs, one key per window: every process computes the same key
@@ -73,6 +89,9 @@ export function redisRateLimitStore(redis: Redis, prefix = 'hk:rl:'): RateLimitS
       const window = Math.floor(now / windowMs);
       const raw = await redis.get(`${prefix}${bucket}:${window}`);
       return { count: raw === null ? 0 : Number(raw), resetMs: (window + 1) * windowMs - now };
+    },
+    async giveBack(bucket, windowMs, now) {
+      await redis.eval(GIVE_BACK_SCRIPT, 1, `${prefix}${bucket}:${Math.floor(now / windowMs)}`);
     },
     async close() {},
   };
@@ -109,6 +128,12 @@ export function failoverRateLimitStore(
       either(
         () => shared.peek(bucket, windowMs, now),
         () => local.peek(bucket, windowMs, now),
+      ),
+    // Where the hit went is not known (the link may have changed since): the store asked now.
+    giveBack: (bucket, windowMs, now) =>
+      either(
+        () => shared.giveBack(bucket, windowMs, now),
+        () => local.giveBack(bucket, windowMs, now),
       ),
     async close() {
       await Promise.all([shared.close(), local.close()]);

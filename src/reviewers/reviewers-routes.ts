@@ -162,7 +162,17 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
           body: AcceptBody,
           response: {
             200: AcceptResponse,
-            ...problems('unauthorized', 'forbidden', 'csrf_failed', 'invitation_not_found', 'invitation_used', 'invitation_expired', 'invitation_closed'),
+            ...problems(
+              'unauthorized',
+              'forbidden',
+              'account_disabled',
+              'csrf_failed',
+              'invitation_not_found',
+              'invitation_used',
+              'invitation_expired',
+              'invitation_closed',
+              'rate_limited',
+            ),
           },
         },
       },
@@ -173,6 +183,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
         const session = request.principal?.via === 'session' ? request.principal : null;
         const result = await reviewers.accept(request.params.token, {
           session,
+          ip: request.ip,
           ...(body.password !== undefined ? { password: body.password } : {}),
           ...(body.email !== undefined ? { email: body.email } : {}),
           ...(body.name !== undefined ? { name: body.name } : {}),

@@ -1,6 +1,7 @@
 import type { AccountsService, CreatedKey } from '../accounts/accounts-service.js';
+import type { PasswordLockout } from '../accounts/password-lockout.js';
 import type { Principal } from '../core/principal.js';
-import { findUserByEmail } from '../accounts/accounts-repo.js';
+import { findUserByEmail, findUserById, lockUser } from '../accounts/accounts-repo.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/index.js';
@@ -35,6 +36,8 @@ export interface AcceptInput {
   name?: string;
   /** Revoke the reviewer's working review keys and issue a new one (a lost key). */
   replaceKey?: boolean;
+  /** The client's address: a wrong password counts in the sign-in lockout, per account and per IP. */
+  ip: string;
 }
 
 /** A key the reviewer already holds, described without its secret (only its hash is stored). */
@@ -63,7 +66,15 @@ const HOUR_MS = 3_600_000;
 /** The path of the browser page an invitation link opens; the API twin is under /api/v1. */
 export const invitationPath = (token: string) => `/invitations/${token}`;
 
-export function createReviewersService(deps: { db: Db; clock: Clock; config: Config; accounts: AccountsService; events: EventsService; mailer: Mailer }) {
+export function createReviewersService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  accounts: AccountsService;
+  lockout: PasswordLockout;
+  events: EventsService;
+  mailer: Mailer;
+}) {
   const { db, clock, config, accounts, events, mailer } = deps;
 
   // ---- organizers -------------------------------------------------------------------------
@@ -225,7 +236,7 @@ export function createReviewersService(deps: { db: Db; clock: Clock; config: Con
     } else if (input.password === undefined) {
       throw validationError([{ field: 'password', message: 'is required (or sign in as the invited address)' }]);
     } else if (user) {
-      if (!(await accounts.checkPassword(inv.email, input.password))) {
+      if (!(await deps.lockout.check(inv.email, input.password, input.ip, 'password attempts'))) {
         throw new AppError('unauthorized', `Wrong password for the existing account ${inv.email}.`);
       }
     } else {
@@ -235,7 +246,7 @@ export function createReviewersService(deps: { db: Db; clock: Clock; config: Con
       } catch (err) {
         // Someone created the account meanwhile (a concurrent accept): sign in instead.
         if (!(err instanceof AppError && err.code === 'email_taken')) throw err;
-        if (!(await accounts.checkPassword(inv.email, input.password))) {
+        if (!(await deps.lockout.check(inv.email, input.password, input.ip, 'password attempts'))) {
           throw new AppError('unauthorized', `Wrong password for the existing account ${inv.email}.`);
         }
       }
@@ -243,9 +254,16 @@ export function createReviewersService(deps: { db: Db; clock: Clock; config: Con
       if (!user) throw new Error('account vanished right after creation');
     }
 
+    // Said after the password check (like sign-in), so it reveals nothing to a guesser.
+    const disabled = () => new AppError('account_disabled', 'This account is disabled; contact the operator of this server.');
+    if (user.disabled_at) throw disabled();
     const now = iso(clock.now());
     const userId = user.id;
     const won = await db.transaction().execute(async (tx) => {
+      // Again inside the transaction, under the user's row lock (a disabling waits for it): an
+      // account disabled meanwhile does not become a reviewer.
+      await lockUser(tx, userId);
+      if ((await findUserById(tx, userId))?.disabled_at) throw disabled();
       if (!(await repo.claimInvitation(tx, inv.id, userId, now))) return false;
       await repo.addReviewer(tx, inv.event_id, userId, now);
       return true;

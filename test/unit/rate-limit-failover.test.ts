@@ -16,6 +16,11 @@ function flakyShared() {
       if (state.failing) throw new Error('Connection is closed.');
       return inner.peek(b, w, n);
     },
+    async giveBack(b, w, n) {
+      state.calls++;
+      if (state.failing) throw new Error('Connection is closed.');
+      return inner.giveBack(b, w, n);
+    },
     close: () => inner.close(),
   };
   return { store, state };
