@@ -80,3 +80,43 @@ describe('failover rate-limit store', () => {
     expect(link.failures.map((e) => (e as Error).message)).toEqual(['Connection is closed.', 'Connection is closed.']);
   });
 });
+
+describe('giving a hit back', () => {
+  const W = 60_000;
+  const NOW = 1_000_000;
+
+  it('memory: takes back one hit of the window it went to, never below zero, never from a later window', async () => {
+    const store = memoryRateLimitStore();
+    await store.hit('k', W, NOW);
+    await store.hit('k', W, NOW + 10);
+    await store.giveBack('k', W, NOW + 10);
+    expect((await store.peek('k', W, NOW + 20)).count).toBe(1);
+    await store.giveBack('k', W, NOW);
+    await store.giveBack('k', W, NOW);
+    expect((await store.peek('k', W, NOW + 20)).count).toBe(0);
+    // A hit of an ended window: the new window keeps its count.
+    await store.hit('k', W, NOW + W);
+    await store.giveBack('k', W, NOW + 10);
+    expect((await store.peek('k', W, NOW + W)).count).toBe(1);
+  });
+
+  it('failover: gives back where the store counts now (shared while up, this process while down)', async () => {
+    const shared = flakyShared();
+    const link = fakeLink();
+    const local = memoryRateLimitStore();
+    const store = failoverRateLimitStore(shared.store, local, link);
+    await store.hit('k', W, NOW);
+    await store.hit('k', W, NOW);
+    await store.giveBack('k', W, NOW);
+    expect((await shared.store.peek('k', W, NOW)).count).toBe(1);
+    link.isUp = false;
+    await store.hit('k', W, NOW);
+    await store.giveBack('k', W, NOW);
+    expect((await local.peek('k', W, NOW)).count).toBe(0);
+    expect((await shared.store.peek('k', W, NOW)).count).toBe(1);
+    link.isUp = true;
+    shared.state.failing = true;
+    await store.giveBack('k', W, NOW);
+    expect(link.failures.map((e) => (e as Error).message)).toEqual(['Connection is closed.']);
+  });
+});
