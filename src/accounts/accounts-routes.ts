@@ -4,7 +4,6 @@ import { principalOf, type App } from '../core/http/app-types.js';
 import type { AccountsService } from './accounts-service.js';
 import type { AuthService } from './auth-service.js';
 import type { Config } from '../core/config.js';
-import { AppError } from '../core/errors.js';
 import { createLoginOriginCheck } from '../core/http/auth-hook.js';
 import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
@@ -36,18 +35,6 @@ import { clearedSessionCookie, sessionCookie } from '../core/http/session-cookie
 import type { InviteCodeRow } from '../core/db/schema.js';
 
 const NoContent = (description: string) => Type.Null({ description });
-
-/** A 429 from a service carries `retry_after`; the header says the same. */
-async function withRetryAfter<T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'rate_limited' && typeof err.extra?.retry_after === 'number') {
-      reply.header('Retry-After', err.extra.retry_after);
-    }
-    throw err;
-  }
-}
 
 const clientMeta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
@@ -133,7 +120,7 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
         },
       },
       async (request, reply) => {
-        const { user, session } = await withRetryAfter(reply, () => auth.signin(request.body, clientMeta(request)));
+        const { user, session } = await auth.signin(request.body, clientMeta(request));
         setSessionCookie(reply, session);
         return { user: userForApi(user), csrf_token: session.csrfToken };
       },
@@ -247,7 +234,7 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
         },
       },
       async (request, reply) => {
-        await withRetryAfter(reply, () => auth.requestPasswordReset(request.body.email, clientMeta(request), request.log));
+        await auth.requestPasswordReset(request.body.email, clientMeta(request), request.log);
         reply.status(202);
         return { ok: true as const };
       },
