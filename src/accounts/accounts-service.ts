@@ -139,7 +139,7 @@ export function createAccountsService(deps: {
   }
 
   /**
-   * The one place a password is verified (invitation acceptance now, sign-in later). A hash made
+   * The one place a password is verified; callers go through the lockout (password-lockout.ts). A hash made
    * with weaker parameters than configured is replaced after a successful check, so raising the
    * work factor upgrades every active account without a reset.
    */
