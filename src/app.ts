@@ -113,6 +113,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     scrypt: config.passwordScrypt,
     passwordChecksAtOnce: config.passwordChecksAtOnce,
     sessionTtlDays: config.accounts.sessionTtlDays,
+    dialect: config.database.dialect,
   });
   const catalog = createEventCatalog({
     db,

@@ -49,7 +49,9 @@ async function withAccounts<T>(config: Config, fn: (svc: ReturnType<typeof creat
   const database = openDatabase(config.database, { poolSize: 2 });
   try {
     await migrateToLatest(database.db);
-    return await fn(createAccountsService({ db: database.db, clock: { now: () => new Date() }, scrypt: config.passwordScrypt }));
+    return await fn(
+      createAccountsService({ db: database.db, clock: { now: () => new Date() }, scrypt: config.passwordScrypt, dialect: config.database.dialect }),
+    );
   } finally {
     await database.close();
   }

@@ -36,6 +36,22 @@ describe('hackathon CLI: account switches and invite codes', () => {
     expect(await auth()).not.toBeNull();
   });
 
+  it('refuses to demote or disable the last active administrator, and allows it once another exists', async () => {
+    expect((await cli(['users', 'create', '--email', 'root@example.com', '--role', 'admin'], env)).code).toBe(0);
+    const demote = await cli(['users', 'set-role', '--email', 'root@example.com', '--role', 'user'], env);
+    expect(demote.code).toBe(4);
+    expect(demote.stderr).toMatch(/without an active administrator/);
+    const disable = await cli(['users', 'disable', '--email', 'root@example.com'], env);
+    expect(disable.code).toBe(4);
+    const roles = () =>
+      withDb((db) => db.selectFrom('users').select(['email', 'role', 'disabled_at']).where('email', '=', 'root@example.com').executeTakeFirstOrThrow());
+    expect(await roles()).toMatchObject({ role: 'admin', disabled_at: null });
+    expect((await cli(['users', 'create', '--email', 'second@example.com', '--role', 'admin'], env)).code).toBe(0);
+    expect((await cli(['users', 'set-role', '--email', 'root@example.com', '--role', 'user'], env)).code).toBe(0);
+    expect(await roles()).toMatchObject({ role: 'user' });
+    expect((await cli(['users', 'disable', '--email', 'second@example.com'], env)).code).toBe(4);
+  });
+
   it('invite-codes create prints the code once and stores only its hash', async () => {
     const res = await cli(['invite-codes', 'create', '--uses', '3', '--note', 'meetup'], env);
     expect(res.code).toBe(0);

@@ -58,6 +58,8 @@ export function createAccountsService(deps: {
   sessionTtlDays?: number;
   /** How many password hashes may run at once in this process (PASSWORD_CHECKS_AT_ONCE); the rest queue. */
   passwordChecksAtOnce?: number;
+  /** How the active administrators are locked when a change could leave none (`sqlite` by default). */
+  dialect?: 'sqlite' | 'postgres';
 }) {
   const { db, clock, notifier } = deps;
   const scrypt = deps.scrypt ?? OWASP_SCRYPT;
@@ -131,10 +133,26 @@ export function createAccountsService(deps: {
     return user;
   }
 
+  /**
+   * The operator's commands (`users set-role`, `users disable`) keep the same rule as the admin API: the
+   * site never ends up without an active administrator. The admins are locked first, so a command and a
+   * request at the same moment cannot both remove the other's last one.
+   */
+  async function refuseLastAdmin(tx: Executor, userId: string): Promise<void> {
+    const admins = await repo.lockActiveAdmins(tx, deps.dialect ?? 'sqlite');
+    if (admins.includes(userId) && admins.length <= 1) {
+      throw new AppError('last_admin', 'This would leave the site without an active administrator; make another account an administrator first.');
+    }
+  }
+
   async function setRole(email: string, role: Role): Promise<PublicUser> {
     if (!ROLES.includes(role)) throw new AppError('validation_failed', `role must be one of ${ROLES.join(', ')}`);
     const user = await requireUser(email);
-    await repo.updateUserRole(db, user.id, role, iso(clock.now()));
+    await db.transaction().execute(async (tx) => {
+      if (role !== 'admin') await refuseLastAdmin(tx, user.id);
+      await repo.updateUserRole(tx, user.id, role, iso(clock.now()));
+    });
+    invalidateAuth();
     return { id: user.id, email: user.email, role, created_at: user.created_at };
   }
 
@@ -342,8 +360,11 @@ export function createAccountsService(deps: {
     const user = await requireUser(email);
     const now = iso(clock.now());
     const disabledAt = disabled ? (user.disabled_at ?? now) : null;
-    await repo.updateUser(db, user.id, { disabled_at: disabledAt }, now);
-    if (disabled) await repo.revokeUserSessions(db, user.id, now);
+    await db.transaction().execute(async (tx) => {
+      if (disabled) await refuseLastAdmin(tx, user.id);
+      await repo.updateUser(tx, user.id, { disabled_at: disabledAt }, now);
+      if (disabled) await repo.revokeUserSessions(tx, user.id, now);
+    });
     invalidateAuth();
     return { ...user, disabled_at: disabledAt };
   }
