@@ -25,6 +25,7 @@ import {
   ResetRequestBody,
   ReviewEventsResponse,
   SessionResponse,
+  SessionStatusResponse,
   SessionsResponse,
   SigninBody,
   SignupBody,
@@ -33,6 +34,7 @@ import {
 import { PASSWORD_MIN_LENGTH } from './passwords.js';
 import { clearedSessionCookie, sessionCookie } from '../core/http/session-cookie.js';
 import type { InviteCodeRow } from '../core/db/schema.js';
+import type { Principal } from '../core/principal.js';
 
 const NoContent = (description: string) => Type.Null({ description });
 
@@ -64,6 +66,18 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
     reply.header('set-cookie', sessionCookie(config.publicUrl, session.token, ttlSeconds));
     // The answer carries the CSRF token: no cache may keep it.
     reply.header('cache-control', 'no-store');
+  }
+
+  /** The body of GET /auth/session for a caller. */
+  async function sessionInfo(p: Principal) {
+    const user = await accounts.requireUserById(p.userId);
+    const session = p.via === 'session' && p.sessionId ? await accounts.getSession(p.sessionId) : undefined;
+    return {
+      user: userForApi(user),
+      csrf_token: p.via === 'session' ? (p.csrfToken ?? null) : null,
+      session: session ? { id: session.id, created_at: session.created_at, expires_at: session.expires_at } : null,
+      via: p.via === 'session' ? ('session' as const) : ('key' as const),
+    };
   }
 
   return async function plugin(app: App) {
@@ -154,16 +168,27 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
         },
       },
       async (request, reply) => {
-        const p = principalOf(request);
         reply.header('cache-control', 'no-store');
-        const user = await accounts.requireUserById(p.userId);
-        const session = p.via === 'session' && p.sessionId ? await accounts.getSession(p.sessionId) : undefined;
-        return {
-          user: userForApi(user),
-          csrf_token: p.via === 'session' ? (p.csrfToken ?? null) : null,
-          session: session ? { id: session.id, created_at: session.created_at, expires_at: session.expires_at } : null,
-          via: p.via === 'session' ? ('session' as const) : ('key' as const),
-        };
+        return sessionInfo(principalOf(request));
+      },
+    );
+
+    app.get(
+      '/auth/status',
+      {
+        config: { reviewKeyAllowed: true },
+        schema: {
+          tags: ['account'],
+          summary:
+            "Whether anyone is signed in: as GET /auth/session with signed_in true, or 200 with signed_in false and nulls when signed out (the web app's probe: a signed-out visitor is no error)",
+          response: { 200: SessionStatusResponse },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const p = request.principal;
+        if (!p) return { signed_in: false, user: null, csrf_token: null, session: null, via: null };
+        return { signed_in: true, ...(await sessionInfo(p)) };
       },
     );
 

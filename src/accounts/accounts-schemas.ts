@@ -51,6 +51,15 @@ export const SessionResponse = Type.Object({
   via: Type.Union([Type.Literal('session'), Type.Literal('key')]),
 });
 
+/** GET /auth/status: the same as GET /auth/session when someone is signed in; all null when not. */
+export const SessionStatusResponse = Type.Object({
+  signed_in: Type.Boolean(),
+  user: Nullable(UserSchema),
+  csrf_token: Nullable(Type.String()),
+  session: Nullable(Type.Object({ id: Type.String(), created_at: Type.String(), expires_at: Type.String() })),
+  via: Nullable(Type.Union([Type.Literal('session'), Type.Literal('key')])),
+});
+
 export const SessionsResponse = Type.Array(
   Type.Object({
     id: Type.String(),

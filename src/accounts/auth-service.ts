@@ -192,7 +192,7 @@ export function createAuthService(deps: {
 
   async function listUsers(who: Principal, q: { q?: string | undefined; role?: Role | undefined; limit: number; cursor?: string | undefined }) {
     requireAdmin(who);
-    const after = q.cursor !== undefined ? decodeCursor(q.cursor, 'users', '', 1)[0] : undefined;
+    const after = q.cursor !== undefined ? decodeCursor(q.cursor, 'users', '', ['id'])[0] : undefined;
     const rows = await repo.listUsers(db, {
       limit: q.limit + 1,
       ...(q.q ? { q: q.q } : {}),

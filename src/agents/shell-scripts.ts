@@ -21,9 +21,13 @@ export const EXIT_CODES = [
   [6, 'network failure: the server could not be reached after the retries'],
 ] as const;
 
-/** A value inside double quotes in sh. */
-function dq(value: string): string {
-  return value.replace(/[\\"$`]/g, (c) => `\\${c}`);
+/**
+ * A value as one single-quoted sh word: nothing inside single quotes is special to the shell, and a
+ * quote in the value becomes `'\''` (close, escaped quote, reopen). The configured base URL reaches
+ * the scripts only this way (and, in comments, only as the parsed URL, which has no newline).
+ */
+export function shQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 function fill(template: string): string {
@@ -57,7 +61,8 @@ function common(baseUrl: string): string {
   return fill(String.raw`
 set -eu
 
-BASE_URL="\${HACKATHON_BASE_URL:-${dq(baseUrl)}}"
+DEFAULT_BASE_URL=${shQuote(baseUrl)}
+BASE_URL="\${HACKATHON_BASE_URL:-$DEFAULT_BASE_URL}"
 BASE_URL="\${BASE_URL%/}"
 RETRIES="\${HACKATHON_RETRIES:-3}"
 RETRY_DELAY="\${HACKATHON_RETRY_DELAY:-2}"
@@ -78,7 +83,7 @@ need_value() {
 }
 
 need_key() {
-  [ -n "\${HACKATHON_API_KEY:-}" ] || die 2 "error: set HACKATHON_API_KEY to your API key (see ${dq(baseUrl)}/skill.md, section \"Getting an API key\")"
+  [ -n "\${HACKATHON_API_KEY:-}" ] || die 2 "error: set HACKATHON_API_KEY to your API key (see $DEFAULT_BASE_URL/skill.md, section \"Getting an API key\")"
 }
 
 # A key that is the same for every retry of one invocation, so a retried write happens once.

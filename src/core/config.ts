@@ -297,14 +297,9 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int('PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
 
-  let publicUrl = env.PUBLIC_URL || `http://localhost:${port}`;
-  try {
-    const u = new URL(publicUrl);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-    publicUrl = publicUrl.replace(/\/+$/, '');
-  } catch {
-    problems.push(`PUBLIC_URL=${JSON.stringify(publicUrl)} must be an absolute http(s) URL`);
-  }
+  const parsedUrl = parsePublicUrl(env.PUBLIC_URL || `http://localhost:${port}`);
+  if (typeof parsedUrl !== 'string') problems.push(parsedUrl.problem);
+  const publicUrl = typeof parsedUrl === 'string' ? parsedUrl : (env.PUBLIC_URL ?? '');
 
   const { dataDir, database, outboxDir } = dataLocations(env, problems);
 
@@ -410,4 +405,28 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * `PUBLIC_URL` in the one form everything derives from (links, mails, skill.md, the served shell
+ * scripts): an absolute http(s) URL with no control characters or whitespace, no user name or
+ * password, no query or fragment, as the URL parser normalises it (host lowercased, default port
+ * dropped, the path percent-encoded) and without a trailing slash. Otherwise `{ problem }`: the
+ * raw text is never used (a newline in it once injected a command line into the scripts).
+ */
+export function parsePublicUrl(raw: string): string | { problem: string } {
+  const bad = (why: string) => ({ problem: `PUBLIC_URL=${JSON.stringify(raw)} must be an absolute http(s) URL (${why})` });
+  // The URL parser silently drops tabs and newlines: refuse them (and every other control character) first.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(raw)) return bad('no spaces or control characters');
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return bad('it does not parse');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return bad('http: or https: only');
+  if (u.username || u.password) return bad('no user name or password');
+  if (u.search || u.hash || raw.includes('?') || raw.includes('#')) return bad('no query or fragment');
+  return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
 }

@@ -107,7 +107,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
     const event = await events.getOwned(eventId, who);
     const byName = q.q !== undefined;
     const kind = byName ? 'registrations:name' : 'registrations';
-    const after = q.cursor ? decodeCursor(q.cursor, kind, event.id, 1)[0] : undefined;
+    const after = q.cursor ? decodeCursor(q.cursor, kind, event.id, [byName ? 'text' : 'id'])[0] : undefined;
     const rows = await listRegistrationsPage(db, {
       eventId: event.id,
       limit: q.limit + 1,

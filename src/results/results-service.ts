@@ -4,6 +4,7 @@ import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type DatabaseHandle, type Db, type Executor } from '../core/db/index.js';
 import { AppError, validationError } from '../core/errors.js';
+import { cursorPartOk, decodeCursorArray } from '../core/http/pagination.js';
 import { iso } from '../core/time.js';
 import { fromRow, type EventRecord } from '../events/events-model.js';
 import { findEvent } from '../events/events-repo.js';
@@ -52,22 +53,30 @@ export interface PublishedResult {
   page(): Promise<RankingPage>;
 }
 
-/** Cursors are opaque to clients: base64url of a small JSON array. */
-function encodeCursor(parts: unknown[]): string {
-  return Buffer.from(JSON.stringify(parts)).toString('base64url');
+/**
+ * Cursors are opaque to clients: base64url of a small JSON array that starts with the list's kind
+ * and the event it was issued for, so a cursor of another event (or list) is refused, not followed.
+ */
+function encodeCursor(kind: 'leaderboard' | 'result', eventId: string, parts: unknown[]): string {
+  return Buffer.from(JSON.stringify([kind, eventId, ...parts])).toString('base64url');
 }
-function badCursor(): AppError {
-  return validationError([{ field: 'cursor', message: 'not a cursor this endpoint issued (use the Link header of the previous page)' }]);
+function badCursor(why = 'not a cursor this endpoint issued (use the Link header of the previous page)'): AppError {
+  return validationError([{ field: 'cursor', message: why }]);
 }
-function decodeCursor(cursor: string): unknown[] {
-  let parts: unknown;
+/** Ranks, positions and score keys are stored as 32-bit integers: a cursor's numbers must fit. */
+const INT32_MAX = 2 ** 31 - 1;
+const int32In = (v: unknown, min: number): v is number => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= INT32_MAX;
+function decodeCursor(cursor: string, kind: 'leaderboard' | 'result', eventId: string): unknown[] {
+  let parts: unknown[];
   try {
-    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parts = decodeCursorArray(cursor);
   } catch {
     throw badCursor();
   }
-  if (!Array.isArray(parts)) throw badCursor();
-  return parts;
+  const [k, e, ...rest] = parts;
+  if (k !== kind) throw badCursor();
+  if (e !== eventId) throw badCursor('belongs to another event');
+  return rest;
 }
 /**
  * A leaderboard cursor: the last entry's sort key and, so the next page need not count its place
@@ -76,23 +85,21 @@ function decodeCursor(cursor: string): unknown[] {
 interface StandingCursor extends StandingKey {
   place: { rank: number; position: number; track: string } | null;
 }
-function decodeStandingCursor(cursor: string): StandingCursor {
-  const [k, f, p, rank, position, track, extra] = decodeCursor(cursor);
-  if (!Number.isSafeInteger(k) || (k as number) < -1 || typeof f !== 'string' || typeof p !== 'string' || extra !== undefined) throw badCursor();
-  if (rank === undefined && position === undefined && track === undefined) return { score_key: k as number, first_submitted_at: f, project_id: p, place: null };
-  const ok =
-    Number.isSafeInteger(rank) &&
-    (rank as number) >= 1 &&
-    Number.isSafeInteger(position) &&
-    (position as number) >= (rank as number) - 1 &&
-    typeof track === 'string';
+function decodeStandingCursor(cursor: string, eventId: string): StandingCursor {
+  const parts = decodeCursor(cursor, 'leaderboard', eventId);
+  const [k, f, p, rank, position, track] = parts;
+  if (!int32In(k, -1) || !cursorPartOk('time', f) || !cursorPartOk('id', p)) throw badCursor();
+  // The place is optional: without it the page counts its place itself.
+  if (parts.length === 3) return { score_key: k, first_submitted_at: f, project_id: p, place: null };
+  const ok = parts.length === 6 && int32In(rank, 1) && int32In(position, 0) && position >= rank - 1 && (track === '' || cursorPartOk('text', track));
   if (!ok) throw badCursor();
-  return { score_key: k as number, first_submitted_at: f, project_id: p, place: { rank: rank as number, position: position as number, track: track } };
+  return { score_key: k, first_submitted_at: f, project_id: p, place: { rank, position, track: track } };
 }
-function decodePositionCursor(cursor: string): number {
-  const [n, extra] = decodeCursor(cursor);
-  if (!Number.isSafeInteger(n) || (n as number) < 1 || extra !== undefined) throw badCursor();
-  return n as number;
+function decodePositionCursor(cursor: string, eventId: string): number {
+  const parts = decodeCursor(cursor, 'result', eventId);
+  const [n] = parts;
+  if (parts.length !== 1 || !int32In(n, 1)) throw badCursor();
+  return n;
 }
 
 /** An entry's JSON after `{"rank":N` (contract shape); the leaderboard appends review coverage. */
@@ -148,7 +155,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
   async function leaderboard(who: Principal, eventId: string, q: PageQuery = {}): Promise<LeaderboardPage> {
     const event = await events.getOwned(eventId, who);
     checkTrack(event, q.trackId);
-    const from = q.cursor !== undefined ? decodeStandingCursor(q.cursor) : undefined;
+    const from = q.cursor !== undefined ? decodeStandingCursor(q.cursor, event.id) : undefined;
     const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
     const pending = await standings.forRead(event.id);
     const rows = await standingsPage(db, { eventId: event.id, trackId: q.trackId, limit: limit + 1, after: from });
@@ -173,7 +180,9 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
       event,
       json,
       pending,
-      nextCursor: more ? encodeCursor([last.score_key, last.first_submitted_at, last.project_id, lastRank, lastPosition, track]) : null,
+      nextCursor: more
+        ? encodeCursor('leaderboard', event.id, [last.score_key, last.first_submitted_at, last.project_id, lastRank, lastPosition, track])
+        : null,
     };
   }
 
@@ -317,7 +326,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
   async function published(who: Principal | null, eventId: string, q: PageQuery = {}): Promise<PublishedResult> {
     const event = await events.getPublic(eventId, who);
     checkTrack(event, q.trackId);
-    const start = q.cursor !== undefined ? decodePositionCursor(q.cursor) : 0;
+    const start = q.cursor !== undefined ? decodePositionCursor(q.cursor, event.id) : 0;
     const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
     const row = await repo.findResultTag(db, event.id);
     if (!row) throw new AppError('results_not_published', `The results of "${event.name}" have not been published yet.`);
@@ -335,7 +344,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
         if (more) rows.length = limit;
         return {
           json: '[' + rows.map((r) => `{"rank":${r.rank}${r.entry_tail}`).join(',') + ']',
-          nextCursor: more ? encodeCursor([start + limit]) : null,
+          nextCursor: more ? encodeCursor('result', event.id, [start + limit]) : null,
         };
       },
     };

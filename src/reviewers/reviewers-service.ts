@@ -8,7 +8,7 @@ import type { Db } from '../core/db/index.js';
 import type { InvitationRow, ReviewRow } from '../core/db/schema.js';
 import { requireEmailAddress } from '../core/email-address.js';
 import { AppError, validationError } from '../core/errors.js';
-import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
+import { cursorPartOk, decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
 import type { Delivery, Mailer } from '../core/mailer.js';
 import { iso } from '../core/time.js';
@@ -133,8 +133,11 @@ export function createReviewersService(deps: {
    */
   async function listReviewers(who: Principal, eventId: string, page: { limit: number; cursor?: string }) {
     const event = await events.getOwned(eventId, who);
-    const at = page.cursor ? decodeCursor(page.cursor, 'reviewers', event.id, 3) : undefined;
-    if (at && at[0] !== 'r' && at[0] !== 'i') throw validationError([{ field: 'cursor', message: 'is not a cursor from this list' }]);
+    const at = page.cursor ? decodeCursor(page.cursor, 'reviewers', event.id, ['text', 'text', 'text']) : undefined;
+    // Reviewers are keyed ['r', added_at, user_id], invitations ['i', id, ''].
+    const shaped =
+      !at || (at[0] === 'r' ? cursorPartOk('time', at[1]) && cursorPartOk('id', at[2]) : at[0] === 'i' && cursorPartOk('id', at[1]) && at[2] === '');
+    if (!shaped) throw validationError([{ field: 'cursor', message: 'is not a cursor from this list' }]);
     const inInvitations = at?.[0] === 'i';
     const reviewerRows = inInvitations
       ? []
@@ -322,7 +325,7 @@ export function createReviewersService(deps: {
     const event = await requireReviewer(who, eventId);
     // Scoped to the reviewer too: each reviewer's list leaves out a different project.
     const scope = `${event.id}/${who.userId}`;
-    const after = page.cursor ? decodeCursor(page.cursor, 'review-assignments', scope, 2) : undefined;
+    const after = page.cursor ? decodeCursor(page.cursor, 'review-assignments', scope, ['time', 'id']) : undefined;
     const [rows, own] = await Promise.all([
       repo.listReviewableProjects(db, event.id, who.userId, { limit: page.limit + 1, ...(after ? { after: [after[0]!, after[1]!] as const } : {}) }),
       repo.countOwnJudgedProjects(db, event.id, who.userId),

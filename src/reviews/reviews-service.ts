@@ -172,7 +172,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   /** One page of the event's reviews (see repo.listReviews for the order). */
   async function list(who: Principal, eventId: string, q: { limit: number; cursor?: string; status?: ReviewStatus; projectId?: string }) {
     const event = await events.getOwned(eventId, who);
-    const after = q.cursor ? decodeCursor(q.cursor, 'reviews', event.id, 2) : undefined;
+    const after = q.cursor ? decodeCursor(q.cursor, 'reviews', event.id, ['id', 'text']) : undefined;
     const rows = await repo.listReviews(db, event.id, {
       limit: q.limit + 1,
       ...(q.status ? { status: q.status } : {}),

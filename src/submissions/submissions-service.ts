@@ -73,7 +73,7 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
    */
   async function listForEvent(who: Principal, eventId: string, q: { limit: number; cursor?: string }) {
     const event = await events.getOwned(eventId, who);
-    const after = q.cursor ? decodeCursor(q.cursor, 'projects', event.id, 2) : undefined;
+    const after = q.cursor ? decodeCursor(q.cursor, 'projects', event.id, ['time', 'id']) : undefined;
     let query = db
       .selectFrom('projects')
       .innerJoin('registrations', 'registrations.id', 'projects.registration_id')

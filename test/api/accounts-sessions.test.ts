@@ -128,6 +128,34 @@ describe.each(DIALECTS)('browser sessions (%s)', (dialect) => {
     expect(garbage.status).toBe(401);
   });
 
+  it('GET /auth/status: 200 signed_in false with nulls when signed out (no key, ended or garbage cookie); the session when signed in', async () => {
+    const signedOut = { signed_in: false, user: null, csrf_token: null, session: null, via: null };
+    const anon = await t.api('GET', '/auth/status');
+    expect(anon.status).toBe(200);
+    expect(anon.headers.get('cache-control')).toBe('no-store');
+    expect(anon.body).toEqual(signedOut);
+    const garbage = await t.api('GET', '/auth/status', { headers: { cookie: 'hk_session=garbage' } });
+    expect(garbage.status).toBe(200);
+    expect(garbage.body).toEqual(signedOut);
+
+    const s = await signUp(t, email('status'));
+    const mine = await t.api('GET', '/auth/status', { headers: { cookie: s.cookie } });
+    const session = await t.api('GET', '/auth/session', { headers: { cookie: s.cookie } });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toEqual({ signed_in: true, ...session.body });
+    expect(mine.body.via).toBe('session');
+    await t.api('POST', '/auth/signout', { headers: browser(s) });
+    expect((await t.api('GET', '/auth/status', { headers: { cookie: s.cookie } })).body).toEqual(signedOut);
+
+    const u = await t.user();
+    const byKey = await t.api('GET', '/auth/status', { key: u.key });
+    expect(byKey.body).toMatchObject({ signed_in: true, user: { id: u.id }, csrf_token: null, session: null, via: 'key' });
+    // A key that is sent is always checked: a wrong one is still a 401 (API clients learn it at once).
+    const wrong = await t.api('GET', '/auth/status', { key: 'hk_wrong' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.code).toBe('unauthorized');
+  });
+
   it('a session reaches the same routes and checks as a key: an organizer creates an event, a plain user is refused', async () => {
     const addr = email('org');
     const s = await signUp(t, addr);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -84,7 +84,7 @@ describe('the served scripts are POSIX sh', () => {
     ];
     expect(code.filter((line) => bashisms.some((re) => re.test(line)))).toEqual([]);
     // The base URL is baked in from PUBLIC_URL and overridable.
-    expect(res.text).toContain(`BASE_URL="\${HACKATHON_BASE_URL:-${t.config.publicUrl}/api/v1}"`);
+    expect(res.text).toContain(`DEFAULT_BASE_URL='${t.config.publicUrl}/api/v1'\nBASE_URL="\${HACKATHON_BASE_URL:-$DEFAULT_BASE_URL}"`);
   });
 });
 
@@ -337,5 +337,67 @@ describe('script retries', () => {
     expect(res.code).toBe(6);
     expect(res.stderr).toContain(`error: could not reach http://127.0.0.1:${port}/api/v1`);
     expect(res.stderr.match(/network failure/g)).toHaveLength(2);
+  });
+});
+
+describe('a hostile but valid PUBLIC_URL stays inert in the scripts and skill.md', () => {
+  let t: TestApp;
+  let dir: string;
+  let mark: string;
+  let publicUrl: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hk-inert-'));
+    mark = join(dir, 'pwned');
+    // A quote to leave single quotes, `$(` and `;` to run a command: all valid in a URL path. Port 1
+    // on the loopback address: the scripts' requests fail at once (nothing leaves the machine).
+    t = await startTestApp('sqlite', { env: { PUBLIC_URL: `http://127.0.0.1:1/x'$(touch$IFS${mark})';touch$IFS${mark};'"$(touch$IFS${mark})"` } });
+    publicUrl = t.config.publicUrl;
+  });
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await t?.close();
+  });
+
+  it('keeps the quote and $( in the parsed URL (the test is not vacuous)', () => {
+    expect(publicUrl).toBe(`http://127.0.0.1:1/x'$(touch$IFS${mark})';touch$IFS${mark};'%22$(touch$IFS${mark})%22`);
+  });
+
+  it.each(SCRIPT_NAMES)('%s.sh holds the URL as one inert word and runs under dash without executing it', async (name) => {
+    const res = await t.request('GET', `/scripts/${name}.sh`);
+    expect(res.status).toBe(200);
+    const file = join(dir, `${name}.sh`);
+    writeFileSync(file, res.text);
+    expect(spawnSync(DASH, ['-n', file], { encoding: 'utf8' }).status).toBe(0);
+    // The default base URL, evaluated by dash, is exactly the configured one.
+    const line = res.text.split('\n').find((l) => l.startsWith('DEFAULT_BASE_URL='))!;
+    const value = spawnSync(DASH, ['-c', `${line}\nprintf '%s' "$DEFAULT_BASE_URL"`], { encoding: 'utf8' });
+    expect(value.stdout).toBe(`${publicUrl}/api/v1`);
+    // Run for real (without HACKATHON_BASE_URL, so the baked-in URL is used): a network failure, nothing executed.
+    const args: Record<string, string[]> = {
+      events: [],
+      register: ['--event', 'evt_1', '--team', 'T'],
+      submit: ['--event', 'evt_1', '--name', 'P', '--github', 'https://github.com/a/b'],
+    };
+    const run = await start(file, args[name] ?? ['--event', 'evt_1'], {
+      HACKATHON_API_KEY: 'hk_x',
+      HACKATHON_RETRIES: '1',
+      HACKATHON_RETRY_DELAY: '0',
+      HACKATHON_MAX_TIME: '5',
+    }).done;
+    expect(run.code, run.stderr).toBe(6);
+    expect(existsSync(mark)).toBe(false);
+  });
+
+  it('skill.md names the parsed URL and gains no lines from it', async () => {
+    const hostile = await t.request('GET', '/api/v1/skill.md');
+    expect(hostile.status).toBe(200);
+    expect(hostile.text).toContain(`${publicUrl}/api/v1`);
+    const plain = await startTestApp('sqlite');
+    try {
+      const normal = await plain.request('GET', '/api/v1/skill.md');
+      expect(hostile.text.split('\n')).toHaveLength(normal.text.split('\n').length);
+    } finally {
+      await plain.close();
+    }
   });
 });

@@ -169,6 +169,9 @@ describe.each(DIALECTS)('errors (%s)', (dialect) => {
       ['nested arrays', '['.repeat(45_000) + ']'.repeat(45_000)],
       ['nested objects', '{"a":'.repeat(15_000) + '1' + '}'.repeat(15_000)],
       ['nested value', '{"team_name":' + '['.repeat(40_000) + ']'.repeat(40_000) + '}'],
+      // A lone surrogate escape makes the parser walk the whole body for broken Unicode: iteratively.
+      ['40,000 deep with a lone \\ud800', '['.repeat(40_000) + '"\\ud800"' + ']'.repeat(40_000)],
+      ['a lone \\ud800 team name', '{"team_name":"\\ud800"}'],
     ])('deeply nested JSON (%s) answers 422, not 500', async (_name, raw) => {
       const res = await t.api('POST', `/events/${eventId}/register`, { key: (await quickUser(t)).key, raw, headers: { 'content-type': 'application/json' } });
       expectProblem(res, 422, 'validation_failed');

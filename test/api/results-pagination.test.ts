@@ -91,9 +91,10 @@ describe.each(DIALECTS)('leaderboard and result pagination (%s)', (dialect) => {
     const first = await t.api('GET', `/events/${eventId}/leaderboard?limit=2`, { key: org.key });
     const cursor = new URL(/^<([^>]+)>/.exec(first.headers.get('link')!)![1]!).searchParams.get('cursor')!;
     const parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    expect(parts).toHaveLength(6); // sort key, then the last entry's rank, position and track
+    expect(parts.slice(0, 2)).toEqual(['leaderboard', eventId]); // the list and the event it is bound to
+    expect(parts).toHaveLength(8); // then the sort key, then the last entry's rank, position and track
     // Only the sort key (a cursor without the place): the page counts its place itself.
-    const bare = Buffer.from(JSON.stringify(parts.slice(0, 3))).toString('base64url');
+    const bare = Buffer.from(JSON.stringify(parts.slice(0, 5))).toString('base64url');
     const page = await t.api('GET', `/events/${eventId}/leaderboard?limit=2&cursor=${bare}`, { key: org.key });
     expect(page.body).toEqual(whole.slice(2, 4));
     // The all-tracks walk's cursor used for one track: the carried place is not that track's.
@@ -103,7 +104,7 @@ describe.each(DIALECTS)('leaderboard and result pagination (%s)', (dialect) => {
       tools.filter((e: any) => whole.findIndex((w: any) => w.project_id === e.project_id) >= 2).map((e: any) => [e.project_id, e.rank]),
     );
     // A place that cannot be (rank above position + 1) is not a cursor this endpoint issued.
-    const forged = Buffer.from(JSON.stringify([...parts.slice(0, 3), 5, 1, ''])).toString('base64url');
+    const forged = Buffer.from(JSON.stringify([...parts.slice(0, 5), 5, 1, ''])).toString('base64url');
     const bad = await t.api('GET', `/events/${eventId}/leaderboard?cursor=${forged}`, { key: org.key });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].field).toBe('cursor');

@@ -40,6 +40,35 @@ describe('web app shell (SQLite)', () => {
     expect(api.body.code).toBe('not_found');
   });
 
+  it('an anonymous load of the home page logs no console error: the session probe answers 200 "signed out"', async () => {
+    const { page, context } = await openPage(browser);
+    // Every console error, 4xx resource failures included (the shared harness lets those pass).
+    const errors: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    const failed: string[] = [];
+    page.on('response', (res) => {
+      if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
+    });
+    const probe = page.waitForResponse((res) => res.url().endsWith('/api/v1/auth/status'));
+    await page.goto(`${t.url}/`);
+    const answer = await probe;
+    await settled(page);
+    expect(answer.status()).toBe(200);
+    expect(await answer.json()).toEqual({ signed_in: false, user: null, csrf_token: null, session: null, via: null });
+    expect(failed).toEqual([]);
+    expect(errors).toEqual([]);
+    // Signed out, the page offers sign-in.
+    await expect(
+      page
+        .getByRole('link', { name: /sign in/i })
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
+    await context.close();
+  });
+
   for (const locale of ['en', 'zh-CN'] as const) {
     it(`draws an unknown page as "not found" in ${locale}, accessibly`, async () => {
       const { page, context, problems } = await openPage(browser, { locale });

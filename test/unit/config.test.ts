@@ -62,6 +62,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://hack.example.org/' }).publicUrl).toBe('https://hack.example.org');
   });
 
+  it('uses PUBLIC_URL in its parsed form: host lowercased, default port dropped, path percent-encoded', () => {
+    expect(loadConfig({ PUBLIC_URL: 'HTTPS://Hack.Example.ORG:443/Hack/' }).publicUrl).toBe('https://hack.example.org/Hack');
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080//' }).publicUrl).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://hack.example.org/a"b<c>`{d}' }).publicUrl).toBe('https://hack.example.org/a%22b%3Cc%3E%60%7Bd%7D');
+    // Valid, if odd: the quote and `$(` stay (the scripts single-quote the value, so they are inert there).
+    expect(loadConfig({ PUBLIC_URL: "https://hack.example.org/x'$(id)" }).publicUrl).toBe("https://hack.example.org/x'$(id)");
+  });
+
   it('reads the database from DATABASE_URL', () => {
     expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).database).toMatchObject({ dialect: 'sqlite', path: '/tmp/x.db' });
     expect(loadConfig({ DATABASE_URL: 'sqlite:///tmp/x.db' }).database).toMatchObject({ dialect: 'sqlite', path: '/tmp/x.db' });
@@ -87,6 +95,19 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'postgres://exa mple/db'],
     ['PUBLIC_URL', 'ftp://example.org'],
     ['PUBLIC_URL', 'localhost:3000'],
+    ['PUBLIC_URL', 'https://hack.example.org/\n$(id)'],
+    ['PUBLIC_URL', 'https://hack.example.org\r\nX: y'],
+    ['PUBLIC_URL', 'https://hack.example.org/a\tb'],
+    ['PUBLIC_URL', 'https://hack.example.org/a b'],
+    ['PUBLIC_URL', 'https://hack.example.org/\u0000'],
+    ['PUBLIC_URL', 'https://hack.example.org/\u0085'],
+    ['PUBLIC_URL', 'https://user:secret@hack.example.org'],
+    ['PUBLIC_URL', 'https://user@hack.example.org'],
+    ['PUBLIC_URL', 'https://hack.example.org/?x=1'],
+    ['PUBLIC_URL', 'https://hack.example.org/?'],
+    ['PUBLIC_URL', 'https://hack.example.org/#top'],
+    ['PUBLIC_URL', 'javascript:alert(1)'],
+    ['PUBLIC_URL', 'http://'],
     ['REDIS_URL', 'http://127.0.0.1:6379'],
     ['LOG_LEVEL', 'loud'],
     ['TRUST_PROXY', 'maybe'],

@@ -7,15 +7,34 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const wellFormed = (s: string) => !LONE_SURROGATE.test(s);
 
-function collect(value: unknown, path: string, out: FieldError[]): void {
-  if (typeof value === 'string') {
-    if (!wellFormed(value)) out.push({ field: path || '(body)', message: 'contains an unpaired UTF-16 surrogate (not valid Unicode text)' });
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => collect(v, path ? `${path}.${i}` : String(i), out));
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (!wellFormed(k)) out.push({ field: path || '(body)', message: 'has a member name with an unpaired UTF-16 surrogate' });
-      collect(v, path ? `${path}.${k}` : k, out);
+/** At most this many fields are named; a longer path is cut (a 100,000-deep body has a 200 kB one). */
+const MAX_ERRORS = 20;
+const MAX_PATH = 200;
+const shortPath = (path: string) => (path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path) || '(body)';
+
+/**
+ * Every string (value or member name) that is not valid Unicode, by path. Iterative, with an
+ * explicit stack, so a deeply nested body cannot overflow the call stack (a recursive walk turned
+ * a 40,000-deep body with one `\ud800` escape into a 500).
+ */
+function collect(root: unknown, out: FieldError[]): void {
+  const stack: Array<[unknown, string]> = [[root, '']];
+  while (stack.length > 0 && out.length < MAX_ERRORS) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!wellFormed(value)) out.push({ field: shortPath(path), message: 'contains an unpaired UTF-16 surrogate (not valid Unicode text)' });
+    } else if (Array.isArray(value)) {
+      // Pushed last first, so fields are reported in document order.
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], path ? `${path}.${i}` : String(i)]);
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, v] = entries[i]!;
+        stack.push([v, path ? `${path}.${k}` : k]);
+      }
+      for (const [k] of entries) {
+        if (!wellFormed(k)) out.push({ field: shortPath(path), message: 'has a member name with an unpaired UTF-16 surrogate' });
+      }
     }
   }
 }
@@ -28,6 +47,6 @@ function collect(value: unknown, path: string, out: FieldError[]): void {
 export function assertWellFormedJson(raw: string, parsed: unknown): void {
   if (!SURROGATE_ESCAPE.test(raw)) return;
   const errors: FieldError[] = [];
-  collect(parsed, '', errors);
+  collect(parsed, errors);
   if (errors.length > 0) throw new AppError('validation_failed', 'The request body contains text that is not valid Unicode.', { errors });
 }

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { useT } from '../i18n';
 import { Loading, ErrorState } from '../ui/states';
-import { ApiProblem, get, post, setCsrfToken } from './api';
+import { get, post, setCsrfToken } from './api';
 
 export type Role = 'user' | 'organizer' | 'admin';
 
@@ -21,6 +21,14 @@ export interface SessionInfo {
   session: { id: string; created_at: string; expires_at: string } | null;
 }
 
+/** GET /auth/status: who is signed in, or signed_in false with nulls. */
+interface SessionStatus {
+  signed_in: boolean;
+  user: SessionUser | null;
+  csrf_token: string | null;
+  session: SessionInfo['session'];
+}
+
 export const SESSION_KEY = ['session'] as const;
 
 /** The signed-in person, or null. Every page shares this one query. */
@@ -28,17 +36,12 @@ export function useSession() {
   const query = useQuery({
     queryKey: SESSION_KEY,
     queryFn: async (): Promise<SessionInfo | null> => {
-      try {
-        const info = await get<SessionInfo>('/auth/session');
-        setCsrfToken(info.csrf_token);
-        return info;
-      } catch (err) {
-        if (err instanceof ApiProblem && err.status === 401) {
-          setCsrfToken(null);
-          return null;
-        }
-        throw err;
-      }
+      // GET /auth/status answers 200 for a signed-out visitor too (a 401 would be logged by the
+      // browser as a failed resource on every anonymous page load).
+      const status = await get<SessionStatus>('/auth/status');
+      setCsrfToken(status.csrf_token);
+      if (!status.signed_in || !status.user) return null;
+      return { user: status.user, csrf_token: status.csrf_token, session: status.session };
     },
     staleTime: 60_000,
     retry: false,
