@@ -55,6 +55,7 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, appErr
   // nobody wants, which would hold the socket until the request time limit.
   if (!request.raw.complete) reply.header('connection', 'close');
   if (appErr.code === 'database_unavailable') reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+  else if (appErr.retryAfterSeconds !== undefined) reply.header('retry-after', appErr.retryAfterSeconds);
   return reply.status(appErr.status).type('application/problem+json').send(body);
 }
 
