@@ -174,7 +174,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   {
     name: 'list_events',
     description:
-      `List public events, newest first (one page; pass next_cursor back as cursor for more). \`status\` filters (comma-separated: ${statusFilterWords}; recruiting means open); \`mine: true\` lists the events you organize, drafts included.`,
+      `List public events, newest first (one page; pass next_cursor back as cursor for more). \`status\` filters (comma-separated: ${statusFilterWords}; recruiting means open; draft needs mine: true); \`mine: true\` lists the events you organize, drafts included.`,
     annotations: read('List events'),
     method: 'GET',
     path: '/events',
