@@ -173,8 +173,7 @@ function withIdempotencyArgs(tools: ToolSpec[]): ToolSpec[] {
 export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   {
     name: 'list_events',
-    description:
-      `List public events, newest first (one page; pass next_cursor back as cursor for more). \`status\` filters (comma-separated: ${statusFilterWords}; recruiting means open; draft needs mine: true); \`mine: true\` lists the events you organize, drafts included.`,
+    description: `List public events, newest first (one page; pass next_cursor back as cursor for more). \`status\` filters (comma-separated: ${statusFilterWords}; recruiting means open; draft needs mine: true); \`mine: true\` lists the events you organize, drafts included.`,
     annotations: read('List events'),
     method: 'GET',
     path: '/events',
@@ -220,8 +219,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   },
   {
     name: 'get_my_registration',
-    description:
-      `Your registration for an event (status pending, approved or rejected with a reason) and your project. \`wait\` (seconds, at most ${LONG_POLL_MAX_SECONDS}) holds a pending registration until it is decided or the time is up; it always answers before the 60 s default request timeout of the official MCP SDK clients. Still pending: call again at once.`,
+    description: `Your registration for an event (status pending, approved or rejected with a reason) and your project. \`wait\` (seconds, at most ${LONG_POLL_MAX_SECONDS}) holds a pending registration until it is decided or the time is up; it always answers before the 60 s default request timeout of the official MCP SDK clients. Still pending: call again at once.`,
     annotations: read('Get my registration'),
     method: 'GET',
     path: '/events/{event_id}/my-registration',
@@ -380,7 +378,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   {
     name: 'rerun_reviews',
     description:
-      "Organizers: queue reviews of your judging event again: every failed one by default, or one model's (`model`; with `status: \"failed\"` only its failed ones). Answers how many were queued.",
+      'Organizers: queue reviews of your judging event again: every failed one by default, or one model\'s (`model`; with `status: "failed"` only its failed ones). Answers how many were queued.',
     annotations: write('Re-run reviews', false, false),
     method: 'POST',
     path: '/events/{event_id}/reviews/rerun',
@@ -403,7 +401,7 @@ export const MCP_NEXT_ACTIONS: Partial<Record<ErrorCode, string>> = {
   already_registered: 'Read your registration with get_my_registration instead of registering again.',
   results_not_published:
     'Call get_result again after retry_after_seconds; event_status says where the event stands (results come after judging). A cancelled event never publishes: stop.',
-  invalid_transition: "Read the event with get_event and move it one allowed step at a time (the detail names what is allowed).",
+  invalid_transition: 'Read the event with get_event and move it one allowed step at a time (the detail names what is allowed).',
 };
 
 /** The REST path of a call, its path arguments percent-encoded. */

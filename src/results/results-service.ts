@@ -314,7 +314,10 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
       retryAfter === null
         ? `The event "${event.name}" is cancelled: its results will never be published.`
         : `The results of "${event.name}" have not been published yet (the event is ${status}; results come after judging). Ask again in ${retryAfter} s or later.`;
-    return new AppError('results_not_published', detail, { extra: { event_status: status }, ...(retryAfter !== null ? { retryAfterSeconds: retryAfter } : {}) });
+    return new AppError('results_not_published', detail, {
+      extra: { event_status: status },
+      ...(retryAfter !== null ? { retryAfterSeconds: retryAfter } : {}),
+    });
   }
 
   function alreadyPublished(event: EventRecord): AppError {

@@ -373,7 +373,13 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
 
     it('the material this part serves exists on the server (OpenAPI, docs and MCP come from other parts)', () => {
       const origin = new URL(site);
-      const served = ['/api/v1/skill.md', '/llms.txt', '/.well-known/agent-card.json', '/.well-known/agent.json', ...SCRIPT_NAMES.map((n) => `/scripts/${n}.sh`)];
+      const served = [
+        '/api/v1/skill.md',
+        '/llms.txt',
+        '/.well-known/agent-card.json',
+        '/.well-known/agent.json',
+        ...SCRIPT_NAMES.map((n) => `/scripts/${n}.sh`),
+      ];
       expect(served.filter((p) => !t.app.hasRoute({ method: 'GET', url: p }))).toEqual([]);
       expect(origin.pathname).toBe('/site');
     });

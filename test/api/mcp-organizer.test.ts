@@ -101,7 +101,10 @@ describe.each(DIALECTS)('MCP organizer tools and refusals (%s)', (dialect) => {
     expect(judging).toMatchObject({ id: eventId, status: 'judging' });
     expect((await t.api('GET', `/events/${eventId}`)).body.status).toBe('judging');
     // Submissions are closed now.
-    const late = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'Late', github_url: 'https://github.com/example/late' } });
+    const late = await t.api('POST', `/events/${eventId}/submit`, {
+      key: team.key,
+      body: { project_name: 'Late', github_url: 'https://github.com/example/late' },
+    });
     expect(late.body.code).toBe('submission_closed');
 
     const now = t.clock.now().toISOString();
