@@ -2,7 +2,14 @@ import type { Config } from '../core/config.js';
 import { ERROR_STATUS, titleOf, type ErrorCode } from '../core/errors.js';
 import { ORGANIZER_PAGE_DEFAULT, ORGANIZER_PAGE_MAX } from '../core/http/pagination.js';
 import { Problem } from '../core/http/schemas.js';
-import { effectiveWaitSeconds, LONG_POLL_MAX_SECONDS, POLL_MAX_SECONDS, POLL_MIN_SECONDS, pollDelaySeconds } from '../core/wait-policy.js';
+import {
+  effectiveWaitSeconds,
+  LONG_POLL_MAX_SECONDS,
+  MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS,
+  POLL_MAX_SECONDS,
+  POLL_MIN_SECONDS,
+  pollDelaySeconds,
+} from '../core/wait-policy.js';
 import { CreateEventBody, EventSchema, EventSummarySchema, ListEventsQuery, RegistrationFormSchema } from '../events/events-schemas.js';
 import { FIELD_TYPES } from '../events/event-config.js';
 import { EVENT_STATUSES } from '../events/status.js';
@@ -356,7 +363,7 @@ ${exitCodes}
 (\`Authorization: Bearer <key>\`). Its tools take the same fields as the REST routes and fail with the same
 error codes: a refused call is a result with \`isError: true\` whose text (and \`structuredContent\`) is the
 problem document plus an \`action\` sentence saying what to do next. \`get_my_registration\`'s \`wait\`
-is capped at ${wait} s, so it answers before an MCP client's usual 60 s request timeout:
+is capped at ${wait} s, so it answers before an MCP client's usual ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s request timeout:
 
 | tool | does |
 |---|---|

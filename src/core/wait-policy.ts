@@ -12,6 +12,9 @@
  */
 export const LONG_POLL_MAX_SECONDS = 45;
 
+/** The default request timeout of the official MCP SDK clients, which every wait must end before. */
+export const MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS = 60;
+
 /** The default of `MAX_WAIT_SECONDS`: the longest wait the policy allows. */
 export const DEFAULT_MAX_WAIT_SECONDS = LONG_POLL_MAX_SECONDS;
 

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import type { ErrorCode } from '../core/errors.js';
-import { LONG_POLL_MAX_SECONDS } from '../core/wait-policy.js';
+import { LONG_POLL_MAX_SECONDS, MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS } from '../core/wait-policy.js';
 import {
   EventIdParams,
   CreateEventBody,
@@ -219,7 +219,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   },
   {
     name: 'get_my_registration',
-    description: `Your registration for an event (status pending, approved or rejected with a reason) and your project. \`wait\` (seconds, at most ${LONG_POLL_MAX_SECONDS}) holds a pending registration until it is decided or the time is up; it always answers before the 60 s default request timeout of the official MCP SDK clients. Still pending: call again at once.`,
+    description: `Your registration for an event (status pending, approved or rejected with a reason) and your project. \`wait\` (seconds, at most ${LONG_POLL_MAX_SECONDS}) holds a pending registration until it is decided or the time is up; it always answers before the ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s default request timeout of the official MCP SDK clients. Still pending: call again at once.`,
     annotations: read('Get my registration'),
     method: 'GET',
     path: '/events/{event_id}/my-registration',

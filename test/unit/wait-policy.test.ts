@@ -4,6 +4,7 @@ import {
   DEFAULT_MAX_WAIT_SECONDS,
   effectiveWaitSeconds,
   LONG_POLL_MAX_SECONDS,
+  MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS,
   POLL_MAX_SECONDS,
   POLL_MIN_SECONDS,
   pollDelaySeconds,
@@ -13,6 +14,7 @@ import {
 describe('wait policy', () => {
   it('caps long-polls below the 60 s default request timeout of the official MCP SDK clients', () => {
     expect(LONG_POLL_MAX_SECONDS).toBe(45);
+    expect(LONG_POLL_MAX_SECONDS).toBeLessThan(MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS - 10);
     expect(DEFAULT_MAX_WAIT_SECONDS).toBe(LONG_POLL_MAX_SECONDS);
   });
 
