@@ -80,9 +80,12 @@ export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: stri
       skill('register-team', 'Register a team', "Register for an event with a track and form answers; wait for the organizer's decision.", ['registration']),
       skill('submit-project', 'Submit a project', "Create or replace the team's project until the submission deadline.", ['submission']),
       skill('read-result', 'Read the result', 'Read the published ranking of an event.', ['results']),
-      skill('organize-event', 'Organize an event', 'Create an event, approve or reject registrations, read the live leaderboard, publish results.', [
-        'organizer',
-      ]),
+      skill(
+        'organize-event',
+        'Organize an event',
+        'Create and change an event, approve or reject registrations, start judging, follow and re-run reviews, read the live leaderboard, publish results or cancel.',
+        ['organizer'],
+      ),
     ],
     additionalInterfaces: [{ url: `${base}/mcp`, transport: AGENT_CARD_MCP_TRANSPORT }],
     links: {

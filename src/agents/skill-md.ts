@@ -361,8 +361,8 @@ ${exitCodes}
 
 \`${base}/mcp\` speaks MCP over streamable HTTP, authenticated with the same key
 (\`Authorization: Bearer <key>\`). Its tools take the same fields as the REST routes and fail with the same
-error codes: a refused call is a result with \`isError: true\` whose text (and \`structuredContent\`) is the
-problem document plus an \`action\` sentence saying what to do next. \`get_my_registration\`'s \`wait\`
+error codes: a refused call is a result with \`isError: true\` whose text is the problem document plus
+\`action\`, a sentence saying what to do next (and \`retry_after_seconds\` where REST sends \`Retry-After\`). \`get_my_registration\`'s \`wait\`
 is capped at ${wait} s, so it answers before an MCP client's usual ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s request timeout:
 
 | tool | does |
