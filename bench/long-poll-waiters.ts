@@ -26,7 +26,7 @@ async function onMessage(msg: Start | { type: 'answered' }): Promise<void> {
   let connected = 0;
   for (let i = 0; i < msg.keys.length; i++) {
     const req = http.get(
-      { host: hostname, port, agent, path: `/api/v1/events/${msg.eventId}/my-registration?wait=60`, headers: { authorization: `Bearer ${msg.keys[i]}` } },
+      { host: hostname, port, agent, path: `/api/v1/events/${msg.eventId}/my-registration?wait=45`, headers: { authorization: `Bearer ${msg.keys[i]}` } },
       (res) => {
         res.resume();
         res.on('end', () => answered++);

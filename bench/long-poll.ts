@@ -1,5 +1,5 @@
 /**
- * What do idle long-polls cost? 5,000 `GET /events/:id/my-registration?wait=60` waiters on pending
+ * What do idle long-polls cost? 5,000 `GET /events/:id/my-registration?wait=45` waiters on pending
  * registrations, PostgreSQL without Redis (the server uses LISTEN/NOTIFY), the real server in a child
  * process (the waiters held by another, bench/long-poll-waiters.ts). Measures the server's CPU while they wait (share of one core), the database's
  * transactions per second (pg_stat_database), and the rate of another read (GET /events/:id)
@@ -143,7 +143,7 @@ async function main() {
   let server: BenchServer | null = null;
   try {
     const { eventId, keys } = await seed(u.toString());
-    server = await startBenchServer({ DATABASE_URL: u.toString(), MAX_WAIT_SECONDS: '60' });
+    server = await startBenchServer({ DATABASE_URL: u.toString(), MAX_WAIT_SECONDS: '45' });
     const read = { url: `${server.url}/api/v1/events/${eventId}`, connections: 50, duration: DURATION };
     // Warm up (JIT, caches) so that the first measurement is not the slow one.
     await autocannon({ ...read, duration: 3 });

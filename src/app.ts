@@ -80,9 +80,31 @@ export const REDACTED_PATHS = [
   '*.apiKey',
 ];
 
+/**
+ * Fastify's "request errored" for a request its client abandoned (an MCP client cancelling a
+ * waiting tool call ends the in-process REST call it made with an AbortError). A client going away
+ * is not a fault of the server: it is logged at info, without a stack.
+ */
+function isClientAbort(args: unknown[]): boolean {
+  const [first, msg] = args;
+  if (msg !== 'request errored' || typeof first !== 'object' || first === null) return false;
+  const err = (first as { err?: unknown }).err;
+  return err instanceof Error && err.name === 'AbortError';
+}
+
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
+    hooks: {
+      logMethod(args, method, level) {
+        if (level >= 50 && isClientAbort(args)) {
+          const { res, responseTime } = args[0] as { res?: unknown; responseTime?: number };
+          this.info({ res, responseTime }, 'request aborted by its client');
+          return;
+        }
+        method.apply(this, args);
+      },
+    },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
       // Never log query strings: invitation and sign-in links carry tokens there.

@@ -6,7 +6,7 @@ import type { App } from '../core/http/app-types.js';
 import { problems } from '../core/http/schemas.js';
 import { ifNoneMatch } from '../core/http/etag.js';
 import { NotModified } from '../results/results-schemas.js';
-import { renderAgentCard, renderLlmsTxt } from './discovery.js';
+import { AGENT_CARD_PATHS, renderAgentCard, renderLlmsTxt } from './discovery.js';
 import { SCRIPT_NAMES, renderScripts } from './shell-scripts.js';
 import { renderSkillMd } from './skill-md.js';
 
@@ -88,11 +88,13 @@ export function skillRoutes(material: AgentMaterial) {
   };
 }
 
-/** `{site_url}/llms.txt`, `{site_url}/.well-known/agent.json` and `{site_url}/scripts/<name>.sh`. */
+/** `{site_url}/llms.txt`, the agent card (both well-known paths) and `{site_url}/scripts/<name>.sh`. */
 export function discoveryRoutes(material: AgentMaterial) {
   return async function plugin(app: App) {
     serve(app, '/llms.txt', material.llmsTxt, 'llms.txt: where an LLM finds skill.md, the OpenAPI document, the MCP server and the scripts');
-    serve(app, '/.well-known/agent.json', material.agentCard, 'A2A agent card describing the API and the MCP server');
+    const [current, older] = AGENT_CARD_PATHS;
+    serve(app, current, material.agentCard, 'A2A agent card (A2A 0.3 path) describing the API and the MCP server');
+    serve(app, older, material.agentCard, 'The same A2A agent card at its older path');
     for (const { name, doc } of material.scripts) {
       serve(app, `/scripts/${name}.sh`, doc, `Shell script ${name}.sh (POSIX sh + curl)`);
     }

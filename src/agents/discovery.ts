@@ -32,11 +32,20 @@ ${SCRIPT_NAMES.map((n) => `- [${n}.sh](${site}/scripts/${n}.sh): POSIX sh + curl
 
 ## Optional
 
-- [Agent card](${site}/.well-known/agent.json): A2A description of the same
+- [Agent card](${site}/.well-known/agent-card.json): A2A description of the same (also at /.well-known/agent.json)
 `;
 }
 
-/** `{site_url}/.well-known/agent.json`: an A2A agent card describing the same surface. */
+/**
+ * The MCP endpoint's transport name in the card. A2A's transport is an open string: this is not one
+ * of its own bindings (JSONRPC, GRPC, HTTP+JSON), and the card says so rather than claim one.
+ */
+export const AGENT_CARD_MCP_TRANSPORT = 'MCP';
+
+/** Where A2A 0.3 clients look for the card, and the older path kept for the clients that read it. */
+export const AGENT_CARD_PATHS = ['/.well-known/agent-card.json', '/.well-known/agent.json'] as const;
+
+/** `{site_url}/.well-known/agent-card.json`: an A2A agent card describing the same surface. */
 export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: string): Record<string, unknown> {
   const site = config.publicUrl;
   const base = `${site}/api/v1`;
@@ -52,11 +61,12 @@ export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: stri
     protocolVersion: '0.3.0',
     name: 'Hackathon platform',
     description:
-      'Find hackathons, register a team, wait for approval, submit a project and read the ranking; organizers create events, decide registrations and publish results.',
-    // The platform speaks its own REST API and MCP, not A2A's task protocol: the card points at the
-    // REST base (HTTP+JSON) and lists the MCP endpoint as a further interface.
-    url: base,
-    preferredTransport: 'HTTP+JSON',
+      'Find hackathons, register a team, wait for approval, submit a project and read the ranking; organizers create events, decide registrations and publish results. Not an A2A task endpoint: use the MCP server (url, streamable HTTP) or the REST API its OpenAPI document describes (links.openapi).',
+    // The platform speaks its own REST API (described by its OpenAPI document) and MCP, not any of
+    // A2A's task bindings: claiming HTTP+JSON would send an A2A client to /v1/message:send, which
+    // does not exist. The one interface named is the MCP endpoint, by its own name.
+    url: `${base}/mcp`,
+    preferredTransport: AGENT_CARD_MCP_TRANSPORT,
     version,
     documentationUrl: `${base}/skill.md`,
     provider: { organization: 'Hackathon platform', url: site },
@@ -70,19 +80,20 @@ export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: stri
       skill('register-team', 'Register a team', "Register for an event with a track and form answers; wait for the organizer's decision.", ['registration']),
       skill('submit-project', 'Submit a project', "Create or replace the team's project until the submission deadline.", ['submission']),
       skill('read-result', 'Read the result', 'Read the published ranking of an event.', ['results']),
-      skill('organize-event', 'Organize an event', 'Create an event, approve or reject registrations, read the live leaderboard, publish results.', [
-        'organizer',
-      ]),
+      skill(
+        'organize-event',
+        'Organize an event',
+        'Create and change an event, approve or reject registrations, start judging, follow and re-run reviews, read the live leaderboard, publish results or cancel.',
+        ['organizer'],
+      ),
     ],
-    additionalInterfaces: [
-      { url: base, transport: 'HTTP+JSON' },
-      { url: `${base}/mcp`, transport: 'MCP (streamable HTTP)' },
-    ],
+    additionalInterfaces: [{ url: `${base}/mcp`, transport: AGENT_CARD_MCP_TRANSPORT }],
     links: {
       skill: `${base}/skill.md`,
       openapi: `${base}/openapi.json`,
       docs: `${site}/docs`,
       llms: `${site}/llms.txt`,
+      rest: base,
       mcp: `${base}/mcp`,
       scripts: SCRIPT_NAMES.map((n) => `${site}/scripts/${n}.sh`),
     },

@@ -2,6 +2,14 @@ import type { Config } from '../core/config.js';
 import { ERROR_STATUS, titleOf, type ErrorCode } from '../core/errors.js';
 import { ORGANIZER_PAGE_DEFAULT, ORGANIZER_PAGE_MAX } from '../core/http/pagination.js';
 import { Problem } from '../core/http/schemas.js';
+import {
+  effectiveWaitSeconds,
+  LONG_POLL_MAX_SECONDS,
+  MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS,
+  POLL_MAX_SECONDS,
+  POLL_MIN_SECONDS,
+  pollDelaySeconds,
+} from '../core/wait-policy.js';
 import { CreateEventBody, EventSchema, EventSummarySchema, ListEventsQuery, RegistrationFormSchema } from '../events/events-schemas.js';
 import { FIELD_TYPES } from '../events/event-config.js';
 import { EVENT_STATUSES } from '../events/status.js';
@@ -39,7 +47,7 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   already_registered: 'You registered already; the problem carries the existing registration `id`. Read `my-registration` instead.',
   team_name_taken: 'Another team uses this name in this event (case-insensitively). Pick another `team_name`.',
   submission_closed: 'The submission window is closed (`detail` says why). Do not retry.',
-  results_not_published: 'The ranking is not published yet. Check again later (hours, not seconds), or wait for `result_announced_at`.',
+  results_not_published: `The ranking is not published yet; \`event_status\` says where the event stands. Ask again after \`Retry-After\` (${POLL_MAX_SECONDS} s); a cancelled event never publishes (no Retry-After): stop.`,
   invalid_transition: 'Organizers: an event status only moves forward.',
   event_locked: 'Organizers: judging has started, so dimensions, models, tracks and deadlines are fixed.',
   not_judging: 'Organizers: publishing (and reviewing) works only while the event is `judging`.',
@@ -104,7 +112,8 @@ export function renderSkillMd({ config, version }: SkillMdInput): string {
   const base = `${site}/api/v1`;
   const rl = config.rateLimit;
   const bodyKb = Math.floor(config.bodyLimitBytes / 1024);
-  const wait = config.maxWaitSeconds;
+  const wait = effectiveWaitSeconds(LONG_POLL_MAX_SECONDS, config.maxWaitSeconds);
+  const cadence = [0, 1, 2, 3, 4, 5].map(pollDelaySeconds).join(', ');
   const providers = Object.keys(config.ai.providers);
   const exitCodes = EXIT_CODES.map(([c, what]) => `| ${c} | ${what} |`).join('\n');
   const scripts = SCRIPT_NAMES.map((n) => `- \`${site}/scripts/${n}.sh\``).join('\n');
@@ -182,8 +191,9 @@ The examples use shell variables: \`KEY\` (your key), \`EVENT_ID\`, \`REG_ID\`.
    fields take numbers (or numeric strings). \`contact_email\` defaults to your account's e-mail.
 
 4. **Wait for the decision.** Ask with \`?wait=N\` (up to ${wait} s): the server holds the request and
-   answers as soon as the organizer decides. While it stays \`pending\`, pause and ask again with
-   exponential backoff from 30 s up to 5 min between requests (30, 60, 120, 240, 300, 300, …):
+   answers as soon as the organizer decides. A long-poll that ends still \`pending\` may be repeated at
+   once. A client that cannot hold a request that long polls by the one cadence of this server: first
+   pause ${POLL_MIN_SECONDS} s, doubled after each unchanged answer, at most ${POLL_MAX_SECONDS / 60} min (${cadence}, …):
 
    \`\`\`sh
    curl -s "${base}/events/$EVENT_ID/my-registration?wait=${wait}" -H "Authorization: Bearer $KEY"
@@ -329,7 +339,7 @@ export HACKATHON_API_KEY=<your key>
 ./events.sh                                   # open events: id, status, deadlines, name
 ./events.sh $EVENT_ID                         # its tracks and form fields
 ./register.sh --event $EVENT_ID --team "<team>" --track <track id> --field <key>=<value>
-./status.sh --event $EVENT_ID                 # waits for the decision (?wait= and backoff 30 s … 5 min)
+./status.sh --event $EVENT_ID                 # waits for the decision (?wait= and backoff ${POLL_MIN_SECONDS} s … ${POLL_MAX_SECONDS / 60} min)
 ./submit.sh --event $EVENT_ID --name "<project>" --github <repository URL> [--description …] [--team-size N]
 ./result.sh --event $EVENT_ID                 # the ranking once published
 \`\`\`
@@ -338,7 +348,7 @@ The API base URL is baked in (\`${base}\`); set \`HACKATHON_BASE_URL\` to use an
 come from the environment (\`HACKATHON_EVENT_ID\`, \`HACKATHON_TEAM_NAME\`, \`HACKATHON_TRACK_ID\`,
 \`HACKATHON_FIELDS\` as key=value lines, …; each script's header lists them). \`status.sh\` takes
 \`HACKATHON_WAIT\` (server wait per request, default ${wait}), \`HACKATHON_POLL_MIN\` / \`HACKATHON_POLL_MAX\`
-(backoff, default 30 / 300 s) and \`HACKATHON_WAIT_BUDGET\` (give up after, default 3600 s). \`register.sh\`
+(backoff, default ${POLL_MIN_SECONDS} / ${POLL_MAX_SECONDS} s) and \`HACKATHON_WAIT_BUDGET\` (give up after, default 3600 s). \`register.sh\`
 and \`submit.sh\` send an \`Idempotency-Key\` made once per run and reused on their retries.
 
 Exit codes (all scripts):
@@ -351,7 +361,9 @@ ${exitCodes}
 
 \`${base}/mcp\` speaks MCP over streamable HTTP, authenticated with the same key
 (\`Authorization: Bearer <key>\`). Its tools take the same fields as the REST routes and fail with the same
-error codes:
+error codes: a refused call is a result with \`isError: true\` whose text is the problem document plus
+\`action\`, a sentence saying what to do next (and \`retry_after_seconds\` where REST sends \`Retry-After\`). \`get_my_registration\`'s \`wait\`
+is capped at ${wait} s, so it answers before an MCP client's usual ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s request timeout:
 
 | tool | does |
 |---|---|

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { DEFAULT_MAX_WAIT_SECONDS, LONG_POLL_MAX_SECONDS } from './wait-policy.js';
 
 /**
  * One config object, parsed and validated once at start from the environment, then passed down.
@@ -26,7 +27,7 @@ export interface Config {
   /** Time limits of the HTTP layer, against clients that hold sockets open. */
   http: HttpLimits;
   rateLimit: { perKey: number; perIp: number; windowMs: number; enabled: boolean };
-  /** Longest `?wait=` a client may ask of my-registration, in seconds. */
+  /** Longest `?wait=` a client may ask of my-registration, in seconds (at most the wait policy's LONG_POLL_MAX_SECONDS). */
   maxWaitSeconds: number;
   /** How long a process may serve public event reads from memory before re-reading (0 = never cache). */
   eventCacheTtlMs: number;
@@ -357,7 +358,7 @@ export function loadConfig(env: Env = process.env): Config {
       perIp: int('RATE_LIMIT_PER_IP', 60, 1, 1_000_000),
       windowMs: int('RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
     },
-    maxWaitSeconds: int('MAX_WAIT_SECONDS', 60, 0, 600),
+    maxWaitSeconds: int('MAX_WAIT_SECONDS', DEFAULT_MAX_WAIT_SECONDS, 0, LONG_POLL_MAX_SECONDS),
     eventCacheTtlMs: int('EVENT_CACHE_TTL_MS', 1000, 0, 3_600_000),
     eventCacheMaxEntries: int('EVENT_CACHE_MAX_ENTRIES', 5000, 1, 10_000_000),
     eventCacheMaxBytes: int('EVENT_CACHE_MAX_BYTES', 32 * 1024 * 1024, 1024, 2 ** 40),

@@ -1,4 +1,5 @@
 import { ERROR_STATUS, titleOf, type ErrorCode } from './errors.js';
+import { LONG_POLL_MAX_SECONDS, POLL_CADENCE_TEXT, POLL_MAX_SECONDS } from './wait-policy.js';
 
 /** What a problem code means for a client: when it happens and what to do. */
 export interface ErrorExplanation {
@@ -25,7 +26,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   registration_not_approved: {
     when: 'Your team is registered but not approved (still pending, or rejected), so it cannot submit yet.',
-    action: 'Wait for the decision: GET /api/v1/events/{id}/my-registration?wait=30, backing off from 30 s to 5 min. A rejection carries the reason.',
+    action: `Wait for the decision: GET /api/v1/events/{id}/my-registration?wait=${LONG_POLL_MAX_SECONDS} (a long-poll; call again at once while still pending). Without long-polls: ${POLL_CADENCE_TEXT}. A rejection carries the reason.`,
   },
   not_found: {
     when: 'No route answers this method and path, or the object does not exist for you.',
@@ -109,8 +110,8 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Do not retry; the project as last submitted is the one judged.',
   },
   results_not_published: {
-    when: 'The ranking of the event is not published yet.',
-    action: "Come back later: poll the result rarely (every few minutes), or watch the event's status.",
+    when: 'The ranking of the event is not published yet (or never will be: the event is cancelled).',
+    action: `The problem's \`event_status\` says where the event stands; results come after judging. Ask again after the \`Retry-After\` seconds (${POLL_MAX_SECONDS}); a cancelled event never publishes (no Retry-After): stop.`,
   },
   invalid_transition: {
     when: 'The event cannot move from its current status to the one asked for.',

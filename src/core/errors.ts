@@ -120,14 +120,17 @@ export class AppError extends Error {
   readonly errors: FieldError[] | undefined;
   /** Extra members of the problem document (e.g. the existing registration's `id`). */
   readonly extra: Record<string, unknown> | undefined;
+  /** Sent as the `Retry-After` header (seconds): when asking again may give another answer. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, detail?: string, opts: { errors?: FieldError[]; extra?: Record<string, unknown> } = {}) {
+  constructor(code: ErrorCode, detail?: string, opts: { errors?: FieldError[]; extra?: Record<string, unknown>; retryAfterSeconds?: number } = {}) {
     super(detail ?? TITLES[code]);
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.errors = opts.errors;
     this.extra = opts.extra;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 }
 

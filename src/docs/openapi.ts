@@ -131,6 +131,10 @@ export function documentRoute(route: RouteLike, schema: JsonObject): JsonObject 
     if (status === 429) problem.headers = { ...rateLimitHeaders, 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying' } };
     if (status === 503)
       problem.headers = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying (sent with `database_unavailable`)' } };
+    if (codes.includes('results_not_published'))
+      problem.headers = {
+        'Retry-After': { type: 'integer', description: 'Seconds before asking again (sent with `results_not_published`, except for a cancelled event)' },
+      };
     response[status] = problem;
   }
 

@@ -13,12 +13,13 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../core/http/app-types.js';
 import type { Config } from '../core/config.js';
-import { AppError, toProblem, validationError } from '../core/errors.js';
+import { ERROR_CATALOG } from '../core/error-catalog.js';
+import { AppError, ERROR_STATUS, toProblem, validationError, type ErrorCode as ProblemCode } from '../core/errors.js';
 import { problems } from '../core/http/schemas.js';
 import { ajvToFieldErrors, validatorCompiler } from '../core/http/validation.js';
 import { McpAccepted, McpRequestBody, McpResponseBody } from './mcp-schemas.js';
 import { IDEMPOTENCY_HEADER } from '../idempotency/idempotency-key.js';
-import { IDEMPOTENCY_ARG, MCP_TOOLS, nextCursorOf, toolPath, type ToolSpec } from './mcp-tools.js';
+import { IDEMPOTENCY_ARG, MCP_NEXT_ACTIONS, MCP_TOOLS, nextCursorOf, toolPath, type ToolSpec } from './mcp-tools.js';
 
 type ArgsValidator = ((data: unknown) => boolean) & { errors?: Parameters<typeof ajvToFieldErrors>[0] | null };
 
@@ -81,7 +82,22 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
   }));
 
   function toolError(err: AppError): CallToolResult {
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(toProblem(err, config.publicUrl)) }] };
+    return refusal(toProblem(err, config.publicUrl));
+  }
+
+  /**
+   * A refused call: the REST problem document plus what an MCP-only client cannot get elsewhere
+   * (it cannot open the \`type\` URL nor see headers): the next \`action\` as a sentence and the
+   * \`Retry-After\` header as \`retry_after_seconds\`. Text content only: a structuredContent would
+   * have to match the tool's output schema, which describes the success.
+   */
+  function refusal(problem: Record<string, unknown>, retryAfter?: string | string[] | number): CallToolResult {
+    const code = problem.code as ProblemCode | undefined;
+    const known = code !== undefined && code in ERROR_STATUS;
+    const action = known ? (MCP_NEXT_ACTIONS[code] ?? ERROR_CATALOG[code].action) : 'Read the detail; retrying unchanged is unlikely to help.';
+    const seconds = Number(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    const body = { ...problem, action, ...(Number.isFinite(seconds) && retryAfter !== undefined ? { retry_after_seconds: seconds } : {}) };
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
   }
 
   async function callTool(app: App, request: FastifyRequest, spec: ToolSpec, rawArgs: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
@@ -105,7 +121,7 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
       if ([...query.keys()].length) url += `?${query}`;
     } else {
       // The remaining arguments are the JSON body (an empty object where the route takes none).
-      payload = JSON.stringify(rest);
+      payload = JSON.stringify({ ...rest, ...spec.fixedBody });
       headers['content-type'] = 'application/json';
     }
 
@@ -114,8 +130,9 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
     const isJson = /json/i.test(String(res.headers['content-type'] ?? ''));
     const body: unknown = isJson && res.body ? JSON.parse(res.body) : res.body;
     if (res.statusCode >= 400) {
-      // The REST problem document as is: the same code, detail and field errors.
-      return { isError: true, content: [{ type: 'text', text: isJson ? res.body : JSON.stringify({ status: res.statusCode, detail: res.body }) }] };
+      // The REST problem document: the same code, detail and field errors, plus the next action.
+      const problem = isJson && body && typeof body === 'object' ? (body as Record<string, unknown>) : { status: res.statusCode, detail: res.body };
+      return refusal(problem, res.headers['retry-after']);
     }
     const structured: Record<string, unknown> = spec.list
       ? { items: body, next_cursor: nextCursorOf(res.headers.link as string | undefined) }
@@ -129,7 +146,7 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
       { name: 'hackathon-platform', title: 'Hackathon platform', version: '1.0.0' },
       {
         capabilities: { tools: {} },
-        instructions: `Tools for the hackathon platform at ${config.publicUrl}: find an event (list_events), read its registration form, register_team, wait for the decision with get_my_registration (wait), submit_project, then get_result. Organizers: create_event, list_registrations, approve/reject_registration, get_leaderboard, publish_results. The full guide is ${config.publicUrl}/api/v1/skill.md. A refused call returns isError with the REST problem document (its \`code\` says what to do).`,
+        instructions: `Tools for the hackathon platform at ${config.publicUrl}: find an event (list_events), read its registration form, register_team, wait for the decision with get_my_registration (wait), submit_project, then get_result. Organizers: create_event, update_event, list_registrations, approve/reject_registration, start_judging, list_reviews, rerun_reviews, get_leaderboard, publish_results, cancel_event. The full guide is ${config.publicUrl}/api/v1/skill.md. A refused call returns isError with the REST problem document: its \`code\`, \`detail\` and an \`action\` sentence saying what to do next.`,
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));

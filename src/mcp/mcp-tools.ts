@@ -1,5 +1,16 @@
 import { Type, type TSchema } from 'typebox';
-import { EventIdParams, CreateEventBody, EventSchema, EventSummarySchema, ListEventsQuery, RegistrationFormSchema } from '../events/events-schemas.js';
+import type { ErrorCode } from '../core/errors.js';
+import { LONG_POLL_MAX_SECONDS, MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS } from '../core/wait-policy.js';
+import {
+  EventIdParams,
+  CreateEventBody,
+  EventSchema,
+  EventSummarySchema,
+  ListEventsQuery,
+  PatchEventBody,
+  RegistrationFormSchema,
+} from '../events/events-schemas.js';
+import { EVENT_STATUS_INPUTS } from '../events/status.js';
 import {
   DecisionBody,
   ListRegistrationsQuery,
@@ -11,6 +22,7 @@ import {
   RegistrationSchema,
 } from '../registrations/registrations-schemas.js';
 import { LeaderboardEntrySchema, LeaderboardQuery, PublishBody, PublishResponse, ResultEntrySchema, ResultQuery } from '../results/results-schemas.js';
+import { ListReviewsQuery, RerunBody, RerunResponse, ReviewSchema } from '../reviews/reviews-schemas.js';
 import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
 
 /** The tool names are shared with skill.md and the other agent material: never rename one. */
@@ -28,6 +40,11 @@ export const MCP_TOOL_NAMES = [
   'reject_registration',
   'get_leaderboard',
   'publish_results',
+  'update_event',
+  'start_judging',
+  'cancel_event',
+  'list_reviews',
+  'rerun_reviews',
 ] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
@@ -56,7 +73,7 @@ export interface ToolSpec {
   name: McpToolName;
   description: string;
   annotations: ToolAnnotations;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** Under /api/v1, with `{event_id}`-style holes named after the path arguments. */
   path: string;
   pathArgs: string[];
@@ -66,6 +83,8 @@ export interface ToolSpec {
   list: boolean;
   /** A count header of the REST answer the result carries as a property (absent header: 0). */
   countHeader?: { header: string; property: string };
+  /** Body members the tool always sends (a status change), merged under the arguments. */
+  fixedBody?: Record<string, unknown>;
 }
 
 interface ObjectLike {
@@ -121,6 +140,8 @@ const write = (title: string, destructive: boolean, idempotent: boolean): ToolAn
 const { format: _csvFormat, ...leaderboardArgs } = LeaderboardQuery.properties;
 // Compact list items (`fields`, where the route offers it) would not match the tool's output schema.
 const { fields: _compact, ...listEventsArgs } = ListEventsQuery.properties as Record<string, TSchema>;
+/** The statuses the `status` filter accepts, from the one list the route checks against. */
+const statusFilterWords = EVENT_STATUS_INPUTS.filter((s) => s !== 'recruiting').join(', ');
 const decisionObject = DecisionBody.anyOf[0];
 
 /**
@@ -152,8 +173,7 @@ function withIdempotencyArgs(tools: ToolSpec[]): ToolSpec[] {
 export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   {
     name: 'list_events',
-    description:
-      'List public events, newest first (one page; pass next_cursor back as cursor for more). `status` filters (comma-separated: draft, open, closed, judging, ended, cancelled); `mine: true` lists the events you organize, drafts included.',
+    description: `List public events, newest first (one page; pass next_cursor back as cursor for more). \`status\` filters (comma-separated: ${statusFilterWords}; recruiting means open; draft needs mine: true); \`mine: true\` lists the events you organize, drafts included.`,
     annotations: read('List events'),
     method: 'GET',
     path: '/events',
@@ -199,8 +219,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   },
   {
     name: 'get_my_registration',
-    description:
-      "Your registration for an event (status pending, approved or rejected with a reason) and your project. `wait` (seconds) holds a pending registration until it is decided or the time is up (the server caps it); keep it below your client's request timeout (60 s by default in the official MCP SDKs), e.g. 45, and call again while still pending.",
+    description: `Your registration for an event (status pending, approved or rejected with a reason) and your project. \`wait\` (seconds, at most ${LONG_POLL_MAX_SECONDS}) holds a pending registration until it is decided or the time is up; it always answers before the ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s default request timeout of the official MCP SDK clients. Still pending: call again at once.`,
     annotations: read('Get my registration'),
     method: 'GET',
     path: '/events/{event_id}/my-registration',
@@ -223,7 +242,8 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   },
   {
     name: 'get_result',
-    description: 'The published ranking of an event, best first (results_not_published until the organizers publish).',
+    description:
+      'The published ranking of an event, best first. Before publication the call fails with results_not_published, carrying event_status and retry_after_seconds (when to call again).',
     annotations: read('Get the result'),
     method: 'GET',
     path: '/events/{event_id}/result',
@@ -306,7 +326,83 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     outputSchema: objectOutput(PublishResponse),
     list: false,
   },
+  {
+    name: 'update_event',
+    description:
+      'Organizers: change your event (name, description, tracks, dimensions, models, deadlines, registration settings, co-organizers); send only what changes. `status` moves it forward: "open" publishes a draft, "active" closes registration, "judging" and "cancelled" as start_judging and cancel_event.',
+    annotations: write('Change an event', false, true),
+    method: 'PATCH',
+    path: '/events/{event_id}',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, { properties: PatchEventBody.properties }),
+    outputSchema: objectOutput(EventSchema),
+    list: false,
+  },
+  {
+    name: 'start_judging',
+    description:
+      'Organizers: close submissions now and move your event to judging (it also happens by itself at the submission deadline). Reviews run; follow them with list_reviews and get_leaderboard, then publish_results.',
+    annotations: write('Start judging', true, true),
+    method: 'PATCH',
+    path: '/events/{event_id}',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(EventSchema),
+    list: false,
+    fixedBody: { status: 'judging' },
+  },
+  {
+    name: 'cancel_event',
+    description: 'Organizers: cancel your event. Final: it takes no more registrations or submissions and never publishes results.',
+    annotations: write('Cancel an event', true, true),
+    method: 'PATCH',
+    path: '/events/{event_id}',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(EventSchema),
+    list: false,
+    fixedBody: { status: 'cancelled' },
+  },
+  {
+    name: 'list_reviews',
+    description:
+      'Organizers: the reviews of your event (one per project and model or human reviewer): status, scores, summary and, for failed ones, failure_reason (one page; filter by status or project_id).',
+    annotations: read('List reviews'),
+    method: 'GET',
+    path: '/events/{event_id}/reviews',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, ListReviewsQuery),
+    outputSchema: listOutput(ReviewSchema),
+    list: true,
+  },
+  {
+    name: 'rerun_reviews',
+    description:
+      'Organizers: queue reviews of your judging event again: every failed one by default, or one model\'s (`model`; with `status: "failed"` only its failed ones). Answers how many were queued.',
+    annotations: write('Re-run reviews', false, false),
+    method: 'POST',
+    path: '/events/{event_id}/reviews/rerun',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, RerunBody),
+    outputSchema: objectOutput(RerunResponse),
+    list: false,
+  },
 ]);
+
+/**
+ * What an MCP client does next after a refused call, where the REST problem page's advice names
+ * REST routes: the tool to call instead. Other codes take the problem page's `action` as is.
+ */
+export const MCP_NEXT_ACTIONS: Partial<Record<ErrorCode, string>> = {
+  not_registered: 'Register first with register_team (read get_registration_form for the tracks and fields); submit once approved.',
+  registration_not_approved: `Wait for the decision with get_my_registration (wait: ${LONG_POLL_MAX_SECONDS}), calling again while pending; submit once approved. A rejection carries the reason.`,
+  event_not_found: 'Use an event id from list_events; do not call again with this one.',
+  registration_not_found: 'Use a registration id from list_registrations.',
+  already_registered: 'Read your registration with get_my_registration instead of registering again.',
+  results_not_published:
+    'Call get_result again after retry_after_seconds; event_status says where the event stands (results come after judging). A cancelled event never publishes: stop.',
+  invalid_transition: 'Read the event with get_event and move it one allowed step at a time (the detail names what is allowed).',
+};
 
 /** The REST path of a call, its path arguments percent-encoded. */
 export function toolPath(spec: ToolSpec, args: Record<string, unknown>): string {

@@ -4,6 +4,7 @@ import type { RegistrationsService } from './registrations-service.js';
 import type { Config } from '../core/config.js';
 import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
+import { effectiveWaitSeconds } from '../core/wait-policy.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import {
   DecisionBody,
@@ -69,7 +70,7 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
         },
       },
       async (request) => {
-        const wait = Math.min(request.query.wait ?? 0, config.maxWaitSeconds);
+        const wait = effectiveWaitSeconds(request.query.wait, config.maxWaitSeconds);
         const abort = new AbortController();
         const onClose = () => abort.abort();
         request.raw.once('close', onClose);

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { ProjectRow, RegistrationRow } from '../core/db/schema.js';
 import { organizerPageQuery } from '../core/http/pagination.js';
 import { Nullable } from '../core/http/schemas.js';
+import { LONG_POLL_MAX_SECONDS } from '../core/wait-policy.js';
 import { ProjectSchema, projectForApi } from './project-schema.js';
 
 export const RegisterBody = Type.Object(
@@ -51,7 +52,15 @@ export const MyRegistrationSchema = Type.Object({
 });
 
 export const MyRegistrationQuery = Type.Object(
-  { wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 600, description: 'seconds to wait for a pending registration to be decided' })) },
+  {
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: LONG_POLL_MAX_SECONDS,
+        description: `seconds to hold a pending registration until it is decided (at most ${LONG_POLL_MAX_SECONDS}, and the server's MAX_WAIT_SECONDS); still pending when it ends: ask again at once`,
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 

@@ -6,6 +6,7 @@ import { uniqueViolation, type DatabaseHandle, type Db, type Executor } from '..
 import { AppError, validationError } from '../core/errors.js';
 import { cursorPartOk, decodeCursorArray } from '../core/http/pagination.js';
 import { iso } from '../core/time.js';
+import { resultsRetryAfterSeconds } from '../core/wait-policy.js';
 import { fromRow, type EventRecord } from '../events/events-model.js';
 import { findEvent } from '../events/events-repo.js';
 import type { EventsService } from '../events/events-service.js';
@@ -314,6 +315,20 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
     }
   }
 
+  /** Carries the event's status and, unless it never will publish, when to ask again (the wait policy). */
+  function notPublished(event: EventRecord, now: Date): AppError {
+    const status = effectiveStatus(event, now);
+    const retryAfter = resultsRetryAfterSeconds(status);
+    const detail =
+      retryAfter === null
+        ? `The event "${event.name}" is cancelled: its results will never be published.`
+        : `The results of "${event.name}" have not been published yet (the event is ${status}; results come after judging). Ask again in ${retryAfter} s or later.`;
+    return new AppError('results_not_published', detail, {
+      extra: { event_status: status },
+      ...(retryAfter !== null ? { retryAfterSeconds: retryAfter } : {}),
+    });
+  }
+
   function alreadyPublished(event: EventRecord): AppError {
     return new AppError('results_already_published', `The results of "${event.name}" are already published; a published result never changes.`);
   }
@@ -329,7 +344,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
     const start = q.cursor !== undefined ? decodePositionCursor(q.cursor, event.id) : 0;
     const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
     const row = await repo.findResultTag(db, event.id);
-    if (!row) throw new AppError('results_not_published', `The results of "${event.name}" have not been published yet.`);
+    if (!row) throw notPublished(event, clock.now());
     // Each track and page is its own representation, so it has its own tag (':' never occurs in an
     // encoded track id, so tags cannot collide). The first default page keeps the snapshot's tag.
     const track = q.trackId !== undefined ? `.${encodeURIComponent(q.trackId)}` : '';

@@ -213,6 +213,11 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'reject_registration',
         'get_leaderboard',
         'publish_results',
+        'update_event',
+        'start_judging',
+        'cancel_event',
+        'list_reviews',
+        'rerun_reviews',
       ]);
     });
   });
@@ -327,28 +332,39 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
           `${site}/api/v1/openapi.json`,
           `${site}/docs`,
           `${site}/api/v1/mcp`,
-          `${site}/.well-known/agent.json`,
+          `${site}/.well-known/agent-card.json`,
           ...SCRIPT_NAMES.map((n) => `${site}/scripts/${n}.sh`),
         ]),
       );
     });
 
     it('the agent card is an A2A card with skills, a bearer scheme and links, all on PUBLIC_URL', async () => {
-      const res = await t.request('GET', '/.well-known/agent.json');
+      const res = await t.request('GET', '/.well-known/agent-card.json');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      // The older path serves the same card.
+      const older = await t.request('GET', '/.well-known/agent.json');
+      expect(older.status).toBe(200);
+      expect(older.text).toBe(res.text);
       const card = res.body;
       expect(card).toMatchObject({
+        protocolVersion: '0.3.0',
         name: expect.any(String),
         description: expect.any(String),
-        url: `${site}/api/v1`,
+        url: `${site}/api/v1/mcp`,
+        preferredTransport: 'MCP',
         version: VERSION,
         documentationUrl: `${site}/api/v1/skill.md`,
         capabilities: expect.any(Object),
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
         security: [{ bearer: [] }],
       });
-      expect(card.additionalInterfaces).toContainEqual({ url: `${site}/api/v1/mcp`, transport: 'MCP (streamable HTTP)' });
+      // Only what is true: no A2A binding (JSONRPC, GRPC, HTTP+JSON) is claimed, the MCP endpoint is
+      // named by its own transport, and it is a route of this server.
+      expect(card.additionalInterfaces).toEqual([{ url: `${site}/api/v1/mcp`, transport: 'MCP' }]);
+      expect(res.text).not.toMatch(/HTTP\+JSON|JSONRPC|GRPC/);
+      expect(t.app.hasRoute({ method: 'POST', url: '/api/v1/mcp' })).toBe(true);
+      expect(card.links.openapi).toBe(`${site}/api/v1/openapi.json`);
       expect(card.skills.length).toBeGreaterThan(3);
       for (const s of card.skills)
         expect(s).toMatchObject({ id: expect.any(String), name: expect.any(String), description: expect.any(String), tags: expect.any(Array) });
@@ -357,7 +373,13 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
 
     it('the material this part serves exists on the server (OpenAPI, docs and MCP come from other parts)', () => {
       const origin = new URL(site);
-      const served = ['/api/v1/skill.md', '/llms.txt', '/.well-known/agent.json', ...SCRIPT_NAMES.map((n) => `/scripts/${n}.sh`)];
+      const served = [
+        '/api/v1/skill.md',
+        '/llms.txt',
+        '/.well-known/agent-card.json',
+        '/.well-known/agent.json',
+        ...SCRIPT_NAMES.map((n) => `/scripts/${n}.sh`),
+      ];
       expect(served.filter((p) => !t.app.hasRoute({ method: 'GET', url: p }))).toEqual([]);
       expect(origin.pathname).toBe('/site');
     });
@@ -367,6 +389,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     it.each([
       ['/api/v1/skill.md', 'text/markdown; charset=utf-8'],
       ['/llms.txt', 'text/plain; charset=utf-8'],
+      ['/.well-known/agent-card.json', 'application/json; charset=utf-8'],
       ['/.well-known/agent.json', 'application/json; charset=utf-8'],
       ...SCRIPT_NAMES.map((n) => [`/scripts/${n}.sh`, 'text/x-shellscript; charset=utf-8']),
     ])('%s has its exact content type, a strong ETag and 304 on If-None-Match', async (path, type) => {

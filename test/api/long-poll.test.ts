@@ -56,7 +56,7 @@ describe('long-poll wake-up across two instances through PostgreSQL LISTEN/NOTIF
     const org = await quickUser(a, 'organizer');
     const eventId = await createEvent(a, org.key);
     const reg = await pendingRegistration(a, eventId);
-    const waiting = a.api('GET', `/events/${eventId}/my-registration?wait=60`, { key: reg.team.key });
+    const waiting = a.api('GET', `/events/${eventId}/my-registration?wait=45`, { key: reg.team.key });
     await until(() => a.ctx.registrations.waiting() === 1);
     const approved = await b.api('POST', `/events/${eventId}/registrations/${reg.id}/approve`, { key: org.key });
     expect(approved.status).toBe(200);
@@ -91,7 +91,7 @@ describe('long-poll wake-up across two instances through PostgreSQL LISTEN/NOTIF
     expect(killed.rowCount).toBe(2);
     await Promise.all(resynced);
 
-    const waiting = a.api('GET', `/events/${eventId}/my-registration?wait=60`, { key: reg.team.key });
+    const waiting = a.api('GET', `/events/${eventId}/my-registration?wait=45`, { key: reg.team.key });
     await until(() => a.ctx.registrations.waiting() === 1);
     const approved = await b.api('POST', `/events/${eventId}/registrations/${reg.id}/approve`, { key: org.key });
     expect(approved.status).toBe(200);
@@ -174,7 +174,7 @@ describe.each(DIALECTS)('waiting costs no query per waiter (%s)', (dialect) => {
     const eventId = await createEvent(t, org.key);
     const regs = [];
     for (let i = 0; i < N; i++) regs.push(await pendingRegistration(t, eventId));
-    const answers = regs.map((r) => t.api('GET', `/events/${eventId}/my-registration?wait=60`, { key: r.team.key }));
+    const answers = regs.map((r) => t.api('GET', `/events/${eventId}/my-registration?wait=45`, { key: r.team.key }));
     await until(() => s.ctx.registrations.waiting() === N);
 
     const parkedAt = s.queries.length;

@@ -24,6 +24,11 @@ const TOOL_NAMES = [
   'reject_registration',
   'get_leaderboard',
   'publish_results',
+  'update_event',
+  'start_judging',
+  'cancel_event',
+  'list_reviews',
+  'rerun_reviews',
 ];
 
 async function connect(t: TestApp, key: string): Promise<Client> {
@@ -74,7 +79,7 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     await t?.close();
   });
 
-  it('lists the thirteen tools with JSON Schemas built from the REST schemas', async () => {
+  it('lists the eighteen tools with JSON Schemas built from the REST schemas', async () => {
     const { tools } = await teamClient.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -91,7 +96,7 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     // A defaulted query parameter is offered but not required.
     expect(byName.list_events!.inputSchema.required).toEqual([]);
     expect(byName.list_events!.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
-    expect(byName.get_my_registration!.inputSchema.properties!.wait).toMatchObject({ type: 'integer', minimum: 0, maximum: 600 });
+    expect(byName.get_my_registration!.inputSchema.properties!.wait).toMatchObject({ type: 'integer', minimum: 0, maximum: 45 });
     expect(byName.reject_registration!.inputSchema.required).toEqual(['event_id', 'registration_id']);
     expect(byName.reject_registration!.inputSchema.properties!.reason).toMatchObject({ type: 'string', maxLength: 1000 });
     expect(byName.create_event!.inputSchema.properties!.registration_deadline).toMatchObject({ type: 'string' });
@@ -291,7 +296,7 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
       expect(res.status).toBe(200);
       expect(res.headers.get('ratelimit-limit')).toBe('100000');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(res.body.result.tools).toHaveLength(13);
+      expect(res.body.result.tools).toHaveLength(TOOL_NAMES.length);
     });
 
     it('returns validation_failed as a tool error for arguments outside the schema', async () => {
@@ -460,7 +465,7 @@ describe.each(DIALECTS)('MCP server: a long-poll ends with its client (%s)', (di
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'get_my_registration', arguments: { event_id: eventId, wait: 600 } },
+      params: { name: 'get_my_registration', arguments: { event_id: eventId, wait: 45 } },
     });
     conn.socket.write(
       `POST /api/v1/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${team.key}\r\nContent-Type: application/json\r\n` +
@@ -468,7 +473,7 @@ describe.each(DIALECTS)('MCP server: a long-poll ends with its client (%s)', (di
     );
     await until(() => t.ctx.registrations.waiting() === 1); // the tool call's REST long-poll is parked
     conn.socket.destroy();
-    // Nothing decides the registration and the wait asked for 600 s: only the disconnect can end it.
+    // Nothing decides the registration and the wait asked for 45 s: only the disconnect can end it in time.
     await until(() => t.ctx.registrations.waiting() === 0);
     expect(t.ctx.registrations.waiting()).toBe(0);
   });
@@ -498,7 +503,7 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
     const { tools } = await teamClient.listTools();
     const withKey = tools.filter((tool) => 'idempotency_key' in (tool.inputSchema.properties ?? {})).map((tool) => tool.name);
     expect(withKey.sort()).toEqual(
-      ['register_team', 'submit_project', 'create_event', 'approve_registration', 'reject_registration', 'publish_results'].sort(),
+      ['register_team', 'submit_project', 'create_event', 'approve_registration', 'reject_registration', 'publish_results', 'rerun_reviews'].sort(),
     );
   });
 

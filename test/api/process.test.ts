@@ -82,8 +82,8 @@ describe.each(DIALECTS)('server process (%s)', (dialect) => {
     });
     expect(reg.status).toBe(201);
 
-    // wait=60, beyond the test's 30 s limit: only the drain on SIGTERM can answer it in time.
-    const poll = call('GET', `/api/v1/events/${eventId}/my-registration?wait=60`, team2Key);
+    // wait=45, beyond the test's 30 s limit: only the drain on SIGTERM can answer it in time.
+    const poll = call('GET', `/api/v1/events/${eventId}/my-registration?wait=45`, team2Key);
     // Wait for the server to have received the long-poll (its request log, which omits the query), not for a fixed time.
     const deadline = Date.now() + 10_000;
     while (!server.stderr().includes(`/api/v1/events/${eventId}/my-registration"`)) {

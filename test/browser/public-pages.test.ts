@@ -203,7 +203,7 @@ describe('public pages (SQLite)', () => {
     const mine = page.getByRole('region', { name: 'Your team' });
     await mine.getByText('Your team “Night Owls” is registered.').waitFor();
     await mine.getByText('Pending', { exact: true }).waitFor();
-    await mine.getByText(`GET /api/v1/events/${ids.open}/my-registration?wait=60`, { exact: false }).waitFor();
+    await mine.getByText(`GET /api/v1/events/${ids.open}/my-registration?wait=45`, { exact: false }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'event-signed-in');
     expect(problems).toEqual([]);

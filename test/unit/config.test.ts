@@ -20,7 +20,7 @@ describe('loadConfig', () => {
     expect(c.redisUrl).toBeUndefined();
     expect(c.bodyLimitBytes).toBe(100 * 1024);
     expect(c.rateLimit).toEqual({ enabled: true, perKey: 120, perIp: 60, windowMs: 60_000 });
-    expect(c.maxWaitSeconds).toBe(60);
+    expect(c.maxWaitSeconds).toBe(45);
     expect(c.logLevel).toBe('info');
     expect(c.trustProxy).toBe(false);
     expect(c.http).toEqual({
@@ -129,6 +129,7 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_PER_IP', 'many'],
     ['BODY_LIMIT_BYTES', '10'],
     ['MAX_WAIT_SECONDS', '-5'],
+    ['MAX_WAIT_SECONDS', '60'],
     ['OPENAI_BASE_URL', 'not a url'],
   ])('refuses %s=%j with a ConfigError naming the variable', (name, value) => {
     const problems = problemsOf({ [name]: value });

@@ -55,8 +55,9 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, appErr
   // nobody wants, which would hold the socket until the request time limit.
   if (!request.raw.complete) reply.header('connection', 'close');
   if (appErr.code === 'database_unavailable') reply.header('retry-after', DATABASE_RETRY_AFTER_SECONDS);
+  else if (appErr.retryAfterSeconds !== undefined) reply.header('retry-after', appErr.retryAfterSeconds);
   // A limit that says when it ends (the sign-in lockout and the other password checks): so does the header.
-  if (appErr.code === 'rate_limited' && typeof appErr.extra?.retry_after === 'number') reply.header('retry-after', appErr.extra.retry_after);
+  else if (appErr.code === 'rate_limited' && typeof appErr.extra?.retry_after === 'number') reply.header('retry-after', appErr.extra.retry_after);
   return reply.status(appErr.status).type('application/problem+json').send(body);
 }
 

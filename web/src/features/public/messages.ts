@@ -103,7 +103,7 @@ export const messages = defineMessages({
       mine: {
         title: 'Your team',
         team: 'Your team “{{team}}” is registered.',
-        pending: 'The organizers have not decided yet. You can wait for the decision with GET /api/v1/events/{{id}}/my-registration?wait=60.',
+        pending: 'The organizers have not decided yet. You can wait for the decision with GET /api/v1/events/{{id}}/my-registration?wait=45.',
         approved: 'Approved: you can submit your project until the submission deadline.',
         rejected: 'The registration was rejected.',
         reason: 'Reason: {{reason}}',
@@ -240,7 +240,7 @@ export const messages = defineMessages({
       mine: {
         title: '你的团队',
         team: '你的团队“{{team}}”已报名。',
-        pending: '主办方尚未审核。可以用 GET /api/v1/events/{{id}}/my-registration?wait=60 等待结果。',
+        pending: '主办方尚未审核。可以用 GET /api/v1/events/{{id}}/my-registration?wait=45 等待结果。',
         approved: '已通过：提交截止前可以提交作品。',
         rejected: '报名未通过。',
         reason: '原因：{{reason}}',
