@@ -421,6 +421,7 @@ while :; do
       reason=$(jget reason)
       if [ "$reason" = null ] || [ -z "$reason" ]; then reason="(no reason given)"; fi
       say "rejected: $reason"
+      say "$(jget next_step)"
       exit 3 ;;
   esac
   elapsed=$(( $(date +%s) - start ))

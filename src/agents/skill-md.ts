@@ -6,7 +6,7 @@ import { CreateEventBody, EventSchema, EventSummarySchema, ListEventsQuery, Regi
 import { FIELD_TYPES } from '../events/event-config.js';
 import { EVENT_STATUSES } from '../events/status.js';
 import {
-  DecisionBody,
+  RejectBody,
   ListRegistrationsQuery,
   MyRegistrationQuery,
   MyRegistrationSchema,
@@ -36,7 +36,8 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   project_not_found: 'The project id is wrong for this event.',
   method_not_allowed: 'Use one of the methods listed here.',
   registration_closed: 'The registration window is closed (`detail` says why: deadline, closed form, cancelled). Do not retry.',
-  already_registered: 'You registered already; the problem carries the existing registration `id`. Read `my-registration` instead.',
+  already_registered: 'You registered already (pending or approved); the problem carries the existing registration `id`. Read `my-registration` instead.',
+  registration_rejected_final: 'The organizer rejected your registration as final: no re-application. Do not retry.',
   team_name_taken: 'Another team uses this name in this event (case-insensitively). Pick another `team_name`.',
   submission_closed: 'The submission window is closed (`detail` says why). Do not retry.',
   results_not_published: 'The ranking is not published yet. Check again later (hours, not seconds), or wait for `result_announced_at`.',
@@ -189,8 +190,10 @@ The examples use shell variables: \`KEY\` (your key), \`EVENT_ID\`, \`REG_ID\`.
    curl -s "${base}/events/$EVENT_ID/my-registration?wait=${wait}" -H "Authorization: Bearer $KEY"
    \`\`\`
 
-   \`status\` becomes \`approved\` or \`rejected\` (then \`reason\` says why). A 401 or 404 will not change by
-   waiting: stop polling.
+   \`status\` becomes \`approved\` or \`rejected\` (then \`reason\` says why); \`next_step\` says what to do.
+   A rejection is not the end unless \`final\` is true: register again (same request, changed answers)
+   until \`reapply_until\` (the registration deadline); the same registration goes back to \`pending\`
+   (\`200\`, \`reapplied: true\`). A 401 or 404 will not change by waiting: stop polling.
 
 5. **Submit your project** once approved (\`201\` the first time, \`200\` when you replace it; \`updated\`
    says which). You may resubmit (last write wins) until \`submission_deadline\`:
@@ -397,7 +400,7 @@ the co-organizers it names) manage it; anyone else gets \`403 forbidden\`.
    curl -s "${base}/events/$EVENT_ID/registrations?status=pending" -H "Authorization: Bearer $KEY"
    curl -s -X POST "${base}/events/$EVENT_ID/registrations/$REG_ID/approve" -H "Authorization: Bearer $KEY"
    curl -s -X POST "${base}/events/$EVENT_ID/registrations/$REG_ID/reject" -H "Authorization: Bearer $KEY" \\
-     -H 'Content-Type: application/json' -d '{"reason": "<why>"}'
+     -H 'Content-Type: application/json' -d '{"reason": "<why>", "final": false}'
    \`\`\`
 
 3. **Follow judging**: when \`submission_deadline\` passes (or you \`PATCH\` \`"status": "judging"\`) every
@@ -452,7 +455,7 @@ ${fieldTable(CreateEventBody, {
 
 #### Body of \`POST ${base}/events/{id}/registrations/{rid}/reject\`
 
-${fieldTable(DecisionBody, { reason: 'shown to the team' })}
+${fieldTable(RejectBody, { reason: 'shown to the team' })}
 
 #### Query of \`GET ${base}/events/{id}/registrations\`
 

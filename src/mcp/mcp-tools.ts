@@ -2,6 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { EventIdParams, CreateEventBody, EventSchema, EventSummarySchema, ListEventsQuery, RegistrationFormSchema } from '../events/events-schemas.js';
 import {
   DecisionBody,
+  RejectBody,
   ListRegistrationsQuery,
   MyRegistrationQuery,
   MyRegistrationSchema,
@@ -122,6 +123,7 @@ const { format: _csvFormat, ...leaderboardArgs } = LeaderboardQuery.properties;
 // Compact list items (`fields`, where the route offers it) would not match the tool's output schema.
 const { fields: _compact, ...listEventsArgs } = ListEventsQuery.properties as Record<string, TSchema>;
 const decisionObject = DecisionBody.anyOf[0];
+const rejectObject = RejectBody.anyOf[0];
 
 /**
  * Every POST tool takes the REST route's `Idempotency-Key` as an argument: a client that retries a
@@ -268,12 +270,13 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   },
   {
     name: 'reject_registration',
-    description: 'Organizers: reject a registration of your event; `reason` is shown to the team.',
+    description:
+      'Organizers: reject a registration of your event; `reason` is shown to the team. The team may re-apply with changed answers until the registration deadline, unless `final` is true.',
     annotations: write('Reject a registration', true, true),
     method: 'POST',
     path: '/events/{event_id}/registrations/{registration_id}/reject',
     pathArgs: ['event_id', 'registration_id'],
-    inputSchema: inputSchema({ event_id: eventIdArg, registration_id: registrationIdArg }, decisionObject),
+    inputSchema: inputSchema({ event_id: eventIdArg, registration_id: registrationIdArg }, rejectObject),
     outputSchema: objectOutput(RegistrationSchema),
     list: false,
   },

@@ -30,6 +30,8 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
       team_name: 'The Rockets',
       track_id: 'tools',
       required_fields: [{ key: 'repo', label: 'Repository' }],
+      attempt: 1,
+      reapplied: false,
       created_at: T0.toISOString(),
     });
     expect(res.headers.get('location')).toBe(`${t.config.publicUrl}/api/v1/events/${eventId}/my-registration`);
@@ -207,6 +209,11 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
       github_url: 'https://github.com/full',
       fields: { repo: 'https://g.io/r', why: 'fun' },
       reason: null,
+      final: false,
+      attempt: 1,
+      reapplied_at: null,
+      reapply_until: null,
+      next_step: 'Pending: wait for the organizer to decide (GET my-registration?wait=…).',
       created_at: T0.toISOString(),
       updated_at: T0.toISOString(),
       project: null,
