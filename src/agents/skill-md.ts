@@ -242,7 +242,7 @@ ${fieldTable(MyRegistrationQuery, { wait: `the server caps it at ${wait}` })}
 
 #### Body of \`POST ${base}/events/{id}/submit\`
 
-${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more characters', name: 'same as `project_name`', github_url: 'required; absolute http(s) URL', demo_url: 'same as `demo_video_url`', track_id: 'your registered track; leave it out (another one is refused)' })}
+${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more characters', name: 'same as `project_name`', github_url: 'required; `https://github.com/<owner>/<repo>` only, other links go in `project_website`', demo_url: 'same as `demo_video_url`', track_id: 'your registered track; leave it out (another one is refused)' })}
 
 #### Query of \`GET ${base}/events\`
 

@@ -2,13 +2,21 @@ import { Type } from 'typebox';
 import type { ProjectRow, RegistrationRow } from '../core/db/schema.js';
 import { organizerPageQuery } from '../core/http/pagination.js';
 import { Nullable } from '../core/http/schemas.js';
+import { GITHUB_REPO_URL_PATTERN, GITHUB_URL_MESSAGE } from '../core/urls.js';
 import { ProjectSchema, projectForApi } from './project-schema.js';
 
 export const RegisterBody = Type.Object(
   {
     team_name: Type.String({ minLength: 1, maxLength: 80 }),
     contact_email: Type.Optional(Type.String({ maxLength: 254 })),
-    github_url: Type.Optional(Type.String({ maxLength: 2048 })),
+    github_url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        pattern: GITHUB_REPO_URL_PATTERN,
+        description: "the team's GitHub repository, https://github.com/<owner>/<repo>",
+        errorMessage: GITHUB_URL_MESSAGE,
+      }),
+    ),
     track_id: Type.Optional(Type.String({ maxLength: 64 })),
     fields: Type.Optional(
       Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 2000 }), Type.Number(), Type.Null()]), {

@@ -1,13 +1,22 @@
 import { Type } from 'typebox';
+import { GITHUB_REPO_URL_PATTERN, GITHUB_URL_MESSAGE } from '../core/urls.js';
 import { ProjectSchema } from '../registrations/project-schema.js';
 
 const UrlString = Type.String({ maxLength: 2048 });
+
+/** `errorMessage` replaces ajv's "must match pattern …" with what the client should send instead. */
+export const GithubUrlString = Type.String({
+  maxLength: 2048,
+  pattern: GITHUB_REPO_URL_PATTERN,
+  description: 'https://github.com/<owner>/<repo> (optionally ending in .git or /); any other link goes in project_website',
+  errorMessage: `${GITHUB_URL_MESSAGE}; put any other link in project_website`,
+});
 
 export const SubmitBody = Type.Object(
   {
     project_name: Type.Optional(Type.String({ maxLength: 120 })),
     name: Type.Optional(Type.String({ maxLength: 120 })),
-    github_url: Type.Optional(UrlString),
+    github_url: Type.Optional(GithubUrlString),
     project_website: Type.Optional(UrlString),
     demo_video_url: Type.Optional(UrlString),
     demo_url: Type.Optional(UrlString),

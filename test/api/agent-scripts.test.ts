@@ -241,9 +241,9 @@ describe.each(DIALECTS)('the scripts under dash against a live server (%s)', (di
     const noKey = await run('register', ['--event', eventId, '--team', 'X']);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('HACKATHON_API_KEY');
-    const noEvent = await run('submit', ['--name', 'X', '--github', 'https://x.test'], { HACKATHON_API_KEY: team.key });
+    const noEvent = await run('submit', ['--name', 'X', '--github', 'https://github.com/x/test'], { HACKATHON_API_KEY: team.key });
     expect(noEvent.code).toBe(2);
-    const notRegistered = await run('submit', ['--event', eventId, '--name', 'X', '--github', 'https://x.test/r'], { HACKATHON_API_KEY: team.key });
+    const notRegistered = await run('submit', ['--event', eventId, '--name', 'X', '--github', 'https://github.com/x/r'], { HACKATHON_API_KEY: team.key });
     expect(notRegistered.code).toBe(5);
     expect(notRegistered.stderr).toMatch(/error: HTTP 404 not_registered: /);
   });

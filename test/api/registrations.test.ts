@@ -195,7 +195,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
     const team = await quickUser(t);
     const reg = await t.api('POST', `/events/${eventId}/register`, {
       key: team.key,
-      body: registrationBody({ team_name: 'Full', github_url: 'https://github.com/full', fields: { repo: 'https://g.io/r', why: 'fun' } }),
+      body: registrationBody({ team_name: 'Full', github_url: 'https://github.com/acme/full', fields: { repo: 'https://g.io/r', why: 'fun' } }),
     });
     const res = await mine(team.key);
     expect(res.status).toBe(200);
@@ -206,7 +206,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
       team_name: 'Full',
       track_id: 'tools',
       contact_email: team.email,
-      github_url: 'https://github.com/full',
+      github_url: 'https://github.com/acme/full',
       fields: { repo: 'https://g.io/r', why: 'fun' },
       reason: null,
       final: false,
@@ -222,11 +222,11 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
 
   it('includes the project once submitted', async () => {
     const { team } = await quickApprovedTeam(t, eventId, org.key);
-    const sub = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'P', github_url: 'https://github.com/p' } });
+    const sub = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'P', github_url: 'https://github.com/acme/p' } });
     expect(sub.status).toBe(201);
     const res = await mine(team.key);
     expect(res.body.status).toBe('approved');
-    expect(res.body.project).toMatchObject({ id: sub.body.id, project_name: 'P', name: 'P', github_url: 'https://github.com/p', status: 'submitted' });
+    expect(res.body.project).toMatchObject({ id: sub.body.id, project_name: 'P', name: 'P', github_url: 'https://github.com/acme/p', status: 'submitted' });
   });
 
   it('shows the reject reason to the team', async () => {

@@ -138,7 +138,11 @@ export function ajvToFieldErrors(errors: ErrorObject[], context: string | undefi
     let field = pathToField(e.instancePath);
     let message = e.message ?? 'is invalid';
     const union = closedUnions.get(e.schemaPath);
-    if (union) {
+    const custom = (e.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
+    if (typeof custom === 'string' && e.keyword !== 'required' && e.keyword !== 'additionalProperties') {
+      // The schema says in words what a value must be (a pattern alone teaches nothing).
+      message = custom;
+    } else if (union) {
       message = oneOfMessage(union);
     } else if (e.keyword === 'enum') {
       message = oneOfMessage((e.params as { allowedValues: unknown[] }).allowedValues);
