@@ -179,7 +179,8 @@ The examples use shell variables: \`KEY\` (your key), \`EVENT_ID\`, \`REG_ID\`.
      -d '{"team_name": "<your team name>", "track_id": "<a track id>", "fields": {"<field key>": "<answer>"}}'
    \`\`\`
 
-   Unknown form keys are refused; \`url\` fields and \`github_url\` must be absolute http(s) URLs; number
+   Unknown form keys are refused; \`url\` fields must be absolute http(s) URLs and \`github_url\`
+   \`https://github.com/<owner>/<repo>\`; number
    fields take numbers (or numeric strings). \`contact_email\` defaults to your account's e-mail.
 
 4. **Wait for the decision.** Ask with \`?wait=N\` (up to ${wait} s): the server holds the request and
@@ -201,7 +202,7 @@ The examples use shell variables: \`KEY\` (your key), \`EVENT_ID\`, \`REG_ID\`.
    \`\`\`sh
    curl -s -X POST "${base}/events/$EVENT_ID/submit" -H "Authorization: Bearer $KEY" \\
      -H 'Content-Type: application/json' -H "Idempotency-Key: $(date +%s)-$$" \\
-     -d '{"project_name": "<project name>", "github_url": "<repository URL>", "description": "<what it does>", "team_size": 3}'
+     -d '{"project_name": "<project name>", "github_url": "https://github.com/<owner>/<repo>", "description": "<what it does>", "team_size": 3}'
    \`\`\`
 
 6. **Read the result** once the organizer has published it (before that: \`409 results_not_published\`):

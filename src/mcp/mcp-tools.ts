@@ -72,6 +72,8 @@ export interface ToolSpec {
 interface ObjectLike {
   properties: Record<string, TSchema>;
   required?: readonly string[];
+  /** Alternative required sets (a field or its alias), kept as they are. */
+  anyOf?: readonly unknown[];
 }
 
 const eventIdArg = { ...EventIdParams.properties.id, description: 'the event id (evt_…), from list_events' };
@@ -85,14 +87,17 @@ const registrationIdArg = { ...RegistrationParams.properties.rid, description: '
 function inputSchema(pathArgs: Record<string, TSchema>, ...sources: ObjectLike[]): ObjectJsonSchema {
   const properties: Record<string, TSchema> = { ...pathArgs };
   const required = Object.keys(pathArgs);
+  const alternatives: unknown[] = [];
   for (const source of sources) {
     Object.assign(properties, source.properties);
     for (const name of source.required ?? []) {
       const property = source.properties[name];
       if (property && !('default' in property)) required.push(name);
     }
+    if (source.anyOf) alternatives.push({ anyOf: source.anyOf });
   }
-  return JSON.parse(JSON.stringify({ type: 'object', properties, required, additionalProperties: false })) as ObjectJsonSchema;
+  const extra = alternatives.length === 1 ? (alternatives[0] as object) : alternatives.length > 1 ? { allOf: alternatives } : {};
+  return JSON.parse(JSON.stringify({ type: 'object', properties, required, ...extra, additionalProperties: false })) as ObjectJsonSchema;
 }
 
 function objectOutput(schema: TSchema): ObjectJsonSchema {
