@@ -320,7 +320,9 @@ the write happens once.
 ## Shell scripts
 
 POSIX \`sh\` + \`curl\` (plus \`sed\` and \`awk\`; no jq, python or bash). They follow \`Link\` pages, retry
-network failures, \`429\` (after \`Retry-After\`) and \`502\`/\`503\`/\`504\` (\`HACKATHON_RETRIES\`, default 3):
+network failures, timeouts, \`429\` (after \`Retry-After\`) and \`502\`/\`503\`/\`504\` (\`HACKATHON_RETRIES\`, default 3)
+with exponential backoff and jitter from \`HACKATHON_RETRY_DELAY\` (2 s), and give each request its own
+limit (\`HACKATHON_TIMEOUT\`, 30 s, plus the wait of a long-poll):
 
 ${scripts}
 
