@@ -137,11 +137,11 @@ describe.each(DIALECTS)('re-application after a rejection (%s)', (dialect) => {
     expect(res.body.code).toBe('validation_failed');
   });
 
-  it('eight re-applications at once make one pending registration: one 200, the rest already_registered', async () => {
+  it('sixteen re-applications at once make one pending registration: one 200, the rest already_registered', async () => {
     const { eventId, team, id } = await rejectedTeam(false);
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => register(team.key, eventId, registrationBody({ team_name: `Racer ${i}` }))));
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => register(team.key, eventId, registrationBody({ team_name: `Racer ${i}` }))));
     const statuses = results.map((r) => r.status).sort();
-    expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    expect(statuses).toEqual([200, ...Array(15).fill(409)]);
     for (const r of results.filter((x) => x.status === 409)) expect(r.body).toMatchObject({ code: 'already_registered', id, registration_status: 'pending' });
     const rows = await t.ctx.db.selectFrom('registrations').selectAll().where('event_id', '=', eventId).execute();
     expect(rows).toHaveLength(1);
