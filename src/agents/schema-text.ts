@@ -4,6 +4,7 @@
  */
 type JsonSchema = {
   type?: string | string[];
+  /** Alternatives; on an object, branches that are only required sets name a field or its alias. */
   anyOf?: JsonSchema[];
   const?: unknown;
   properties?: Record<string, JsonSchema>;
@@ -35,7 +36,7 @@ export function objectSchema(schema: unknown): JsonSchema {
 
 export function typeText(schema: unknown): string {
   const s = schema as JsonSchema;
-  if (s.anyOf) return s.anyOf.map(typeText).join(' or ');
+  if (s.anyOf && !s.properties) return s.anyOf.map(typeText).join(' or ');
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.type === 'array') return `array of ${s.items ? typeText(s.items) : 'any'}`;
   if (s.type === 'object' && s.patternProperties) {
@@ -64,7 +65,7 @@ function range(min: number | undefined, max: number | undefined, unit: string): 
 export function limitsText(schema: unknown): string {
   const s = schema as JsonSchema;
   const out: string[] = [];
-  if (s.anyOf) {
+  if (s.anyOf && !s.properties) {
     const inner = s.anyOf.map(limitsText).filter((t) => t !== '');
     if (inner.length) out.push(...new Set(inner));
   }
@@ -100,14 +101,28 @@ function nestedObject(schema: JsonSchema): { schema: JsonSchema; prefix: string 
   return null;
 }
 
+/**
+ * Properties an object requires one of (`anyOf` of required sets, as for a field and its alias):
+ * each maps to the text of its required column, e.g. "one of `project_name`, `name`".
+ */
+export function alternativeRequired(s: JsonSchema): Map<string, string> {
+  const out = new Map<string, string>();
+  const sets = (s.anyOf ?? []).map((b) => b.required);
+  if (!sets.length || sets.some((r) => !r || r.length !== 1)) return out;
+  const names = sets.map((r) => r![0]!);
+  for (const n of names) out.set(n, `one of ${names.map((x) => `\`${x}\``).join(', ')}`);
+  return out;
+}
+
 function fieldRows(s: JsonSchema, path: string, notes: Record<string, string>): string[] {
   const required = new Set(s.required ?? []);
+  const alternatives = alternativeRequired(s);
   return Object.entries(s.properties ?? {}).flatMap(([key, prop]) => {
     const name = `${path}${key}`;
     const what = [prop.description, notes[name]].filter(Boolean).join('; ');
     // A property with a default is required by the schema only because the server fills it in.
-    const needed = required.has(key) && prop.default === undefined;
-    const row = `| \`${name}\` | ${typeText(prop)} | ${needed ? 'yes' : 'no'} | ${limitsText(prop) || '–'} | ${what || '–'} |`;
+    const needed = required.has(key) && prop.default === undefined ? 'yes' : (alternatives.get(key) ?? 'no');
+    const row = `| \`${name}\` | ${typeText(prop)} | ${needed} | ${limitsText(prop) || '–'} | ${what || '–'} |`;
     const nested = nestedObject(prop);
     return nested ? [row, ...fieldRows(nested.schema, `${name}${nested.prefix}`, notes)] : [row];
   });
@@ -124,7 +139,7 @@ export function fieldTable(schema: unknown, notes: Record<string, string> = {}):
 /** A readable skeleton of a response schema, e.g. `{ "id": string, "track_id": string | null }`. */
 export function shapeText(schema: unknown, indent = ''): string {
   const s = schema as JsonSchema;
-  if (s.anyOf) return s.anyOf.map((m) => shapeText(m, indent)).join(' | ');
+  if (s.anyOf && !s.properties) return s.anyOf.map((m) => shapeText(m, indent)).join(' | ');
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.type === 'array') return `[${s.items ? shapeText(s.items, indent) : 'any'}, …]`;
   if (s.type === 'object' && s.properties) {

@@ -45,9 +45,9 @@ function header(name: string, purpose: string, usage: string, baseUrl: string, e
 # Environment:
 #   HACKATHON_API_KEY     your API key (Authorization: Bearer); required except for events.sh and result.sh
 #   HACKATHON_BASE_URL    the API base URL (default ${baseUrl})
-#   HACKATHON_RETRIES     attempts on a network failure, 429 or 502/503/504 (default 3)
-#   HACKATHON_RETRY_DELAY seconds between those attempts (default 2)
-#   HACKATHON_MAX_TIME    longest time of one request in seconds, long-polls included (default 900)
+#   HACKATHON_RETRIES     attempts on a network failure, a timeout, 429 or 502/503/504 (default 3)
+#   HACKATHON_RETRY_DELAY seconds before the first retry, doubled for each further one, plus jitter (default 2)
+#   HACKATHON_TIMEOUT     longest time of one request in seconds (default 30); a long-poll adds its wait
 ${extraEnv.map((l) => `#   ${l}\n`).join('')}#
 # Exit codes:
 ${codes}
@@ -66,7 +66,7 @@ BASE_URL="\${HACKATHON_BASE_URL:-$DEFAULT_BASE_URL}"
 BASE_URL="\${BASE_URL%/}"
 RETRIES="\${HACKATHON_RETRIES:-3}"
 RETRY_DELAY="\${HACKATHON_RETRY_DELAY:-2}"
-MAX_TIME="\${HACKATHON_MAX_TIME:-900}"
+TIMEOUT="\${HACKATHON_TIMEOUT:-30}"
 IDEMPOTENCY_KEY=""
 NL='
 '
@@ -91,9 +91,22 @@ new_idempotency_key() {
   IDEMPOTENCY_KEY="\${HACKATHON_IDEMPOTENCY_KEY:-sh-$(date +%s)-$$-$(awk 'BEGIN { srand(); printf "%d", rand() * 1000000000 }')}"
 }
 
-# JSON string literal of $1 (quotes, backslashes, tabs and newlines escaped).
+# JSON string literal of $1: quotes, backslashes and every control character (newline, CR, tab,
+# \001...) escaped, so any value makes valid JSON.
 json_str() {
-  printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/	/\\t/g' | awk 'BEGIN { printf "\"" } NR > 1 { printf "%s", "\\n" } { printf "%s", $0 } END { printf "\"" }'
+  printf '%s' "$1" | awk '
+    BEGIN {
+      for (i = 1; i < 32; i++) esc[sprintf("%c", i)] = sprintf("\\u%04x", i)
+      esc["\t"] = "\\t"; esc["\r"] = "\\r"; esc["\\"] = "\\\\"; esc["\""] = "\\\""
+      printf "\""
+    }
+    NR > 1 { printf "%s", "\\n" }
+    {
+      out = ""; n = length($0)
+      for (i = 1; i <= n; i++) { c = substr($0, i, 1); out = out ((c in esc) ? esc[c] : c) }
+      printf "%s", out
+    }
+    END { printf "\"" }'
 }
 
 BODY=""
@@ -102,20 +115,41 @@ add_str() { BODY="$BODY\${BODY:+,}\"$1\":$(json_str "$2")"; }
 # Adds "key": value (a number or literal JSON) to BODY.
 add_raw() { BODY="$BODY\${BODY:+,}\"$1\":$2"; }
 
-# api METHOD PATH [JSON]: sets HTTP_STATUS, HTTP_HEADERS and HTTP_BODY. Retries network failures,
-# 429 (after its Retry-After) and 502/503/504 with the same Idempotency-Key; exits 6 when the
-# server stays unreachable.
+# backoff ATTEMPT: seconds to pause before retry number ATTEMPT + 1: RETRY_DELAY doubled for each
+# earlier retry, plus a random part below half of that (so many clients do not retry in step, and
+# each pause stays longer than the one before).
+backoff() {
+  awk -v base="$RETRY_DELAY" -v n="$1" -v pid="$$" 'BEGIN {
+    d = base; for (i = 1; i < n; i++) d *= 2
+    if (d > 300) d = 300
+    srand(); srand(srand() + pid * 7919 + n)
+    printf "%d", d + int(rand() * (d / 2))
+  }'
+}
+
+# api METHOD PATH [JSON]: sets HTTP_STATUS, HTTP_HEADERS and HTTP_BODY. Each request has its own
+# time limit (TIMEOUT, plus the wait of a ?wait= long-poll). Retries network failures, timeouts,
+# 429 (after its Retry-After) and 502/503/504 with the same Idempotency-Key, backing off
+# exponentially with jitter; exits 6 when the server stays unreachable.
 api() {
   method=$1; path=$2; data=\${3:-}
   attempt=1
+  limit=$TIMEOUT
+  case $path in
+    *[?\&]wait=*)
+      w=\${path##*wait=}; w=\${w%%&*}
+      case $w in ''|*[!0-9]*) ;; *) limit=$((TIMEOUT + w)) ;; esac ;;
+  esac
   while :; do
     # -i: headers first (Link, Retry-After); an empty Expect keeps a 100 Continue block out of them.
-    set -- -sS -i -X "$method" -H 'Accept: application/json' -H 'Expect:' --connect-timeout 15 --max-time "$MAX_TIME" -w "$NL%{http_code}"
+    set -- -sS -i -X "$method" -H 'Accept: application/json' -H 'Expect:' --connect-timeout 15 --max-time "$limit" -w "$NL%{http_code}"
     if [ -n "\${HACKATHON_API_KEY:-}" ]; then set -- "$@" -H "Authorization: Bearer $HACKATHON_API_KEY"; fi
     if [ -n "$IDEMPOTENCY_KEY" ]; then set -- "$@" -H "Idempotency-Key: $IDEMPOTENCY_KEY"; fi
     if [ -n "$data" ]; then set -- "$@" -H 'Content-Type: application/json' --data-binary "$data"; fi
-    delay=$RETRY_DELAY
-    if out=$(curl "$@" "$BASE_URL$path"); then
+    delay=$(backoff "$attempt")
+    rc=0
+    out=$(curl "$@" "$BASE_URL$path") || rc=$?
+    if [ "$rc" = 0 ]; then
       HTTP_STATUS=\${out##*"$NL"}
       out=\${out%"$NL"*}
       HTTP_HEADERS=\${out%%"$CR$NL$CR$NL"*}
@@ -141,13 +175,18 @@ api() {
       HTTP_STATUS=000
       HTTP_HEADERS=""
       HTTP_BODY=""
-      warn "network failure on $method $path (attempt $attempt of $RETRIES)"
+      if [ "$rc" = 28 ]; then
+        warn "timeout: no answer within $limit s on $method $path (attempt $attempt of $RETRIES)"
+      else
+        warn "network failure on $method $path (attempt $attempt of $RETRIES)"
+      fi
     fi
     if [ "$attempt" -ge "$RETRIES" ]; then
       [ "$HTTP_STATUS" = 000 ] && die 6 "error: could not reach $BASE_URL"
       return 0
     fi
     attempt=$((attempt + 1))
+    warn "retrying in $delay s"
     sleep "$delay"
   done
 }
@@ -221,11 +260,18 @@ jget() {
 # Prints an API error (problem+json: code, detail, and each invalid field) and exits 5.
 fail_api() {
   API_CODE=$(jget code)
-  detail=$(jget detail)
-  warn "error: HTTP $HTTP_STATUS \${API_CODE:-unknown}: \${detail:-$HTTP_BODY}"
-  printf '%s\n' "$HTTP_BODY" | json_flat | awk -F '\t' '
+  fields=$(printf '%s\n' "$HTTP_BODY" | json_flat | awk -F '\t' '
     $1 ~ /^errors\.[0-9]+\.field$/ { f = $2 }
-    $1 ~ /^errors\.[0-9]+\.message$/ { print "  " f ": " $2 }' >&2
+    $1 ~ /^errors\.[0-9]+\.message$/ { print "  " f ": " $2 }')
+  if [ -n "$fields" ]; then
+    # The detail repeats the field errors: print them once, one per line.
+    title=$(jget title)
+    warn "error: HTTP $HTTP_STATUS \${API_CODE:-unknown}: \${title:-invalid input}"
+    warn "$fields"
+  else
+    detail=$(jget detail)
+    warn "error: HTTP $HTTP_STATUS \${API_CODE:-unknown}: \${detail:-$HTTP_BODY}"
+  fi
   if [ "$API_CODE" = "unauthorized" ]; then warn "hint: check HACKATHON_API_KEY"; fi
   if [ "$API_CODE" = "rate_limited" ]; then warn "hint: slow down; see the Retry-After header"; fi
   exit 5
@@ -426,6 +472,7 @@ while :; do
       reason=$(jget reason)
       if [ "$reason" = null ] || [ -z "$reason" ]; then reason="(no reason given)"; fi
       say "rejected: $reason"
+      say "$(jget next_step)"
       exit 3 ;;
   esac
   elapsed=$(( $(date +%s) - start ))

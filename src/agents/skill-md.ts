@@ -14,7 +14,7 @@ import { CreateEventBody, EventSchema, EventSummarySchema, ListEventsQuery, Regi
 import { FIELD_TYPES } from '../events/event-config.js';
 import { EVENT_STATUSES } from '../events/status.js';
 import {
-  DecisionBody,
+  RejectBody,
   ListRegistrationsQuery,
   MyRegistrationQuery,
   MyRegistrationSchema,
@@ -44,7 +44,8 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   project_not_found: 'The project id is wrong for this event.',
   method_not_allowed: 'Use one of the methods listed here.',
   registration_closed: 'The registration window is closed (`detail` says why: deadline, closed form, cancelled). Do not retry.',
-  already_registered: 'You registered already; the problem carries the existing registration `id`. Read `my-registration` instead.',
+  already_registered: 'You registered already (pending or approved); the problem carries the existing registration `id`. Read `my-registration` instead.',
+  registration_rejected_final: 'The organizer rejected your registration as final: no re-application. Do not retry.',
   team_name_taken: 'Another team uses this name in this event (case-insensitively). Pick another `team_name`.',
   submission_closed: 'The submission window is closed (`detail` says why). Do not retry.',
   results_not_published: `The ranking is not published yet; \`event_status\` says where the event stands. Ask again after \`Retry-After\` (${POLL_MAX_SECONDS} s); a cancelled event never publishes (no Retry-After): stop.`,
@@ -187,7 +188,8 @@ The examples use shell variables: \`KEY\` (your key), \`EVENT_ID\`, \`REG_ID\`.
      -d '{"team_name": "<your team name>", "track_id": "<a track id>", "fields": {"<field key>": "<answer>"}}'
    \`\`\`
 
-   Unknown form keys are refused; \`url\` fields and \`github_url\` must be absolute http(s) URLs; number
+   Unknown form keys are refused; \`url\` fields must be absolute http(s) URLs and \`github_url\`
+   \`https://github.com/<owner>/<repo>\`; number
    fields take numbers (or numeric strings). \`contact_email\` defaults to your account's e-mail.
 
 4. **Wait for the decision.** Ask with \`?wait=N\` (up to ${wait} s): the server holds the request and
@@ -199,8 +201,10 @@ The examples use shell variables: \`KEY\` (your key), \`EVENT_ID\`, \`REG_ID\`.
    curl -s "${base}/events/$EVENT_ID/my-registration?wait=${wait}" -H "Authorization: Bearer $KEY"
    \`\`\`
 
-   \`status\` becomes \`approved\` or \`rejected\` (then \`reason\` says why). A 401 or 404 will not change by
-   waiting: stop polling.
+   \`status\` becomes \`approved\` or \`rejected\` (then \`reason\` says why); \`next_step\` says what to do.
+   A rejection is not the end unless \`final\` is true: register again (same request, changed answers)
+   until \`reapply_until\` (the registration deadline); the same registration goes back to \`pending\`
+   (\`200\`, \`reapplied: true\`). A 401 or 404 will not change by waiting: stop polling.
 
 5. **Submit your project** once approved (\`201\` the first time, \`200\` when you replace it; \`updated\`
    says which). You may resubmit (last write wins) until \`submission_deadline\`:
@@ -208,7 +212,7 @@ The examples use shell variables: \`KEY\` (your key), \`EVENT_ID\`, \`REG_ID\`.
    \`\`\`sh
    curl -s -X POST "${base}/events/$EVENT_ID/submit" -H "Authorization: Bearer $KEY" \\
      -H 'Content-Type: application/json' -H "Idempotency-Key: $(date +%s)-$$" \\
-     -d '{"project_name": "<project name>", "github_url": "<repository URL>", "description": "<what it does>", "team_size": 3}'
+     -d '{"project_name": "<project name>", "github_url": "https://github.com/<owner>/<repo>", "description": "<what it does>", "team_size": 3}'
    \`\`\`
 
 6. **Read the result** once the organizer has published it (before that: \`409 results_not_published\`):
@@ -249,7 +253,7 @@ ${fieldTable(MyRegistrationQuery, { wait: `the server caps it at ${wait}` })}
 
 #### Body of \`POST ${base}/events/{id}/submit\`
 
-${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more characters', name: 'same as `project_name`', github_url: 'required; absolute http(s) URL', demo_url: 'same as `demo_video_url`', track_id: 'your registered track; leave it out (another one is refused)' })}
+${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more characters', name: 'same as `project_name`', github_url: 'required; `https://github.com/<owner>/<repo>` only, other links go in `project_website`', demo_url: 'same as `demo_video_url`', track_id: 'your registered track; leave it out (another one is refused)' })}
 
 #### Query of \`GET ${base}/events\`
 
@@ -326,7 +330,9 @@ the write happens once.
 ## Shell scripts
 
 POSIX \`sh\` + \`curl\` (plus \`sed\` and \`awk\`; no jq, python or bash). They follow \`Link\` pages, retry
-network failures, \`429\` (after \`Retry-After\`) and \`502\`/\`503\`/\`504\` (\`HACKATHON_RETRIES\`, default 3):
+network failures, timeouts, \`429\` (after \`Retry-After\`) and \`502\`/\`503\`/\`504\` (\`HACKATHON_RETRIES\`, default 3)
+with exponential backoff and jitter from \`HACKATHON_RETRY_DELAY\` (2 s), and give each request its own
+limit (\`HACKATHON_TIMEOUT\`, 30 s, plus the wait of a long-poll):
 
 ${scripts}
 
@@ -409,7 +415,7 @@ the co-organizers it names) manage it; anyone else gets \`403 forbidden\`.
    curl -s "${base}/events/$EVENT_ID/registrations?status=pending" -H "Authorization: Bearer $KEY"
    curl -s -X POST "${base}/events/$EVENT_ID/registrations/$REG_ID/approve" -H "Authorization: Bearer $KEY"
    curl -s -X POST "${base}/events/$EVENT_ID/registrations/$REG_ID/reject" -H "Authorization: Bearer $KEY" \\
-     -H 'Content-Type: application/json' -d '{"reason": "<why>"}'
+     -H 'Content-Type: application/json' -d '{"reason": "<why>", "final": false}'
    \`\`\`
 
 3. **Follow judging**: when \`submission_deadline\` passes (or you \`PATCH\` \`"status": "judging"\`) every
@@ -464,7 +470,7 @@ ${fieldTable(CreateEventBody, {
 
 #### Body of \`POST ${base}/events/{id}/registrations/{rid}/reject\`
 
-${fieldTable(DecisionBody, { reason: 'shown to the team' })}
+${fieldTable(RejectBody, { reason: 'shown to the team' })}
 
 #### Query of \`GET ${base}/events/{id}/registrations\`
 

@@ -98,8 +98,13 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: "Do not retry; look for another event. The problem's detail says why it is closed.",
   },
   already_registered: {
-    when: 'Your account already has a registration for this event. The problem carries its `id`.',
-    action: 'Read it with GET /api/v1/events/{id}/my-registration instead of registering again.',
+    when: 'Your account already has a registration for this event (pending or approved). The problem carries its `id` and `registration_status`.',
+    action:
+      'Read it with GET /api/v1/events/{id}/my-registration instead of registering again. Only a rejected registration may be sent again (a re-application, until the registration deadline).',
+  },
+  registration_rejected_final: {
+    when: 'The organizer rejected your registration as final: this event takes no re-application from your team. The problem carries its `id`.',
+    action: 'Do not retry; the reason, if the organizer gave one, is in GET /api/v1/events/{id}/my-registration.',
   },
   team_name_taken: {
     when: 'Another team of this event already uses this name.',

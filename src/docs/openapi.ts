@@ -48,7 +48,7 @@ const BODY_EXAMPLES: Record<string, unknown> = {
   'POST /api/v1/events/:id/register': {
     team_name: 'Night Owls',
     contact_email: 'owls@example.org',
-    github_url: 'https://github.com/night-owls',
+    github_url: 'https://github.com/night-owls/owl-cli',
     track_id: 'tools',
     fields: { country: 'DE' },
   },

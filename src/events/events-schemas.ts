@@ -83,7 +83,8 @@ const FormFieldInputSchema = Type.Object(
     type: Type.Optional(Type.String({ maxLength: 20 })),
     required: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  // `key` or its alias `name`: at least one (the server needs a key), so a schema validator accepts what the server does.
+  { additionalProperties: false, anyOf: [{ required: ['key'] }, { required: ['name'] }] },
 );
 
 const opt = Type.Optional;
@@ -142,7 +143,13 @@ const eventInputProperties = {
 
 /** Creation body: the seed's fields; name and deadlines are required (checked with the other rules). */
 export const CreateEventBody = Type.Object(
-  { ...eventInputProperties, status: opt(Type.Union([Type.Literal('draft'), Type.Literal('open'), Type.Literal('recruiting')])) },
+  {
+    ...eventInputProperties,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    registration_deadline: Timestamp,
+    submission_deadline: Timestamp,
+    status: opt(Type.Union([Type.Literal('draft'), Type.Literal('open'), Type.Literal('recruiting')])),
+  },
   { additionalProperties: false },
 );
 

@@ -13,6 +13,7 @@ import {
 import { EVENT_STATUS_INPUTS } from '../events/status.js';
 import {
   DecisionBody,
+  RejectBody,
   ListRegistrationsQuery,
   MyRegistrationQuery,
   MyRegistrationSchema,
@@ -90,6 +91,8 @@ export interface ToolSpec {
 interface ObjectLike {
   properties: Record<string, TSchema>;
   required?: readonly string[];
+  /** Alternative required sets (a field or its alias), kept as they are. */
+  anyOf?: readonly unknown[];
 }
 
 const eventIdArg = { ...EventIdParams.properties.id, description: 'the event id (evt_…), from list_events' };
@@ -103,14 +106,17 @@ const registrationIdArg = { ...RegistrationParams.properties.rid, description: '
 function inputSchema(pathArgs: Record<string, TSchema>, ...sources: ObjectLike[]): ObjectJsonSchema {
   const properties: Record<string, TSchema> = { ...pathArgs };
   const required = Object.keys(pathArgs);
+  const alternatives: unknown[] = [];
   for (const source of sources) {
     Object.assign(properties, source.properties);
     for (const name of source.required ?? []) {
       const property = source.properties[name];
       if (property && !('default' in property)) required.push(name);
     }
+    if (source.anyOf) alternatives.push({ anyOf: source.anyOf });
   }
-  return JSON.parse(JSON.stringify({ type: 'object', properties, required, additionalProperties: false })) as ObjectJsonSchema;
+  const extra = alternatives.length === 1 ? (alternatives[0] as object) : alternatives.length > 1 ? { allOf: alternatives } : {};
+  return JSON.parse(JSON.stringify({ type: 'object', properties, required, ...extra, additionalProperties: false })) as ObjectJsonSchema;
 }
 
 function objectOutput(schema: TSchema): ObjectJsonSchema {
@@ -143,6 +149,7 @@ const { fields: _compact, ...listEventsArgs } = ListEventsQuery.properties as Re
 /** The statuses the `status` filter accepts, from the one list the route checks against. */
 const statusFilterWords = EVENT_STATUS_INPUTS.filter((s) => s !== 'recruiting').join(', ');
 const decisionObject = DecisionBody.anyOf[0];
+const rejectObject = RejectBody.anyOf[0];
 
 /**
  * Every POST tool takes the REST route's `Idempotency-Key` as an argument: a client that retries a
@@ -288,12 +295,13 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   },
   {
     name: 'reject_registration',
-    description: 'Organizers: reject a registration of your event; `reason` is shown to the team.',
+    description:
+      'Organizers: reject a registration of your event; `reason` is shown to the team. The team may re-apply with changed answers until the registration deadline, unless `final` is true.',
     annotations: write('Reject a registration', true, true),
     method: 'POST',
     path: '/events/{event_id}/registrations/{registration_id}/reject',
     pathArgs: ['event_id', 'registration_id'],
-    inputSchema: inputSchema({ event_id: eventIdArg, registration_id: registrationIdArg }, decisionObject),
+    inputSchema: inputSchema({ event_id: eventIdArg, registration_id: registrationIdArg }, rejectObject),
     outputSchema: objectOutput(RegistrationSchema),
     list: false,
   },

@@ -1,6 +1,6 @@
 import type { FieldError } from '../core/errors.js';
 import { normaliseEmailAddress } from '../core/email-address.js';
-import { isHttpUrl } from '../core/urls.js';
+import { GITHUB_URL_MESSAGE, isGithubRepoUrl, isHttpUrl } from '../core/urls.js';
 import type { FormField, Track } from '../events/event-config.js';
 
 export const LIMITS = { teamName: 80, answers: 50, answerLength: 2000, url: 2048 } as const;
@@ -45,8 +45,8 @@ export function validateRegistration(
   if (!contact) errors.push({ field: 'contact_email', message: 'must be an e-mail address' });
 
   const github = input.github_url?.trim() || null;
-  if (github !== null && (!isHttpUrl(github) || github.length > LIMITS.url)) {
-    errors.push({ field: 'github_url', message: 'must be an absolute http(s) URL' });
+  if (github !== null && (!isGithubRepoUrl(github) || github.length > LIMITS.url)) {
+    errors.push({ field: 'github_url', message: GITHUB_URL_MESSAGE });
   }
 
   let track: string | null = input.track_id ?? null;

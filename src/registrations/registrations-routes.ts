@@ -8,6 +8,7 @@ import { effectiveWaitSeconds } from '../core/wait-policy.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import {
   DecisionBody,
+  RejectBody,
   ListRegistrationsQuery,
   MyRegistrationQuery,
   MyRegistrationSchema,
@@ -39,12 +40,17 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
           summary: 'Register a team (pending until approved, unless the event auto-approves)',
           params: EventIdParams,
           body: RegisterBody,
-          response: { 201: RegisterResponse, ...problems('event_not_found', 'registration_closed', 'already_registered', 'team_name_taken') },
+          response: {
+            200: RegisterResponse,
+            201: RegisterResponse,
+            ...problems('event_not_found', 'registration_closed', 'already_registered', 'registration_rejected_final', 'team_name_taken'),
+          },
         },
       },
       async (request, reply) => {
-        const { registration, event } = await registrations.register(principalOf(request), request.params.id, request.body);
-        reply.status(201).header('Location', `${config.publicUrl}/api/v1/events/${event.id}/my-registration`);
+        const { registration, event, reapplied } = await registrations.register(principalOf(request), request.params.id, request.body);
+        // A re-application changes the existing registration (same id): 200, like a submit's update.
+        reply.status(reapplied ? 200 : 201).header('Location', `${config.publicUrl}/api/v1/events/${event.id}/my-registration`);
         return {
           id: registration.id,
           event_id: event.id,
@@ -52,6 +58,8 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
           team_name: registration.team_name,
           track_id: registration.track_id,
           required_fields: event.fields.filter((f) => f.required).map((f) => ({ key: f.key, label: f.label })),
+          attempt: registration.attempt,
+          reapplied,
           created_at: registration.created_at,
         };
       },
@@ -76,8 +84,8 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
         request.raw.once('close', onClose);
         try {
           const signal = AbortSignal.any([abort.signal, ctx.shutdownSignal]);
-          const { registration, project } = await registrations.mineWaiting(principalOf(request), request.params.id, wait, signal);
-          return myRegistrationForApi(registration, project);
+          const { registration, project, reapplyUntil } = await registrations.mineWaiting(principalOf(request), request.params.id, wait, signal);
+          return myRegistrationForApi(registration, project, reapplyUntil);
         } finally {
           request.raw.off('close', onClose);
         }
@@ -106,7 +114,7 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
           ...(q.q !== undefined ? { q: q.q } : {}),
         });
         setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(request.params.id)}/registrations`, q, page.nextCursor);
-        return page.rows.map(registrationForApi);
+        return page.rows.map((r) => registrationForApi(r, page.reapplyUntil));
       },
     );
 
@@ -117,22 +125,26 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
           config: { auth: true, idempotent: true },
           schema: {
             tags: ['organizer'],
-            summary: action === 'approve' ? 'Approve a registration' : 'Reject a registration, with a reason the team can read',
+            summary:
+              action === 'approve'
+                ? 'Approve a registration'
+                : 'Reject a registration, with a reason the team can read; `final: true` forbids a re-application',
             params: RegistrationParams,
-            body: Type.Optional(DecisionBody),
+            body: Type.Optional(action === 'approve' ? DecisionBody : RejectBody),
             response: { 200: RegistrationSchema, ...problems('forbidden', 'event_not_found', 'registration_not_found', 'event_locked') },
           },
         },
         async (request) => {
-          const reason = request.body?.reason;
-          const row = await registrations.decide(
+          const body = request.body as { reason?: string; final?: boolean } | null | undefined;
+          const { row, reapplyUntil } = await registrations.decide(
             principalOf(request),
             request.params.id,
             request.params.rid,
             action === 'approve' ? 'approved' : 'rejected',
-            reason,
+            body?.reason,
+            body?.final === true,
           );
-          return registrationForApi(row);
+          return registrationForApi(row, reapplyUntil);
         },
       );
     }

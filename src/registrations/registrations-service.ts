@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
@@ -10,7 +11,7 @@ import { iso } from '../core/time.js';
 import { registrationClosedDetail } from '../events/closed-reasons.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
-import { teamNameKey, validateRegistration, type RegistrationInput } from './form.js';
+import { teamNameKey, validateRegistration, type NormalisedRegistration, type RegistrationInput } from './form.js';
 import { REGISTRATION_DECIDED, type RegistrationWaits } from './registration-waits.js';
 import { listRegistrationsPage } from './registrations-repo.js';
 
@@ -40,6 +41,9 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       fields: JSON.stringify(value.fields),
       status: event.auto_approve ? 'approved' : 'pending',
       reason: null,
+      rejected_final: 0,
+      attempt: 1,
+      reapplied_at: null,
       created_at: stamp,
       updated_at: stamp,
     };
@@ -50,29 +54,84 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       // A user's own earlier registration wins over the team name: re-sending the same registration
       // breaks both constraints, and which one a database reports first is not defined.
       const existing = which ? await findForUser(event.id, who.userId) : undefined;
-      if (which === 'registrations_event_user_uq' || existing) {
-        throw new AppError('already_registered', 'You have already registered for this event.', {
-          extra: existing ? { id: existing.id, registration_id: existing.id, registration_status: existing.status } : {},
-        });
+      if (existing?.status === 'rejected') {
+        return { registration: await reapply(existing, value, stamp), event, reapplied: true };
       }
-      if (which === 'registrations_event_team_uq') {
-        throw new AppError('team_name_taken', `The team name "${value.team_name}" is already taken in this event.`);
-      }
+      if (which === 'registrations_event_user_uq' || existing) throw alreadyRegistered(existing);
+      if (which === 'registrations_event_team_uq') throw teamNameTaken(value.team_name);
       throw err;
     }
-    return { registration: row, event };
+    return { registration: row, event, reapplied: false };
+  }
+
+  /**
+   * A rejected team applies again: the same registration takes the new answers and goes back to
+   * `pending` (even where the event auto-approves: the organizer said no once and decides again).
+   * The update only matches a registration still rejected and not final, so of two re-applications
+   * at once exactly one succeeds and the other meets the now pending registration.
+   */
+  async function reapply(existing: RegistrationRow, value: NormalisedRegistration, stamp: string): Promise<RegistrationRow> {
+    if (existing.rejected_final) {
+      throw new AppError(
+        'registration_rejected_final',
+        `The organizer rejected your registration as final${existing.reason ? ` ("${existing.reason}")` : ''}; it cannot be submitted again.`,
+        { extra: { id: existing.id, registration_id: existing.id, registration_status: existing.status } },
+      );
+    }
+    let updated: RegistrationRow | undefined;
+    try {
+      updated = await db
+        .updateTable('registrations')
+        .set({
+          ...value,
+          fields: JSON.stringify(value.fields),
+          status: 'pending',
+          reason: null,
+          attempt: sql<number>`attempt + 1`,
+          reapplied_at: stamp,
+          updated_at: stamp,
+        })
+        .where('id', '=', existing.id)
+        .where('status', '=', 'rejected')
+        .where('rejected_final', '=', 0)
+        .returningAll()
+        .executeTakeFirst();
+    } catch (err) {
+      if (uniqueViolation(err) === 'registrations_event_team_uq') throw teamNameTaken(value.team_name);
+      throw err;
+    }
+    if (!updated) throw alreadyRegistered(await findForUser(existing.event_id, existing.user_id));
+    notifier.publish(REGISTRATION_DECIDED, existing.id);
+    return updated;
+  }
+
+  function alreadyRegistered(existing: RegistrationRow | undefined) {
+    return new AppError('already_registered', 'You have already registered for this event.', {
+      extra: existing ? { id: existing.id, registration_id: existing.id, registration_status: existing.status } : {},
+    });
+  }
+
+  function teamNameTaken(name: string) {
+    return new AppError('team_name_taken', `The team name "${name}" is already taken in this event.`);
   }
 
   async function findForUser(eventId: string, userId: string): Promise<RegistrationRow | undefined> {
     return db.selectFrom('registrations').selectAll().where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst();
   }
 
-  async function mine(who: Principal, eventId: string): Promise<{ registration: RegistrationRow; project: ProjectRow | null }> {
+  /** Until when a rejected (not final) team may re-apply: the registration deadline while registration is accepted, else null. */
+  function reapplyUntil(event: Parameters<typeof registrationAccepted>[0]): string | null {
+    if (!registrationAccepted(event, clock.now())) return null;
+    const deadline = event.registration_deadline;
+    return typeof deadline === 'string' ? deadline : iso(deadline);
+  }
+
+  async function mine(who: Principal, eventId: string): Promise<{ registration: RegistrationRow; project: ProjectRow | null; reapplyUntil: string | null }> {
     const event = await events.getVisible(eventId, who);
     const registration = await findForUser(event.id, who.userId);
     if (!registration) throw new AppError('not_registered', 'You have not registered for this event.');
     const project = await db.selectFrom('projects').selectAll().where('registration_id', '=', registration.id).executeTakeFirst();
-    return { registration, project: project ?? null };
+    return { registration, project: project ?? null, reapplyUntil: reapplyUntil(event) };
   }
 
   /**
@@ -117,10 +176,10 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       ...(after !== undefined ? { after } : {}),
     });
     const page = takePage(rows, q.limit, (r) => [byName ? r.team_name_key : r.id]);
-    return { rows: page.items, nextCursor: page.nextKey ? encodeCursor(kind, event.id, page.nextKey) : null };
+    return { rows: page.items, nextCursor: page.nextKey ? encodeCursor(kind, event.id, page.nextKey) : null, reapplyUntil: reapplyUntil(event) };
   }
 
-  async function decide(who: Principal, eventId: string, registrationId: string, decision: 'approved' | 'rejected', reason?: string) {
+  async function decide(who: Principal, eventId: string, registrationId: string, decision: 'approved' | 'rejected', reason?: string, final = false) {
     const event = await events.getOwned(eventId, who);
     const status = effectiveStatus(event, clock.now());
     if (status === 'ended' || status === 'cancelled') {
@@ -129,13 +188,19 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
     const stamp = iso(clock.now());
     const result = await db
       .updateTable('registrations')
-      .set({ status: decision, reason: decision === 'rejected' ? reason?.trim() || null : null, updated_at: stamp })
+      .set({
+        status: decision,
+        reason: decision === 'rejected' ? reason?.trim() || null : null,
+        rejected_final: decision === 'rejected' && final ? 1 : 0,
+        updated_at: stamp,
+      })
       .where('id', '=', registrationId)
       .where('event_id', '=', event.id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new AppError('registration_not_found', `no registration ${registrationId} in this event`);
     notifier.publish(REGISTRATION_DECIDED, registrationId);
-    return (await db.selectFrom('registrations').selectAll().where('id', '=', registrationId).executeTakeFirst())!;
+    const row = (await db.selectFrom('registrations').selectAll().where('id', '=', registrationId).executeTakeFirst())!;
+    return { row, reapplyUntil: reapplyUntil(event) };
   }
 
   return { register, mine, mineWaiting, list, decide, findForUser, waiting: waits.waiting, waitsStarted: waits.waitsStarted };

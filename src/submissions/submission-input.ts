@@ -1,5 +1,5 @@
 import type { FieldError } from '../core/errors.js';
-import { isHttpUrl } from '../core/urls.js';
+import { GITHUB_URL_MESSAGE, isGithubRepoUrl, isHttpUrl } from '../core/urls.js';
 import type { Track } from '../events/event-config.js';
 
 export const PROJECT_LIMITS = { name: 120, description: 10_000, url: 2048, teamSizeMax: 100 } as const;
@@ -51,7 +51,11 @@ export function validateSubmission(
     }
     return v;
   };
-  const github = url('github_url', input.github_url, true) ?? '';
+  let github = url('github_url', input.github_url, true) ?? '';
+  if (github && !isGithubRepoUrl(github)) {
+    errors.push({ field: 'github_url', message: `${GITHUB_URL_MESSAGE}; put any other link in project_website` });
+    github = '';
+  }
   const website = url('project_website', input.project_website, false);
   if (input.demo_video_url !== undefined && input.demo_url !== undefined && input.demo_video_url.trim() !== input.demo_url.trim()) {
     errors.push({ field: 'demo_url', message: 'demo_video_url and demo_url must be equal when both are given' });

@@ -228,7 +228,23 @@ describe.each(DIALECTS)('the scripts under dash against a live server (%s)', (di
     ).toBe(200);
     const res = await run('status', ['--event', eventId], { HACKATHON_API_KEY: team.key });
     expect(res.code).toBe(3);
-    expect(res.stdout).toBe('rejected: Team is full: "sorry"\n');
+    expect(res.stdout).toBe(
+      `rejected: Team is full: "sorry"\nRejected: you may re-apply with changed answers (POST register again) until ${new Date(t.clock.now().getTime() + 86_400_000).toISOString()}.\n`,
+    );
+  });
+
+  it('sends values with control characters (CR, tab, \\001) as valid JSON that round-trips', async () => {
+    const eventId = await createEvent(t, org.key, { registration_config: { auto_approve: true, fields: [] } });
+    const team = await quickUser(t);
+    const key = { HACKATHON_API_KEY: team.key };
+    const name = 'Ctl\rTeam\u0001';
+    expect((await run('register', ['--event', eventId, '--team', 'Ctl Team', '--track', 'tools'], key)).code).toBe(0);
+    const description = 'carriage\rreturn, tab\tand \u0001\u001f "quoted" back\\slash\nnext line';
+    const res = await run('submit', ['--event', eventId, '--name', name, '--github', 'https://github.com/acme/ctl', '--description', description], key);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const mine = await t.api('GET', `/events/${eventId}/my-registration`, { key: team.key });
+    expect(mine.body.project).toMatchObject({ project_name: name, description });
   });
 
   it('prints validation errors field by field (exit 5) and usage errors (exit 2)', async () => {
@@ -238,12 +254,14 @@ describe.each(DIALECTS)('the scripts under dash against a live server (%s)', (di
     expect(bad.code).toBe(5);
     expect(bad.stderr).toMatch(/^error: HTTP 422 validation_failed: /);
     expect(bad.stderr).toContain('  fields.repo: is required');
+    // Once: the problem's detail repeats the field errors, so it is not printed as well.
+    expect(bad.stderr.match(/fields\.repo/g)).toHaveLength(1);
     const noKey = await run('register', ['--event', eventId, '--team', 'X']);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('HACKATHON_API_KEY');
-    const noEvent = await run('submit', ['--name', 'X', '--github', 'https://x.test'], { HACKATHON_API_KEY: team.key });
+    const noEvent = await run('submit', ['--name', 'X', '--github', 'https://github.com/x/test'], { HACKATHON_API_KEY: team.key });
     expect(noEvent.code).toBe(2);
-    const notRegistered = await run('submit', ['--event', eventId, '--name', 'X', '--github', 'https://x.test/r'], { HACKATHON_API_KEY: team.key });
+    const notRegistered = await run('submit', ['--event', eventId, '--name', 'X', '--github', 'https://github.com/x/r'], { HACKATHON_API_KEY: team.key });
     expect(notRegistered.code).toBe(5);
     expect(notRegistered.stderr).toMatch(/error: HTTP 404 not_registered: /);
   });
@@ -323,6 +341,55 @@ describe('script retries', () => {
     }
   });
 
+  it('gives each request its own time limit: a hung server times out every attempt (HACKATHON_TIMEOUT)', async () => {
+    const seen: string[] = [];
+    // Reads the request and never answers.
+    const server = createServer((req) => void seen.push(req.url!));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const res = await start(join(dir, 'register.sh'), ['--event', 'evt_1', '--team', 'T'], {
+        HACKATHON_BASE_URL: `http://127.0.0.1:${port}/api/v1`,
+        HACKATHON_API_KEY: 'hk_x',
+        HACKATHON_RETRIES: '2',
+        HACKATHON_RETRY_DELAY: '0',
+        HACKATHON_TIMEOUT: '1',
+      }).done;
+      expect(res.code).toBe(6);
+      expect(seen).toEqual(['/api/v1/events/evt_1/register', '/api/v1/events/evt_1/register']);
+      expect(res.stderr.match(/timeout: no answer within 1 s on POST \/events\/evt_1\/register/g)).toHaveLength(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('backs off exponentially between retries: each pause longer than the one before', async () => {
+    const at: bigint[] = [];
+    const server = createServer((_req, res) => {
+      at.push(process.hrtime.bigint());
+      res.writeHead(503, { 'content-type': 'application/problem+json' });
+      res.end(JSON.stringify({ type: 'x', title: 'Unavailable', status: 503, detail: 'busy', code: 'service_unavailable' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const res = await start(join(dir, 'register.sh'), ['--event', 'evt_1', '--team', 'T'], {
+        HACKATHON_BASE_URL: `http://127.0.0.1:${port}/api/v1`,
+        HACKATHON_API_KEY: 'hk_x',
+        HACKATHON_RETRIES: '3',
+        HACKATHON_RETRY_DELAY: '1',
+      }).done;
+      expect(res.code).toBe(5);
+      expect(at).toHaveLength(3);
+      const gaps = [at[1]! - at[0]!, at[2]! - at[1]!];
+      expect(gaps[1]! > gaps[0]!).toBe(true);
+      expect(res.stderr.match(/retrying in \d+ s/g)).toEqual(['retrying in 1 s', 'retrying in 2 s']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('exits 6 when the server cannot be reached', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -382,7 +449,7 @@ describe('a hostile but valid PUBLIC_URL stays inert in the scripts and skill.md
       HACKATHON_API_KEY: 'hk_x',
       HACKATHON_RETRIES: '1',
       HACKATHON_RETRY_DELAY: '0',
-      HACKATHON_MAX_TIME: '5',
+      HACKATHON_TIMEOUT: '5',
     }).done;
     expect(run.code, run.stderr).toBe(6);
     expect(existsSync(mark)).toBe(false);

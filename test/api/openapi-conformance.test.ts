@@ -81,7 +81,11 @@ describe.each(DIALECTS)('answers match the OpenAPI document along the whole flow
   });
 
   it('documents the organizer creation envelope and its errors', async () => {
-    await call('POST', '/api/agent/events/create', {}, { key: stranger.key, body: { name: 'x' } }, 403, 'forbidden');
+    const deadlines = {
+      registration_deadline: new Date(Date.now() + 86_400_000).toISOString(),
+      submission_deadline: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+    };
+    await call('POST', '/api/agent/events/create', {}, { key: stranger.key, body: { name: 'x', ...deadlines } }, 403, 'forbidden');
     await call('POST', '/api/agent/events/create', {}, { key: org.key, body: { name: 'No deadlines' } }, 422, 'validation_failed');
     const day = 86_400_000;
     const now = t.clock.now().getTime();

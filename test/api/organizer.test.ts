@@ -355,9 +355,9 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
       const id = await createEvent(t, org.key);
       const a = await quickApprovedTeam(t, id, org.key, { team_name: 'Alpha' });
       const b = await quickApprovedTeam(t, id, org.key, { team_name: 'Beta' });
-      await t.api('POST', `/events/${id}/submit`, { key: a.team.key, body: { project_name: 'PA', github_url: 'https://g.io/a' } });
+      await t.api('POST', `/events/${id}/submit`, { key: a.team.key, body: { project_name: 'PA', github_url: 'https://github.com/g/a' } });
       t.clock.advance(1000);
-      await t.api('POST', `/events/${id}/submit`, { key: b.team.key, body: { name: 'PB', github_url: 'https://g.io/b' } });
+      await t.api('POST', `/events/${id}/submit`, { key: b.team.key, body: { name: 'PB', github_url: 'https://github.com/g/b' } });
       t.clock.set(T0);
       const res = await t.api('GET', `/events/${id}/projects`, { key: org.key });
       expect(res.status).toBe(200);

@@ -30,6 +30,8 @@ describe.each(DIALECTS)('registration (%s)', (dialect) => {
       team_name: 'The Rockets',
       track_id: 'tools',
       required_fields: [{ key: 'repo', label: 'Repository' }],
+      attempt: 1,
+      reapplied: false,
       created_at: T0.toISOString(),
     });
     expect(res.headers.get('location')).toBe(`${t.config.publicUrl}/api/v1/events/${eventId}/my-registration`);
@@ -193,7 +195,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
     const team = await quickUser(t);
     const reg = await t.api('POST', `/events/${eventId}/register`, {
       key: team.key,
-      body: registrationBody({ team_name: 'Full', github_url: 'https://github.com/full', fields: { repo: 'https://g.io/r', why: 'fun' } }),
+      body: registrationBody({ team_name: 'Full', github_url: 'https://github.com/acme/full', fields: { repo: 'https://g.io/r', why: 'fun' } }),
     });
     const res = await mine(team.key);
     expect(res.status).toBe(200);
@@ -204,9 +206,14 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
       team_name: 'Full',
       track_id: 'tools',
       contact_email: team.email,
-      github_url: 'https://github.com/full',
+      github_url: 'https://github.com/acme/full',
       fields: { repo: 'https://g.io/r', why: 'fun' },
       reason: null,
+      final: false,
+      attempt: 1,
+      reapplied_at: null,
+      reapply_until: null,
+      next_step: 'Pending: wait for the organizer to decide (GET my-registration?wait=…).',
       created_at: T0.toISOString(),
       updated_at: T0.toISOString(),
       project: null,
@@ -215,11 +222,11 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
 
   it('includes the project once submitted', async () => {
     const { team } = await quickApprovedTeam(t, eventId, org.key);
-    const sub = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'P', github_url: 'https://github.com/p' } });
+    const sub = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: 'P', github_url: 'https://github.com/acme/p' } });
     expect(sub.status).toBe(201);
     const res = await mine(team.key);
     expect(res.body.status).toBe('approved');
-    expect(res.body.project).toMatchObject({ id: sub.body.id, project_name: 'P', name: 'P', github_url: 'https://github.com/p', status: 'submitted' });
+    expect(res.body.project).toMatchObject({ id: sub.body.id, project_name: 'P', name: 'P', github_url: 'https://github.com/acme/p', status: 'submitted' });
   });
 
   it('shows the reject reason to the team', async () => {

@@ -152,7 +152,7 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
   it('validates the body with 422 and field errors', async () => {
     const { team } = await quickApprovedTeam(t, eventId, org.key);
     const cases: Array<[unknown, string]> = [
-      [{ github_url: 'https://github.com/x' }, 'project_name'],
+      [{ github_url: 'https://github.com/x/y' }, 'project_name'],
       [{ project_name: 'x' }, 'github_url'],
       [project({ github_url: 'not a url' }), 'github_url'],
       [project({ github_url: 'javascript:alert(1)' }), 'github_url'],
@@ -179,6 +179,37 @@ describe.each(DIALECTS)('submission (%s)', (dialect) => {
     }
     const mine = await t.api('GET', `/events/${eventId}/my-registration`, { key: team.key });
     expect(mine.body.project).toBeNull();
+  });
+
+  it('takes only a GitHub repository URL as github_url: 422 says what to send and where other links go', async () => {
+    const { team } = await quickApprovedTeam(t, eventId, org.key);
+    for (const bad of [
+      'http://github.com/acme/rocket',
+      'https://gitlab.com/acme/rocket',
+      'https://github.com/acme',
+      'https://github.com/acme/rocket/tree/main',
+    ]) {
+      const res = await submit(team.key, project({ github_url: bad }));
+      expect(res.status, bad).toBe(422);
+      expect(res.body.code).toBe('validation_failed');
+      expect(res.body.errors, bad).toEqual([
+        { field: 'github_url', message: 'must be a GitHub repository URL, https://github.com/<owner>/<repo>; put any other link in project_website' },
+      ]);
+    }
+    for (const ok of ['https://github.com/acme/rocket.git', 'https://github.com/acme/rocket/']) {
+      const res = await submit(team.key, project({ github_url: ok, project_website: 'https://gitlab.com/acme/rocket' }));
+      expect(res.status, ok).toBeLessThan(300);
+      expect(res.body.github_url).toBe(ok);
+    }
+    const doc = await t.api('GET', '/openapi.json');
+    const bodySchema = doc.body.paths['/api/v1/events/{id}/submit'].post.requestBody.content['application/json'].schema;
+    expect(bodySchema.properties.github_url.pattern).toMatch(/^\^https:\/\/github/);
+    const reg = await t.api('POST', `/events/${eventId}/register`, {
+      key: (await quickUser(t)).key,
+      body: { team_name: 'Gitlab Team', track_id: 'tools', github_url: 'https://gitlab.com/a/b', fields: { repo: 'https://gitlab.com/a/b' } },
+    });
+    expect(reg.status).toBe(422);
+    expect(reg.body.errors).toEqual([{ field: 'github_url', message: 'must be a GitHub repository URL, https://github.com/<owner>/<repo>' }]);
   });
 
   it('answers 404 event_not_found for unknown events', async () => {

@@ -39,10 +39,10 @@ describe('validateRegistration', () => {
   });
 
   it('keeps a given contact_email and github_url', () => {
-    const { value, errors } = check(valid({ contact_email: 'team@example.org', github_url: 'http://github.com/t' }));
+    const { value, errors } = check(valid({ contact_email: 'team@example.org', github_url: 'https://github.com/t/r' }));
     expect(errors).toEqual([]);
     expect(value.contact_email).toBe('team@example.org');
-    expect(value.github_url).toBe('http://github.com/t');
+    expect(value.github_url).toBe('https://github.com/t/r');
   });
 
   it('requires every required form field', () => {

@@ -57,7 +57,7 @@ describe('validateSubmission', () => {
   });
 
   it('accepts name for project_name and demo_url for demo_video_url (variant B)', () => {
-    const { value, errors } = validateSubmission({ name: ' Rocket ', github_url: 'https://g.io/x', demo_url: 'https://v.io/d' }, withTracks);
+    const { value, errors } = validateSubmission({ name: ' Rocket ', github_url: 'https://github.com/g/x', demo_url: 'https://v.io/d' }, withTracks);
     expect(errors).toEqual([]);
     expect(value.project_name).toBe('Rocket');
     expect(value.demo_video_url).toBe('https://v.io/d');
@@ -107,5 +107,28 @@ describe('validateSubmission', () => {
   it('refuses a track when the event has none', () => {
     expect(errs({ ...base, track_id: 'tools' }, noTracks)).toEqual(['track_id']);
     expect(validateSubmission(base, noTracks).value.track_id).toBeNull();
+  });
+
+  it('takes only a GitHub repository URL as github_url, and says where other links go', () => {
+    for (const ok of [
+      'https://github.com/acme/rocket',
+      'https://github.com/acme/rocket.git',
+      'https://github.com/acme/rocket/',
+      'https://github.com/a-b/.github',
+    ]) {
+      expect(errs({ ...base, github_url: ok }), ok).toEqual([]);
+    }
+    for (const bad of [
+      'http://github.com/acme/rocket',
+      'https://gitlab.com/acme/rocket',
+      'https://github.com/acme',
+      'https://github.com/acme/rocket/issues',
+      'https://example.com',
+      'https://github.com/acme/..',
+    ]) {
+      expect(validateSubmission({ ...base, github_url: bad }, withTracks).errors, bad).toEqual([
+        { field: 'github_url', message: 'must be a GitHub repository URL, https://github.com/<owner>/<repo>; put any other link in project_website' },
+      ]);
+    }
   });
 });

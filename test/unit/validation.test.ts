@@ -62,3 +62,56 @@ describe('ajvToFieldErrors on closed sets', () => {
     expect(errors.length).toBeGreaterThan(0);
   });
 });
+
+describe('ajvToFieldErrors teaching what to send', () => {
+  const errorsOf = (schema: object, data: unknown) => {
+    const v = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/' }) as unknown as ((d: unknown) => boolean) & { errors: never };
+    expect(v(data)).toBe(false);
+    return ajvToFieldErrors(v.errors, 'body');
+  };
+  const submit = Type.Object(
+    { project_name: Type.Optional(Type.String()), name: Type.Optional(Type.String()), github_url: Type.String(), description: Type.Optional(Type.String()) },
+    { additionalProperties: false, anyOf: [{ required: ['project_name'] }, { required: ['name'] }], requiredMessage: 'submit replaces the whole project' },
+  );
+  const register = Type.Object(
+    {
+      team_name: Type.String(),
+      fields: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]))),
+    },
+    { additionalProperties: false },
+  );
+
+  it('says that form answers sent at the top level go under fields', () => {
+    expect(errorsOf(register, { team_name: 'x', team_size: 3 })).toEqual([
+      { field: 'team_size', message: 'is not a known property; answers to the event\'s form go under `fields`, e.g. {"fields": {"team_size": …}}' },
+    ]);
+  });
+
+  it('suggests the name meant for a near miss (synonym, case or a typo)', () => {
+    expect(errorsOf(submit, { project_name: 'x', github_url: 'u', title: 't', repo_url: 'u', Description: 'd', githb_url: 'u' })).toEqual([
+      { field: 'title', message: 'is not a known property; did you mean `project_name`?' },
+      { field: 'repo_url', message: 'is not a known property; did you mean `github_url`?' },
+      { field: 'Description', message: 'is not a known property; did you mean `description`?' },
+      { field: 'githb_url', message: 'is not a known property; did you mean `github_url`?' },
+    ]);
+    expect(errorsOf(register, { team_name: 'x', name: 'y' })).toEqual([{ field: 'name', message: 'is not a known property; did you mean `team_name`?' }]);
+  });
+
+  it('collapses a failed union of types for one field into one sentence', () => {
+    expect(errorsOf(register, { team_name: 'x', fields: { a: true } })).toEqual([{ field: 'fields.a', message: 'must be a string, a number or null' }]);
+  });
+
+  it('reports a field missing with its alias once, and says why a partial update fails', () => {
+    expect(errorsOf(submit, { description: 'only the change' })).toEqual([
+      { field: 'project_name', message: 'is required (send project_name or name): submit replaces the whole project' },
+      { field: 'github_url', message: 'is required: submit replaces the whole project' },
+    ]);
+    expect(errorsOf(submit, { name: 'x' })).toEqual([{ field: 'github_url', message: 'is required: submit replaces the whole project' }]);
+  });
+
+  it('lets the errors inside an object speak when an optional body (object or null) is wrong inside', () => {
+    const body = Type.Union([Type.Object({ reason: Type.String() }, { additionalProperties: false }), Type.Null()]);
+    expect(errorsOf(body, { reason: 5 })).toEqual([{ field: 'reason', message: 'must be string' }]);
+    expect(errorsOf(body, 5)).toEqual([{ field: 'body', message: 'must be an object or null' }]);
+  });
+});

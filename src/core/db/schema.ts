@@ -114,6 +114,11 @@ export interface RegistrationsTable {
   fields: string;
   status: RegistrationStatus;
   reason: string | null;
+  /** 1 when the organizer rejected it as final: no re-application (stored as 0/1 on both databases). */
+  rejected_final: Generated<number>;
+  /** 1 for the first application, +1 for each re-application after a rejection. */
+  attempt: Generated<number>;
+  reapplied_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -243,6 +243,8 @@ function RegistrationRow({
         />
         <div className="detail-item-title">
           <strong>{r.team_name}</strong> <StatusBadge status={r.status} kind="registrationStatus" />
+          {r.attempt !== undefined && r.attempt > 1 ? <span className="small muted"> {t('registrations.reapplied', { attempt: r.attempt })}</span> : null}
+          {r.final ? <span className="small muted"> {t('registrations.rejectedFinal')}</span> : null}
           <div className="small muted">
             {event.tracks.length > 0 ? <span>{trackName(event, r.track_id, t('detail.noTrack'))} · </span> : null}
             <span>

@@ -53,6 +53,11 @@ export interface Registration {
   github_url: string | null;
   fields: Record<string, string | number | null>;
   reason: string | null;
+  /** Rejected as final: the team may not re-apply. */
+  final?: boolean;
+  /** 1 for a first application, more after re-applications. */
+  attempt?: number;
+  reapplied_at?: string | null;
   created_at: string;
   updated_at: string;
 }
