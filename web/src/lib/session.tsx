@@ -3,23 +3,12 @@ import type { ReactNode } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { useT } from '../i18n';
 import { Loading, ErrorState } from '../ui/states';
-import { ApiProblem, get, post, setCsrfToken } from './api';
+import { ApiProblem, get, post, setCsrfToken, type Answer } from './api';
 
-export type Role = 'user' | 'organizer' | 'admin';
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  created_at: string;
-}
-
-export interface SessionInfo {
-  user: SessionUser;
-  csrf_token: string | null;
-  session: { id: string; created_at: string; expires_at: string } | null;
-}
+/** GET /auth/session: the person, the CSRF token of the cookie session, and whether a session or a key signed in. */
+export type SessionInfo = Answer<'/auth/session'>;
+export type SessionUser = SessionInfo['user'];
+export type Role = SessionUser['role'];
 
 export const SESSION_KEY = ['session'] as const;
 
@@ -29,7 +18,7 @@ export function useSession() {
     queryKey: SESSION_KEY,
     queryFn: async (): Promise<SessionInfo | null> => {
       try {
-        const info = await get<SessionInfo>('/auth/session');
+        const info = await get('/auth/session');
         setCsrfToken(info.csrf_token);
         return info;
       } catch (err) {
@@ -52,8 +41,13 @@ export function useSessionUpdate() {
   return {
     signedIn: (answer: { user: SessionUser; csrf_token: string | null }) => {
       setCsrfToken(answer.csrf_token);
-      const optimistic: SessionInfo = { user: answer.user, csrf_token: answer.csrf_token, session: null };
+      const optimistic: SessionInfo = { user: answer.user, csrf_token: answer.csrf_token, session: null, via: 'session' };
       client.setQueryData(SESSION_KEY, optimistic);
+      void client.invalidateQueries({ queryKey: SESSION_KEY });
+    },
+    /** A session started by an answer that names the person only in part: ask for the whole session. */
+    sessionStarted: (csrfToken: string | null) => {
+      setCsrfToken(csrfToken);
       void client.invalidateQueries({ queryKey: SESSION_KEY });
     },
     signOut: async () => {

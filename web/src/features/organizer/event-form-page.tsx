@@ -35,7 +35,7 @@ export default function EventFormPage({ params }: { params?: { id?: string } }) 
   const id = params?.id;
   const event = useQuery({
     queryKey: ['events', id, 'owner'],
-    queryFn: () => get<EventDoc>(`/events/${id}`),
+    queryFn: () => get('/events/{id}', { path: { id: id ?? '' } }),
     enabled: Boolean(id),
     // The editor holds its own copy while the organizer types; a refetch must not reset it.
     refetchOnWindowFocus: false,
@@ -97,8 +97,12 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
   }, [focusTick]);
 
   const write = useMutation({
-    mutationFn: async ({ body }: { action: Action; body: Partial<EventPayload> & { status?: string } }) =>
-      event ? patch<EventDoc>(`/events/${event.id}`, body) : post<EventDoc>('/events', body),
+    mutationFn: async ({ body }: { action: Action; body: Partial<EventPayload> & { status?: 'draft' | 'open' | 'cancelled' } }) => {
+      if (event) return patch('/events/{id}', { path: { id: event.id }, body });
+      // Only an existing event is cancelled: a new one is saved as a draft or published.
+      const { status, ...rest } = body;
+      return post('/events', { body: { ...rest, status: status === 'open' ? 'open' : 'draft' } });
+    },
     onSuccess: (saved, { action }) => {
       void client.invalidateQueries({ queryKey: ['events'] });
       if (!event) {
