@@ -126,7 +126,7 @@ export interface Page<T> {
 }
 
 /** `/events/{id}` with `{ id: 'a b' }` → `/api/v1/events/a%20b`. */
-function buildUrl(path: string, params: AnyOptions['path'] = {}, query?: AnyOptions['query']): string {
+export function buildUrl(path: string, params: AnyOptions['path'] = {}, query?: AnyOptions['query']): string {
   const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${path}: no value for {${name}}`);
