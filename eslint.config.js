@@ -13,6 +13,8 @@ export default defineConfig(
     ignores: [
       'dist/**',
       'web/public/**',
+      // Generated from the OpenAPI document (npm run api-types), not committed.
+      'web/src/api/schema.d.ts',
       // A tree of deliberate upward imports for the layer check's own test (test/unit/layers.test.ts).
       'test/fixtures/layers/**',
     ],

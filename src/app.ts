@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -21,6 +22,7 @@ import { docsRoutes } from './docs/docs-routes.js';
 import { swaggerOptions } from './docs/openapi.js';
 import { createDatabaseProbe, type HealthReport, type RedisHealth } from './core/health.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './core/http/error-handler.js';
+import { chooseLogFormat, prettyStream } from './core/log-format.js';
 import { createMailer } from './core/mailer.js';
 import { memoryNotifier, type Notifier } from './core/notifier.js';
 import { memoryRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
@@ -92,9 +94,20 @@ function isClientAbort(args: unknown[]): boolean {
   return err instanceof Error && err.name === 'AbortError';
 }
 
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+/**
+ * Pino's options for the server: the level, what is redacted, and the format (LOG_FORMAT; readable
+ * lines on a TTY, JSON otherwise). Redaction and the serializers run before either format writes.
+ * `output` says whether standard output is a TTY and, in tests, where the lines go instead of it.
+ */
+export function loggerOptions(
+  config: Config,
+  output: { isTTY: boolean; destination?: Writable } = { isTTY: Boolean(process.stdout.isTTY) },
+): FastifyServerOptions['logger'] {
+  const pretty = chooseLogFormat(config.logFormat, output.isTTY) === 'pretty';
+  const stream = pretty ? prettyStream({ colorize: output.isTTY, ...(output.destination ? { destination: output.destination } : {}) }) : output.destination;
   return {
     level: config.logLevel,
+    ...(stream ? { stream } : {}),
     hooks: {
       logMethod(args, method, level) {
         if (level >= 50 && isClientAbort(args)) {

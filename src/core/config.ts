@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_MAX_WAIT_SECONDS, LONG_POLL_MAX_SECONDS } from './wait-policy.js';
+import { LOG_FORMATS, type LogFormatSetting } from './log-format.js';
 
 /**
  * One config object, parsed and validated once at start from the environment, then passed down.
@@ -21,6 +22,8 @@ export interface Config {
   /** Longest wait for a Redis command; past it the request counts its rate limit in-process and Redis is reconnected. */
   redisCommandTimeoutMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** LOG_FORMAT: readable lines on a TTY and JSON otherwise (`auto`), or forced `pretty` / `json`. */
+  logFormat: LogFormatSetting;
   /** Whom to believe about the client address: nobody (false), N proxy hops, or these proxies. */
   trustProxy: TrustProxy;
   bodyLimitBytes: number;
@@ -309,6 +312,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = (env.LOG_FORMAT || 'auto').toLowerCase() as LogFormatSetting;
+  if (!LOG_FORMATS.includes(logFormat)) problems.push(`LOG_FORMAT=${JSON.stringify(env.LOG_FORMAT)} must be one of ${LOG_FORMATS.join(', ')}`);
 
   let trustProxy: TrustProxy = false;
   try {
@@ -349,6 +354,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     redisCommandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 1000, 10, 60_000),
     logLevel,
+    logFormat,
     trustProxy,
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 100 * 1024, 1024, 50 * 1024 * 1024),
     http,

@@ -1,3 +1,4 @@
+import type { paths } from '../api/schema';
 import { problemFieldText } from '../i18n';
 
 /**
@@ -60,9 +61,58 @@ export function setCsrfToken(token: string | null): void {
 
 export const API_BASE = '/api/v1';
 
-export interface RequestOptions {
+/**
+ * The API's routes and shapes come from one source: web/src/api/schema.d.ts, generated from the
+ * server's OpenAPI document (scripts/web-api-types.ts; `npm run typecheck` and `build:web` write it
+ * first). Pages name a route as the document does below /api/v1 (`/events/{id}`), pass its path
+ * parameters, query and body, and get the route's answer type: a route schema that changes under a
+ * page fails the typecheck.
+ */
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type V1Path<P> = P extends `/api/v1${infer R}` ? R : never;
+/** Every API route below /api/v1, e.g. `/events/{id}`. */
+export type ApiPath = V1Path<keyof paths>;
+type Operation<P extends ApiPath, M extends Method> = NonNullable<paths[`/api/v1${P}`][M]>;
+/** The routes that answer method M. */
+export type PathOf<M extends Method> = { [P in ApiPath]: paths[`/api/v1${P}`][M] extends { responses: unknown } ? P : never }[ApiPath];
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : undefined;
+type SuccessOf<O> = O extends { responses: infer R } ? { [S in keyof R & SuccessStatus]: JsonOf<R[S]> }[keyof R & SuccessStatus] : never;
+/** The JSON a route answers on success (undefined for 204). */
+export type Answer<P extends ApiPath, M extends Method = 'get'> = SuccessOf<Operation<P, M>>;
+/** The JSON body a route takes. */
+export type Body<P extends ApiPath, M extends Method> = Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+/** One item of a route's JSON array answer (a paginated list). */
+export type Item<P extends ApiPath> = Answer<P> extends readonly (infer I)[] ? I : never;
+
+type PathParams<O> = O extends { parameters: { path: infer PP } } ? { path: PP } : { path?: undefined };
+type QueryParams<O> = O extends { parameters: { query?: infer Q } }
+  ? [Q] extends [Record<string, unknown>]
+    ? { query?: { [K in keyof Q]?: Q[K] | null } }
+    : { query?: undefined }
+  : { query?: undefined };
+type BodyParam<O> = O extends { requestBody: { content: { 'application/json': infer B } } }
+  ? { body: B }
+  : O extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? { body?: B }
+    : { body?: undefined };
+
+/** The query parameters a GET route takes. */
+export type Query<P extends PathOf<'get'>> = NonNullable<QueryParams<Operation<P, 'get'>>['query']>;
+
+/** A list item compacted by `fields=`: the fields it asked for, all present. */
+export type Fields<T, K extends keyof T> = Required<Pick<T, K>>;
+
+/** What one call passes: the route's path parameters, query and body, plus an abort signal and headers. */
+export type RequestOptions<O> = PathParams<O> & QueryParams<O> & BodyParam<O> & { signal?: AbortSignal; headers?: Record<string, string> };
+/** The options are optional where the route needs no path parameter and no body. */
+type Args<O> = object extends RequestOptions<O> ? [opts?: RequestOptions<O>] : [opts: RequestOptions<O>];
+
+interface AnyOptions {
+  path?: Record<string, string | number>;
+  query?: Record<string, unknown>;
   body?: unknown;
-  query?: Record<string, string | number | boolean | undefined | null>;
   signal?: AbortSignal;
   headers?: Record<string, string>;
 }
@@ -75,16 +125,25 @@ export interface Page<T> {
   headers: Headers;
 }
 
-function buildUrl(path: string, query?: RequestOptions['query']): string {
-  const url = path.startsWith('/api/') || path.startsWith('http') ? path : `${API_BASE}${path}`;
+/** `/events/{id}` with `{ id: 'a b' }` → `/api/v1/events/a%20b`. */
+export function buildUrl(path: string, params: AnyOptions['path'] = {}, query?: AnyOptions['query']): string {
+  const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${path}: no value for {${name}}`);
+    return encodeURIComponent(String(value));
+  });
+  const url = `${API_BASE}${filled}`;
   if (!query) return url;
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
-  const qs = params.toString();
-  return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue;
+    search.set(k, typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+  }
+  const qs = search.toString();
+  return qs ? `${url}?${qs}` : url;
 }
 
-async function send(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
+async function send(method: string, path: string, opts: AnyOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let body: string | undefined;
@@ -94,7 +153,7 @@ async function send(method: string, path: string, opts: RequestOptions = {}): Pr
   }
   let res: Response;
   try {
-    res = await fetch(buildUrl(path, opts.query), { method, headers, body, credentials: 'same-origin', signal: opts.signal });
+    res = await fetch(buildUrl(path, opts.path, opts.query), { method, headers, body, credentials: 'same-origin', signal: opts.signal });
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
     throw new NetworkError(err);
@@ -110,12 +169,11 @@ async function send(method: string, path: string, opts: RequestOptions = {}): Pr
   throw new ApiProblem(res.status, problem, retry && /^\d+$/.test(retry) ? Number(retry) : null);
 }
 
-/** One JSON call. 204 resolves to undefined. */
-export async function api<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+async function call(method: string, path: string, opts: AnyOptions = {}): Promise<unknown> {
   const res = await send(method, path, opts);
-  if (res.status === 204) return undefined as T;
+  if (res.status === 204) return undefined;
   const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return text ? JSON.parse(text) : undefined;
 }
 
 /** The cursor of rel="next" in a Link header. */
@@ -131,14 +189,20 @@ export function nextCursor(link: string | null): string | null {
 }
 
 /** One page of a paginated list (a bare JSON array plus Link rel="next"). */
-export async function apiPage<T>(path: string, opts: RequestOptions = {}): Promise<Page<T>> {
+export async function apiPage<P extends PathOf<'get'>>(path: P, ...[opts]: Args<Operation<P, 'get'>>): Promise<Page<Item<P>>> {
   const res = await send('GET', path, opts);
-  const items = (await res.json()) as T[];
+  const items = (await res.json()) as Item<P>[];
   return { items, next: nextCursor(res.headers.get('link')), headers: res.headers };
 }
 
-export const get = <T = unknown>(path: string, opts?: RequestOptions) => api<T>('GET', path, opts);
-export const post = <T = unknown>(path: string, body?: unknown, opts?: RequestOptions) => api<T>('POST', path, { ...opts, body });
-export const put = <T = unknown>(path: string, body?: unknown, opts?: RequestOptions) => api<T>('PUT', path, { ...opts, body });
-export const patch = <T = unknown>(path: string, body?: unknown, opts?: RequestOptions) => api<T>('PATCH', path, { ...opts, body });
-export const del = <T = unknown>(path: string, opts?: RequestOptions) => api<T>('DELETE', path, opts);
+/** A GET whose answer is paginated by a Link rel="next" header but is not a bare array. */
+export async function getWithNext<P extends PathOf<'get'>>(path: P, ...[opts]: Args<Operation<P, 'get'>>): Promise<{ body: Answer<P>; next: string | null }> {
+  const res = await send('GET', path, opts);
+  return { body: (await res.json()) as Answer<P>, next: nextCursor(res.headers.get('link')) };
+}
+
+export const get = <P extends PathOf<'get'>>(path: P, ...[opts]: Args<Operation<P, 'get'>>) => call('GET', path, opts) as Promise<Answer<P, 'get'>>;
+export const post = <P extends PathOf<'post'>>(path: P, ...[opts]: Args<Operation<P, 'post'>>) => call('POST', path, opts) as Promise<Answer<P, 'post'>>;
+export const put = <P extends PathOf<'put'>>(path: P, ...[opts]: Args<Operation<P, 'put'>>) => call('PUT', path, opts) as Promise<Answer<P, 'put'>>;
+export const patch = <P extends PathOf<'patch'>>(path: P, ...[opts]: Args<Operation<P, 'patch'>>) => call('PATCH', path, opts) as Promise<Answer<P, 'patch'>>;
+export const del = <P extends PathOf<'delete'>>(path: P, ...[opts]: Args<Operation<P, 'delete'>>) => call('DELETE', path, opts) as Promise<Answer<P, 'delete'>>;

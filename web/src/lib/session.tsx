@@ -3,31 +3,12 @@ import type { ReactNode } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { useT } from '../i18n';
 import { Loading, ErrorState } from '../ui/states';
-import { get, post, setCsrfToken } from './api';
+import { get, post, setCsrfToken, type Answer } from './api';
 
-export type Role = 'user' | 'organizer' | 'admin';
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  created_at: string;
-}
-
-export interface SessionInfo {
-  user: SessionUser;
-  csrf_token: string | null;
-  session: { id: string; created_at: string; expires_at: string } | null;
-}
-
-/** GET /auth/status: who is signed in, or signed_in false with nulls. */
-interface SessionStatus {
-  signed_in: boolean;
-  user: SessionUser | null;
-  csrf_token: string | null;
-  session: SessionInfo['session'];
-}
+/** GET /auth/session: the person, the CSRF token of the cookie session, and whether a session or a key signed in. */
+export type SessionInfo = Answer<'/auth/session'>;
+export type SessionUser = SessionInfo['user'];
+export type Role = SessionUser['role'];
 
 export const SESSION_KEY = ['session'] as const;
 
@@ -38,10 +19,10 @@ export function useSession() {
     queryFn: async (): Promise<SessionInfo | null> => {
       // GET /auth/status answers 200 for a signed-out visitor too (a 401 would be logged by the
       // browser as a failed resource on every anonymous page load).
-      const status = await get<SessionStatus>('/auth/status');
+      const status = await get('/auth/status');
       setCsrfToken(status.csrf_token);
       if (!status.signed_in || !status.user) return null;
-      return { user: status.user, csrf_token: status.csrf_token, session: status.session };
+      return { user: status.user, csrf_token: status.csrf_token, session: status.session, via: status.via ?? 'session' };
     },
     staleTime: 60_000,
     retry: false,
@@ -55,8 +36,13 @@ export function useSessionUpdate() {
   return {
     signedIn: (answer: { user: SessionUser; csrf_token: string | null }) => {
       setCsrfToken(answer.csrf_token);
-      const optimistic: SessionInfo = { user: answer.user, csrf_token: answer.csrf_token, session: null };
+      const optimistic: SessionInfo = { user: answer.user, csrf_token: answer.csrf_token, session: null, via: 'session' };
       client.setQueryData(SESSION_KEY, optimistic);
+      void client.invalidateQueries({ queryKey: SESSION_KEY });
+    },
+    /** A session started by an answer that names the person only in part: ask for the whole session. */
+    sessionStarted: (csrfToken: string | null) => {
+      setCsrfToken(csrfToken);
       void client.invalidateQueries({ queryKey: SESSION_KEY });
     },
     signOut: async () => {

@@ -1,14 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiProblem, get } from './api';
+import { ApiProblem, get, type Answer } from './api';
 
-export interface SiteInfo {
-  name: string;
-  public_url: string;
-  api_base: string;
-  signup_mode: 'open' | 'invite' | 'closed';
-  ai_providers: string[];
-  password_min_length: number;
-}
+/** GET /site: the site's public facts. */
+export type SiteInfo = Answer<'/site'>;
 
 /** The site's public facts (GET /site), one query shared by every page. If the route is missing, the page's own origin stands in. */
 export function useSite() {
@@ -16,7 +10,7 @@ export function useSite() {
     queryKey: ['site'],
     queryFn: async (): Promise<SiteInfo> => {
       try {
-        return await get<SiteInfo>('/site');
+        return await get('/site');
       } catch (err) {
         if (err instanceof ApiProblem && err.status === 404) return fallbackSite();
         throw err;

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Redirect } from 'wouter';
 import { useT } from '../../i18n';
-import { ApiProblem, apiPage, del, get, patch, post } from '../../lib/api';
+import { ApiProblem, apiPage, del, get, patch, post, type Answer, type Item } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { useNow } from '../../lib/now';
 import { useSession, type Role } from '../../lib/session';
@@ -15,26 +15,8 @@ import { messages } from './messages';
 import { CellLabel } from '../../ui/cell-label';
 import './admin.css';
 
-interface AdminUser {
-  id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  created_at: string;
-  disabled_at: string | null;
-}
-
-interface InviteCode {
-  id: string;
-  prefix: string;
-  note: string | null;
-  max_uses: number;
-  uses: number;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
-  created_by: string | null;
-}
+type AdminUser = Item<'/admin/users'>;
+type InviteCode = Item<'/admin/invite-codes'>;
 
 const ROLES: Role[] = ['user', 'organizer', 'admin'];
 const CODE_BADGE: Record<CodeStatus, string> = { active: 'badge-approved', expired: 'badge-ended', revoked: 'badge-rejected', used_up: 'badge-ended' };
@@ -74,13 +56,12 @@ function UsersTab() {
   const [target, setTarget] = useState<AdminUser | null>(null);
   const users = useInfiniteQuery({
     queryKey: ['admin-users', q, role],
-    queryFn: ({ pageParam }) => apiPage<AdminUser>('/admin/users', { query: { q, role, limit: 50, cursor: pageParam } }),
+    queryFn: ({ pageParam }) => apiPage('/admin/users', { query: { q, role: role || undefined, limit: 50, cursor: pageParam } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next ?? undefined,
   });
   const update = useMutation({
-    mutationFn: (v: { user: AdminUser; body: { role?: Role; disabled?: boolean } }) =>
-      patch<AdminUser>(`/admin/users/${encodeURIComponent(v.user.id)}`, v.body),
+    mutationFn: (v: { user: AdminUser; body: { role?: Role; disabled?: boolean } }) => patch('/admin/users/{id}', { path: { id: v.user.id }, body: v.body }),
     onMutate: () => setNotice(null),
     onSuccess: (saved, v) => {
       setTarget(null);
@@ -264,14 +245,12 @@ function UserRow({
 
 // ---------------------------------------------------------------- invitation codes
 
-interface CreatedCode extends InviteCode {
-  code: string;
-}
+type CreatedCode = Answer<'/admin/invite-codes', 'post'>;
 
 function CodesTab() {
   const { t } = useT('admin', messages);
   const site = useSite();
-  const codes = useQuery({ queryKey: ['invite-codes'], queryFn: () => get<InviteCode[]>('/admin/invite-codes') });
+  const codes = useQuery({ queryKey: ['invite-codes'], queryFn: () => get('/admin/invite-codes') });
   const [created, setCreated] = useState<CreatedCode | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const mode = site.data?.signup_mode;
@@ -318,10 +297,8 @@ function CreateCodeForm({ onCreated }: { onCreated: (c: CreatedCode) => void }) 
   const create = useMutation({
     mutationFn: () => {
       const expiresAt = endOfDayIso(expires);
-      return post<CreatedCode>('/admin/invite-codes', {
-        max_uses: Number(uses),
-        ...(note.trim() ? { note: note.trim() } : {}),
-        ...(expiresAt ? { expires_at: expiresAt } : {}),
+      return post('/admin/invite-codes', {
+        body: { max_uses: Number(uses), ...(note.trim() ? { note: note.trim() } : {}), ...(expiresAt ? { expires_at: expiresAt } : {}) },
       });
     },
     onSuccess: (c) => {
@@ -409,7 +386,7 @@ function CodeTable({ codes, onRevoked }: { codes: InviteCode[]; onRevoked: (pref
   const client = useQueryClient();
   const [target, setTarget] = useState<InviteCode | null>(null);
   const revoke = useMutation({
-    mutationFn: (c: InviteCode) => del(`/admin/invite-codes/${encodeURIComponent(c.id)}`),
+    mutationFn: (c: InviteCode) => del('/admin/invite-codes/{id}', { path: { id: c.id } }),
     onSuccess: (_v, c) => {
       setTarget(null);
       onRevoked(c.prefix);

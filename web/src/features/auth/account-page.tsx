@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useT } from '../../i18n';
-import { ApiProblem, del, get, post, setCsrfToken } from '../../lib/api';
+import { ApiProblem, del, get, post, setCsrfToken, type Item } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { SESSION_KEY, useSession, type SessionUser } from '../../lib/session';
 import { Button, ConfirmDialog, PageHeader } from '../../ui/controls';
@@ -13,15 +13,7 @@ import { passwordProblem, summarizeUserAgent } from './logic';
 import { messages } from './messages';
 import './auth.css';
 
-interface SessionRow {
-  id: string;
-  created_at: string;
-  last_seen_at: string | null;
-  expires_at: string;
-  user_agent: string | null;
-  ip: string | null;
-  current: boolean;
-}
+type SessionRow = Item<'/auth/sessions'>;
 
 const SESSIONS_KEY = ['auth-sessions'] as const;
 
@@ -75,7 +67,7 @@ function ChangePassword() {
   const [next, setNext] = useState('');
   const [checks, setChecks] = useState<{ current?: string; next?: string }>({});
   const change = useMutation({
-    mutationFn: (body: { current_password: string; new_password: string }) => post('/auth/password', body),
+    mutationFn: (body: { current_password: string; new_password: string }) => post('/auth/password', { body }),
     onSuccess: () => {
       setCurrent('');
       setNext('');
@@ -156,9 +148,9 @@ function Sessions() {
   const deviceName = useDeviceName();
   const [target, setTarget] = useState<SessionRow | null>(null);
   const [notice, setNotice] = useState(false);
-  const sessions = useQuery({ queryKey: SESSIONS_KEY, queryFn: ({ signal }) => get<SessionRow[]>('/auth/sessions', { signal }) });
+  const sessions = useQuery({ queryKey: SESSIONS_KEY, queryFn: ({ signal }) => get('/auth/sessions', { signal }) });
   const revoke = useMutation({
-    mutationFn: (row: SessionRow) => del(`/auth/sessions/${encodeURIComponent(row.id)}`),
+    mutationFn: (row: SessionRow) => del('/auth/sessions/{id}', { path: { id: row.id } }),
     onSuccess: (_answer, row) => {
       setTarget(null);
       if (row.current) {

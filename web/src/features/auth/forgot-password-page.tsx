@@ -13,7 +13,7 @@ export default function ForgotPasswordPage() {
   const { t } = useT('auth', messages);
   const [email, setEmail] = useState('');
   const [check, setCheck] = useState<string | undefined>();
-  const send = useMutation({ mutationFn: (address: string) => post('/auth/password-reset', { email: address }) });
+  const send = useMutation({ mutationFn: (address: string) => post('/auth/password-reset', { body: { email: address } }) });
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();

@@ -19,7 +19,7 @@ export default function ResetPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [checks, setChecks] = useState<{ password?: string; confirm?: string }>({});
-  const reset = useMutation({ mutationFn: (body: { token: string; password: string }) => post('/auth/password-reset/confirm', body) });
+  const reset = useMutation({ mutationFn: (body: { token: string; password: string }) => post('/auth/password-reset/confirm', { body }) });
 
   const problem = reset.error instanceof ApiProblem ? reset.error : null;
   if (!token || problem?.code === 'reset_token_invalid') {

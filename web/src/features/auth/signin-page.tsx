@@ -3,18 +3,13 @@ import { useState, type FormEvent } from 'react';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { useT } from '../../i18n';
 import { ApiProblem, post } from '../../lib/api';
-import { safeNext, useSession, useSessionUpdate, type SessionUser } from '../../lib/session';
+import { safeNext, useSession, useSessionUpdate } from '../../lib/session';
 import { Button } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ProblemAlert } from '../../ui/states';
 import { AuthCard, useCountdown, type Wait } from './auth-shell';
 import { afterSignIn, formatWait } from './logic';
 import { messages } from './messages';
-
-interface SignInAnswer {
-  user: SessionUser;
-  csrf_token: string;
-}
 
 export default function SignInPage() {
   const { t } = useT('auth', messages);
@@ -29,7 +24,7 @@ export default function SignInPage() {
   const wait = useCountdown(retryWait);
 
   const signIn = useMutation({
-    mutationFn: (body: { email: string; password: string }) => post<SignInAnswer>('/auth/signin', body),
+    mutationFn: (body: { email: string; password: string }) => post('/auth/signin', { body }),
     onSuccess: (answer) => {
       signedIn(answer);
       navigate(afterSignIn(next, answer.user.role, safeNext), { replace: true });

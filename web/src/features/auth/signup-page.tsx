@@ -2,8 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { useT } from '../../i18n';
-import { ApiProblem, post } from '../../lib/api';
-import { safeNext, useSession, useSessionUpdate, type SessionUser } from '../../lib/session';
+import { ApiProblem, post, type Body } from '../../lib/api';
+import { safeNext, useSession, useSessionUpdate } from '../../lib/session';
 import { Button } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
@@ -11,11 +11,6 @@ import { useSite } from '../../lib/site';
 import { AuthCard } from './auth-shell';
 import { afterSignIn, passwordProblem } from './logic';
 import { messages } from './messages';
-
-interface SignUpAnswer {
-  user: SessionUser;
-  csrf_token: string;
-}
 
 type Checks = Partial<Record<'email' | 'password' | 'invite_code', string>>;
 
@@ -54,7 +49,7 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
   const [checks, setChecks] = useState<Checks>({});
 
   const signUp = useMutation({
-    mutationFn: (body: Record<string, string>) => post<SignUpAnswer>('/auth/signup', body),
+    mutationFn: (body: Body<'/auth/signup', 'post'>) => post('/auth/signup', { body }),
     onSuccess: (answer) => {
       signedIn(answer);
       navigate(afterSignIn(next, answer.user.role, safeNext), { replace: true });
@@ -69,7 +64,7 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
     if (invite && !code.trim()) found.invite_code = t('checks.codeRequired');
     setChecks(found);
     if (Object.keys(found).length > 0) return;
-    const body: Record<string, string> = { email: email.trim(), password };
+    const body: Body<'/auth/signup', 'post'> = { email: email.trim(), password };
     if (name.trim()) body.name = name.trim();
     if (invite) body.invite_code = code.trim();
     signUp.mutate(body);

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useT } from '../../i18n';
-import { ApiProblem, del, get, post } from '../../lib/api';
+import { ApiProblem, del, get, post, type Answer, type Item } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { useNow } from '../../lib/now';
 import { Button, ConfirmDialog, CopyButton, PageHeader } from '../../ui/controls';
@@ -12,27 +12,15 @@ import { messages } from './messages';
 import { apiBaseOf, useSite } from '../../lib/site';
 import { CellLabel } from '../../ui/cell-label';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scope: 'full' | 'review';
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
-
-interface CreatedKey extends ApiKey {
-  key: string;
-}
+export type ApiKey = Item<'/api-keys'>;
+type CreatedKey = Answer<'/api-keys', 'post'>;
 
 const KEYS = ['api-keys'] as const;
 const BADGE: Record<KeyStatus, string> = { active: 'badge-approved', expired: 'badge-ended', revoked: 'badge-rejected' };
 
 export default function ApiKeysPage() {
   const { t } = useT('keys', messages);
-  const keys = useQuery({ queryKey: KEYS, queryFn: () => get<ApiKey[]>('/api-keys') });
+  const keys = useQuery({ queryKey: KEYS, queryFn: () => get('/api-keys') });
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -73,7 +61,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => void }) 
   const create = useMutation({
     mutationFn: () => {
       const expiresAt = endOfDayIso(expires);
-      return post<CreatedKey>('/api-keys', { name: name.trim(), ...(expiresAt ? { expires_at: expiresAt } : {}) });
+      return post('/api-keys', { body: { name: name.trim(), ...(expiresAt ? { expires_at: expiresAt } : {}) } });
     },
     onSuccess: (key) => {
       setName('');
@@ -156,7 +144,7 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (name: strin
   const client = useQueryClient();
   const [target, setTarget] = useState<ApiKey | null>(null);
   const revoke = useMutation({
-    mutationFn: (k: ApiKey) => del(`/api-keys/${encodeURIComponent(k.id)}`),
+    mutationFn: (k: ApiKey) => del('/api-keys/{id}', { path: { id: k.id } }),
     onSuccess: (_v, k) => {
       setTarget(null);
       onRevoked(k.name);

@@ -4,7 +4,7 @@ import { post } from '../../lib/api';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import type { Review, TabProps } from './detail-types';
+import type { TabProps } from './detail-types';
 import { fraction } from './detail-leaderboard-math';
 import { keys, LiveNote, LoadMore, ProgressBar, TableWrap, useOrganizerT, usePagedList, useStats } from './detail-shared';
 
@@ -13,14 +13,13 @@ export default function AiReviewsTab({ event }: TabProps) {
   const fmt = useFormat();
   const client = useQueryClient();
   const stats = useStats(event.id);
-  const failures = usePagedList<Review>(event.id, 'reviews-failed', `/events/${encodeURIComponent(event.id)}/reviews`, { status: 'failed' });
+  const failures = usePagedList(event.id, 'reviews-failed', '/events/{id}/reviews', { status: 'failed' });
   const failedRows = useMemo(() => (failures.data?.pages.flatMap((p) => p.items) ?? []).filter((r) => r.reviewer_kind === 'model'), [failures.data]);
   // null: every failed review; a model id: that model's failed ones.
   const [target, setTarget] = useState<string | null | undefined>(undefined);
   const [requeued, setRequeued] = useState<number | null>(null);
   const rerun = useMutation({
-    mutationFn: (model: string | null) =>
-      post<{ requeued: number }>(`/events/${encodeURIComponent(event.id)}/reviews/rerun`, model ? { model, status: 'failed' } : {}),
+    mutationFn: (model: string | null) => post('/events/{id}/reviews/rerun', { path: { id: event.id }, body: model ? { model, status: 'failed' } : {} }),
     onSuccess: async (answer) => {
       setTarget(undefined);
       setRequeued(answer.requeued);

@@ -2,7 +2,7 @@ import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
-import type { LeaderboardEntry, TabProps } from './detail-types';
+import type { TabProps } from './detail-types';
 import { disagreements, isScored } from './detail-leaderboard-math';
 import { LiveNote, LoadMore, PendingNote, pendingOf, TableWrap, trackName, useOrganizerT, usePagedList } from './detail-shared';
 
@@ -14,7 +14,7 @@ export default function LeaderboardTab({ event }: TabProps) {
   const fmt = useFormat();
   const [track, setTrack] = useState('');
   const [topN, setTopN] = useState(10);
-  const list = usePagedList<LeaderboardEntry>(event.id, 'leaderboard', `/events/${encodeURIComponent(event.id)}/leaderboard`, {
+  const list = usePagedList(event.id, 'leaderboard', '/events/{id}/leaderboard', {
     track_id: track || undefined,
     limit: 100,
   });

@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
 import { useDetailFormat as useFormat } from './detail-format';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
-import type { Project, TabProps } from './detail-types';
+import type { TabProps } from './detail-types';
 import { LiveNote, LoadMore, trackName, useOrganizerT, usePagedList } from './detail-shared';
 
 export default function ProjectsTab({ event }: TabProps) {
   const { t } = useOrganizerT();
   const fmt = useFormat();
-  const list = usePagedList<Project>(event.id, 'projects', `/events/${encodeURIComponent(event.id)}/projects`);
+  const list = usePagedList(event.id, 'projects', '/events/{id}/projects');
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
   if (list.isPending) return <Loading />;
   if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;

@@ -5,7 +5,7 @@ import { ApiProblem, apiPage, post } from '../../lib/api';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import type { LeaderboardEntry, TabProps } from './detail-types';
+import type { TabProps } from './detail-types';
 import { isScored, topPerTrack, unscored } from './detail-leaderboard-math';
 import { keys, useLiveInterval, LiveNote, PendingNote, pendingOf, useOrganizerT } from './detail-shared';
 
@@ -15,19 +15,18 @@ export default function PublishTab({ event }: TabProps) {
   const { t } = useOrganizerT();
   const fmt = useFormat();
   const client = useQueryClient();
-  const base = `/events/${encodeURIComponent(event.id)}`;
   const judging = event.status === 'judging';
   const live = useLiveInterval(event.id);
   const preview = useQuery({
     queryKey: [...keys.all(event.id), 'publish-preview'],
-    queryFn: ({ signal }) => apiPage<LeaderboardEntry>(`${base}/leaderboard`, { query: { limit: PREVIEW_LIMIT }, signal }),
+    queryFn: ({ signal }) => apiPage('/events/{id}/leaderboard', { path: { id: event.id }, query: { limit: PREVIEW_LIMIT }, signal }),
     enabled: judging,
     refetchInterval: live,
   });
   const [step, setStep] = useState<'idle' | 'confirm' | 'unscored'>('idle');
   const [unscoredCount, setUnscoredCount] = useState(0);
   const publish = useMutation({
-    mutationFn: (force: boolean) => post<{ result_url: string }>(`${base}/results/publish`, force ? { force: true } : {}),
+    mutationFn: (force: boolean) => post('/events/{id}/results/publish', { path: { id: event.id }, body: force ? { force: true } : {} }),
     onSuccess: async () => {
       setStep('idle');
       await client.invalidateQueries({ queryKey: keys.all(event.id) });
@@ -85,7 +84,7 @@ export default function PublishTab({ event }: TabProps) {
                 .join(', ')}
             </p>
             <p className="small">
-              {t('publish.rerunHint')} <Link href={`${base}/ai-reviews`}>{t('detail.tabs.aiReviews')}</Link>
+              {t('publish.rerunHint')} <Link href={`/events/${encodeURIComponent(event.id)}/ai-reviews`}>{t('detail.tabs.aiReviews')}</Link>
             </p>
           </div>
         ) : null}

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useT } from '../../i18n';
-import { post } from '../../lib/api';
+import { post, type Query } from '../../lib/api';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog, StatusBadge } from '../../ui/controls';
 import { Field } from '../../ui/form';
@@ -11,13 +11,14 @@ import { runEach, type Outcome } from './detail-bulk';
 import { keys, LiveNote, LoadMore, trackName, useOrganizerT, usePagedList } from './detail-shared';
 
 type Decision = 'approve' | 'reject';
+type RegistrationStatus = NonNullable<Query<'/events/{id}/registrations'>['status']>;
 
 export default function RegistrationsTab({ event }: TabProps) {
   const { t } = useOrganizerT();
   const common = useT();
   const problemText = useProblemText();
   const client = useQueryClient();
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<RegistrationStatus | ''>('');
   const [track, setTrack] = useState('');
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
@@ -26,7 +27,7 @@ export default function RegistrationsTab({ event }: TabProps) {
     const timer = setTimeout(() => setQ(search.trim()), 300);
     return () => clearTimeout(timer);
   }, [search]);
-  const list = usePagedList<Registration>(event.id, 'registrations', `/events/${encodeURIComponent(event.id)}/registrations`, {
+  const list = usePagedList(event.id, 'registrations', '/events/{id}/registrations', {
     status: status || undefined,
     track_id: track || undefined,
     q: q || undefined,
@@ -55,7 +56,7 @@ export default function RegistrationsTab({ event }: TabProps) {
     setBusy(true);
     const items = ids.map((rid) => byId.get(rid)).filter((r): r is Registration => r !== undefined);
     const body = decision === 'reject' && reason.trim() ? { reason: reason.trim() } : {};
-    const results = await runEach(items, (r) => post(`/events/${encodeURIComponent(event.id)}/registrations/${encodeURIComponent(r.id)}/${decision}`, body));
+    const results = await runEach(items, (r) => post(`/events/{id}/registrations/{rid}/${decision}`, { path: { id: event.id, rid: r.id }, body }));
     setBusy(false);
     setDialog(null);
     setReason('');
@@ -86,7 +87,7 @@ export default function RegistrationsTab({ event }: TabProps) {
       <fieldset className="detail-filters">
         <legend className="sr-only">{t('registrations.filters')}</legend>
         <Field label={t('registrations.status')}>
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <select value={status} onChange={(e) => setStatus(e.target.value as RegistrationStatus | '')}>
             <option value="">{t('registrations.anyStatus')}</option>
             {(['pending', 'approved', 'rejected'] as const).map((s) => (
               <option key={s} value={s}>

@@ -6,7 +6,7 @@ import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import type { ReviewersAnswer, TabProps } from './detail-types';
+import type { TabProps } from './detail-types';
 import { fraction } from './detail-leaderboard-math';
 import { keys, useLiveInterval, LiveNote, ProgressBar, useOrganizerT, useStats } from './detail-shared';
 
@@ -16,19 +16,18 @@ export default function ReviewersTab({ event }: TabProps) {
   const { t } = useOrganizerT();
   const fmt = useFormat();
   const client = useQueryClient();
-  const base = `/events/${encodeURIComponent(event.id)}`;
   const stats = useStats(event.id);
   const live = useLiveInterval(event.id);
   // Reviewers of one event are few: one page of 1000 holds them and their invitations.
   const list = useQuery({
     queryKey: [...keys.all(event.id), 'reviewers'],
-    queryFn: ({ signal }) => get<ReviewersAnswer>(`${base}/reviewers`, { query: { limit: 1000 }, signal }),
+    queryFn: ({ signal }) => get('/events/{id}/reviewers', { path: { id: event.id }, query: { limit: 1000 }, signal }),
     refetchInterval: live,
   });
   const [email, setEmail] = useState('');
   const [invited, setInvited] = useState<string | null>(null);
   const invite = useMutation({
-    mutationFn: (address: string) => post<{ email: string }>(`${base}/reviewers`, { email: address }),
+    mutationFn: (address: string) => post('/events/{id}/reviewers', { path: { id: event.id }, body: { email: address } }),
     onSuccess: async (answer) => {
       setInvited(answer.email);
       setEmail('');
@@ -38,7 +37,9 @@ export default function ReviewersTab({ event }: TabProps) {
   const [pending, setPending] = useState<Pending | null>(null);
   const drop = useMutation({
     mutationFn: (p: Pending) =>
-      p.kind === 'remove' ? del(`${base}/reviewers/${encodeURIComponent(p.id)}`) : del(`${base}/reviewer-invitations/${encodeURIComponent(p.id)}`),
+      p.kind === 'remove'
+        ? del('/events/{id}/reviewers/{userId}', { path: { id: event.id, userId: p.id } })
+        : del('/events/{id}/reviewer-invitations/{invitationId}', { path: { id: event.id, invitationId: p.id } }),
     onSuccess: async () => {
       setPending(null);
       await client.invalidateQueries({ queryKey: keys.all(event.id) });

@@ -1,8 +1,8 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n';
-import { apiPage, get } from '../../lib/api';
-import type { EventDetail, EventStats } from './detail-types';
+import { apiPage, get, type Item, type Page, type Query } from '../../lib/api';
+import type { EventDetail } from './detail-types';
 import { messages } from './messages';
 
 /**
@@ -32,7 +32,7 @@ export function useOrganizerT() {
 const fetchEvent =
   (id: string) =>
   ({ signal }: { signal: AbortSignal }) =>
-    get<EventDetail>(`/events/${encodeURIComponent(id)}`, { signal });
+    get('/events/{id}', { path: { id }, signal });
 
 export function useEvent(id: string) {
   return useQuery({ queryKey: keys.event(id), queryFn: fetchEvent(id), refetchInterval: (q) => (isFinal(q.state.data?.status) ? false : LIVE_MS) });
@@ -51,17 +51,23 @@ export function useStats(id: string) {
   const interval = useLiveInterval(id);
   return useQuery({
     queryKey: keys.stats(id),
-    queryFn: ({ signal }) => get<EventStats>(`/events/${encodeURIComponent(id)}/stats`, { signal }),
+    queryFn: ({ signal }) => get('/events/{id}/stats', { path: { id }, signal }),
     refetchInterval: interval,
   });
 }
 
+/** The event's paginated owner lists. */
+type EventListPath = '/events/{id}/leaderboard' | '/events/{id}/reviews' | '/events/{id}/registrations' | '/events/{id}/projects';
+
 /** A paginated owner list ("Load more"), polled like everything on the page. */
-export function usePagedList<T>(id: string, name: string, path: string, query: Record<string, string | number | undefined> = {}) {
+export function usePagedList<P extends EventListPath>(id: string, name: string, path: P, query: Query<P> = {}) {
   const interval = useLiveInterval(id);
+  // One call for any of the lists: TypeScript cannot check a generic path against its own options.
+  const fetchPage = apiPage as unknown as (path: P, opts: object) => Promise<Page<Item<P>>>;
   return useInfiniteQuery({
     queryKey: [...keys.all(id), name, query],
-    queryFn: ({ pageParam, signal }) => apiPage<T>(path, { query: { ...query, limit: query.limit ?? PAGE_SIZE, cursor: pageParam ?? undefined }, signal }),
+    queryFn: ({ pageParam, signal }) =>
+      fetchPage(path, { path: { id }, query: { ...query, limit: query.limit ?? PAGE_SIZE, cursor: pageParam ?? undefined }, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     // A new filter keeps the old rows on screen until its answer comes (no flash of "Loading").

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { get as getPath, useFieldArray, useForm, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
 import { problemFieldText, useT } from '../../i18n';
-import { ApiProblem, get, patch, post } from '../../lib/api';
+import { ApiProblem, get, patch, post, type Body } from '../../lib/api';
 import { browserTimeZone, useFormat } from '../../lib/format';
 import { Button, ConfirmDialog, PageHeader, StatusBadge } from '../../ui/controls';
 import { Checkbox, Field } from '../../ui/form';
@@ -35,7 +35,7 @@ export default function EventFormPage({ params }: { params?: { id?: string } }) 
   const id = params?.id;
   const event = useQuery({
     queryKey: ['events', id, 'owner'],
-    queryFn: () => get<EventDoc>(`/events/${id}`),
+    queryFn: () => get('/events/{id}', { path: { id: id ?? '' } }),
     enabled: Boolean(id),
     // The editor holds its own copy while the organizer types; a refetch must not reset it.
     refetchOnWindowFocus: false,
@@ -97,8 +97,14 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
   }, [focusTick]);
 
   const write = useMutation({
-    mutationFn: async ({ body }: { action: Action; body: Partial<EventPayload> & { status?: string } }) =>
-      event ? patch<EventDoc>(`/events/${event.id}`, body) : post<EventDoc>('/events', body),
+    mutationFn: async ({ body }: { action: Action; body: Partial<EventPayload> & { status?: 'draft' | 'open' | 'cancelled' } }) => {
+      if (event) return patch('/events/{id}', { path: { id: event.id }, body });
+      // Only an existing event is cancelled: a new one is saved as a draft or published.
+      const { status, ...rest } = body;
+      // The server requires the name and both deadlines; inputs left empty are sent without them on
+      // purpose, so that its 422 names each missing one on the form.
+      return post('/events', { body: { ...rest, status: status === 'open' ? 'open' : 'draft' } as Body<'/events', 'post'> });
+    },
     onSuccess: (saved, { action }) => {
       void client.invalidateQueries({ queryKey: ['events'] });
       if (!event) {

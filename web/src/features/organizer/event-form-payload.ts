@@ -1,25 +1,9 @@
+import type { Answer } from '../../lib/api';
 import { FIELD_TYPES, type BuilderField, type FieldType } from './event-form-builder';
 import { isTimeZone, utcToWall, wallToUtc, type WallTime } from './event-form-time';
 
 /** An event as GET /events/:id answers it to an owner. */
-export interface EventDoc {
-  id: string;
-  name: string;
-  description: string;
-  status: string;
-  registration_deadline: string;
-  submission_deadline: string;
-  result_announced_at: string | null;
-  /** The IANA zone the organizer gives the deadlines in; null (or absent, older servers) when never set. */
-  time_zone?: string | null;
-  tracks: { id: string; name: string; prize: string }[];
-  dimensions: { name: string; weight: number }[];
-  models: string[];
-  registration_config: { open: boolean; auto_approve: boolean; fields: { key: string; label: string; type: string; required: boolean }[] };
-  co_organizers?: string[];
-  created_at: string;
-  updated_at: string;
-}
+export type EventDoc = Answer<'/events/{id}'>;
 
 export interface TrackRow {
   id: string;

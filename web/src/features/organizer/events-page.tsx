@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { useT } from '../../i18n';
-import { ApiProblem, apiPage, get } from '../../lib/api';
+import { ApiProblem, apiPage, get, type Fields, type Item, type Page } from '../../lib/api';
 import { browserTimeZone, useFormat } from '../../lib/format';
 import { useNow } from '../../lib/now';
 import { Button, PageHeader, StatusBadge } from '../../ui/controls';
@@ -12,26 +12,12 @@ import { formatDateTime } from './event-form-time';
 import { formMessages } from './form-messages';
 import './events-list.css';
 
-interface EventItem {
-  id: string;
-  name: string;
-  description: string;
-  status: string;
-  registration_deadline: string;
-  submission_deadline: string;
-  result_announced_at: string | null;
-  created_at: string;
-}
-
-interface EventStats {
-  registrations: { pending: number; approved: number; rejected: number };
-  projects: number;
-}
-
 const STATUSES = ['draft', 'open', 'active', 'judging', 'ended', 'cancelled'] as const;
 /** "Updates automatically": the list and its counts are asked again this often. */
 const POLL_MS = 15_000;
-const FIELDS = 'id,name,status,registration_deadline,submission_deadline,result_announced_at,created_at';
+const FIELD_NAMES = ['id', 'name', 'status', 'registration_deadline', 'submission_deadline', 'result_announced_at', 'created_at'] as const;
+const FIELDS = FIELD_NAMES.join(',');
+type EventItem = Fields<Item<'/events'>, (typeof FIELD_NAMES)[number]>;
 
 export default function OrganizerEventsPage() {
   const { t } = useT('organizer-form', formMessages);
@@ -39,7 +25,7 @@ export default function OrganizerEventsPage() {
   const [status, setStatus] = useState('');
   const events = useInfiniteQuery({
     queryKey: ['events', 'mine', status],
-    queryFn: ({ pageParam }) => apiPage<EventItem>('/events', { query: { mine: true, status, limit: 24, fields: FIELDS, cursor: pageParam } }),
+    queryFn: ({ pageParam }) => apiPage('/events', { query: { mine: true, status, limit: 24, fields: FIELDS, cursor: pageParam } }) as Promise<Page<EventItem>>,
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next ?? undefined,
     refetchInterval: POLL_MS,
@@ -160,7 +146,7 @@ function Counts({ eventId, final }: { eventId: string; final: boolean }) {
   const fmt = useFormat();
   const stats = useQuery({
     queryKey: ['events', eventId, 'stats'],
-    queryFn: () => get<EventStats>(`/events/${eventId}/stats`),
+    queryFn: () => get('/events/{id}/stats', { path: { id: eventId } }),
     refetchInterval: (q) => (final || (q.state.error instanceof ApiProblem && q.state.error.status === 404) ? false : POLL_MS),
     retry: false,
   });

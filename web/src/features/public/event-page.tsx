@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useT } from '../../i18n';
-import { ApiProblem, get } from '../../lib/api';
+import { ApiProblem, get, type Answer } from '../../lib/api';
 import { browserTimeZone, useFormat } from '../../lib/format';
 import { useNow } from '../../lib/now';
 import { useSession } from '../../lib/session';
@@ -12,30 +12,10 @@ import { messages } from './messages';
 import { useSite } from '../../lib/site';
 import './public.css';
 
-export interface PublicEvent {
-  id: string;
-  name: string;
-  description: string;
-  status: string;
-  registration_deadline: string;
-  submission_deadline: string;
-  result_announced_at: string | null;
-  /** The zone the organizer set the deadlines in (absent on older servers). */
-  time_zone?: string | null;
-  tracks: Track[];
-  dimensions: Dimension[];
-  models: string[];
-  registration_config: { open: boolean; auto_approve: boolean; fields: FormField[] };
-}
-
-interface RegistrationForm {
-  open: boolean;
-  auto_approve: boolean;
-  fields: FormField[];
-}
+export type PublicEvent = Answer<'/events/{id}'>;
 
 export function useEvent(id: string) {
-  return useQuery({ queryKey: ['public-event', id], queryFn: ({ signal }) => get<PublicEvent>(`/events/${encodeURIComponent(id)}`, { signal }) });
+  return useQuery({ queryKey: ['public-event', id], queryFn: ({ signal }) => get('/events/{id}', { path: { id }, signal }) });
 }
 
 export function EventNotFound() {
@@ -66,7 +46,7 @@ function EventView({ event }: { event: PublicEvent }) {
   const { t } = useT('public', messages);
   const form = useQuery({
     queryKey: ['public-event-form', event.id],
-    queryFn: ({ signal }) => get<RegistrationForm>(`/events/${encodeURIComponent(event.id)}/register`, { signal }),
+    queryFn: ({ signal }) => get('/events/{id}/register', { path: { id: event.id }, signal }),
   });
   const registrationOpen = form.data?.open ?? (event.status === 'open' && event.registration_config.open);
   const fields = form.data?.fields ?? event.registration_config.fields;
@@ -298,13 +278,6 @@ function FormFields({ fields, hasTracks, autoApprove }: { fields: FormField[]; h
   );
 }
 
-interface MyRegistration {
-  status: 'pending' | 'approved' | 'rejected';
-  team_name: string;
-  reason: string | null;
-  project: { project_name: string } | null;
-}
-
 /** The signed-in person's own registration for this event, if they have one (404 not_registered: none). */
 function MyTeam({ eventId }: { eventId: string }) {
   const { t } = useT('public', messages);
@@ -312,7 +285,7 @@ function MyTeam({ eventId }: { eventId: string }) {
     queryKey: ['my-registration', eventId],
     queryFn: async ({ signal }) => {
       try {
-        return await get<MyRegistration>(`/events/${encodeURIComponent(eventId)}/my-registration`, { signal });
+        return await get('/events/{id}/my-registration', { path: { id: eventId }, signal });
       } catch (err) {
         if (err instanceof ApiProblem && err.status === 404) return null;
         throw err;

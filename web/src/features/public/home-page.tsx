@@ -1,29 +1,20 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useSearch } from 'wouter';
 import { useT } from '../../i18n';
-import { apiPage } from '../../lib/api';
+import { apiPage, type Fields, type Item, type Page } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { useNow } from '../../lib/now';
 import { useSession } from '../../lib/session';
 import { Button, StatusBadge, useTitle } from '../../ui/controls';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
-import { excerpt, isStatusFilter, STATUS_FILTERS, type StatusFilter, type Track } from './logic';
+import { excerpt, isStatusFilter, STATUS_FILTERS, type StatusFilter } from './logic';
 import { messages } from './messages';
 import { useSite } from '../../lib/site';
 import './public.css';
 
-export interface EventSummary {
-  id: string;
-  name: string;
-  description: string;
-  status: string;
-  registration_deadline: string;
-  submission_deadline: string;
-  result_announced_at: string | null;
-  tracks: Track[];
-}
-
-const FIELDS = 'id,name,description,status,registration_deadline,submission_deadline,result_announced_at,tracks';
+const FIELD_NAMES = ['id', 'name', 'description', 'status', 'registration_deadline', 'submission_deadline', 'result_announced_at', 'tracks'] as const;
+const FIELDS = FIELD_NAMES.join(',');
+export type EventSummary = Fields<Item<'/events'>, (typeof FIELD_NAMES)[number]>;
 const PAGE_SIZE = 12;
 
 function useFilter(): StatusFilter {
@@ -99,7 +90,9 @@ function EventList() {
   const query = useInfiniteQuery({
     queryKey: ['public-events', filter],
     queryFn: ({ pageParam, signal }) =>
-      apiPage<EventSummary>('/events', { query: { status: STATUS_FILTERS[filter], fields: FIELDS, limit: PAGE_SIZE, cursor: pageParam }, signal }),
+      apiPage('/events', { query: { status: STATUS_FILTERS[filter], fields: FIELDS, limit: PAGE_SIZE, cursor: pageParam }, signal }) as Promise<
+        Page<EventSummary>
+      >,
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
   });

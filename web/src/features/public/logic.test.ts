@@ -46,9 +46,9 @@ describe('weights', () => {
 describe('registration command', () => {
   const tracks = [{ id: 'tools', name: 'Tools' }];
   const fields = [
-    { key: 'repo', type: 'url', required: true },
-    { key: 'why', required: false },
-    { key: 'size', type: 'number', required: true },
+    { key: 'repo', name: 'repo', label: 'Repository', type: 'url', required: true },
+    { key: 'why', name: 'why', label: 'Why', type: 'text', required: false },
+    { key: 'size', name: 'size', label: 'Team size', type: 'number', required: true },
   ];
   it('fills the first track and the required fields only', () => {
     expect(registrationExample(tracks, fields)).toEqual({ team_name: 'My team', track_id: 'tools', fields: { repo: 'https://example.com', size: 1 } });

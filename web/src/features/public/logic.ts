@@ -1,33 +1,12 @@
+import type { Answer, Item } from '../../lib/api';
+
 /** Pure helpers of the public pages (no DOM, no React): tested in logic.test.ts. */
 
-export interface Track {
-  id: string;
-  name: string;
-  prize?: string | null;
-}
-
-export interface Dimension {
-  name: string;
-  weight: number;
-}
-
-export interface FormField {
-  key: string;
-  label?: string;
-  type?: string;
-  required?: boolean;
-}
-
-export interface ResultEntry {
-  rank: number;
-  project_id: string;
-  project_name: string;
-  team_name: string;
-  track_id: string | null;
-  score: number;
-  scores_by_model: Record<string, number>;
-  scores_by_dimension: Record<string, number>;
-}
+type PublicEvent = Answer<'/events/{id}'>;
+export type Track = PublicEvent['tracks'][number];
+export type Dimension = PublicEvent['dimensions'][number];
+export type FormField = PublicEvent['registration_config']['fields'][number];
+export type ResultEntry = Item<'/events/{id}/result'>;
 
 /** The home page's filters: each is one `status=` list of the events API. */
 export const STATUS_FILTERS = {
@@ -96,7 +75,7 @@ function sampleAnswer(field: FormField): string | number {
 }
 
 /** The registration request body a person would send: team name, first track, required fields. */
-export function registrationExample(tracks: readonly Track[], fields: readonly FormField[]): Record<string, unknown> {
+export function registrationExample(tracks: readonly Pick<Track, 'id'>[], fields: readonly FormField[]): Record<string, unknown> {
   const body: Record<string, unknown> = { team_name: 'My team' };
   if (tracks.length > 0) body.track_id = tracks[0]!.id;
   const required = fields.filter((f) => f.required);
@@ -105,7 +84,7 @@ export function registrationExample(tracks: readonly Track[], fields: readonly F
 }
 
 /** The exact curl command that registers a team for an event on this site. */
-export function registerCurl(site: string, eventId: string, tracks: readonly Track[], fields: readonly FormField[]): string {
+export function registerCurl(site: string, eventId: string, tracks: readonly Pick<Track, 'id'>[], fields: readonly FormField[]): string {
   const base = site.replace(/\/+$/, '');
   const body = JSON.stringify(registrationExample(tracks, fields));
   return [

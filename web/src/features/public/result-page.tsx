@@ -52,7 +52,7 @@ function Result({ event }: { event: PublicEvent }) {
   const query = useInfiniteQuery({
     queryKey: ['public-result', event.id, track],
     queryFn: ({ pageParam, signal }) =>
-      apiPage<ResultEntry>(`/events/${encodeURIComponent(event.id)}/result`, { query: { track_id: track, limit: PAGE_SIZE, cursor: pageParam }, signal }),
+      apiPage('/events/{id}/result', { path: { id: event.id }, query: { track_id: track, limit: PAGE_SIZE, cursor: pageParam }, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
   });

@@ -2,9 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { problemCodeText, useT } from '../../i18n';
-import { ApiProblem, get, post } from '../../lib/api';
+import { ApiProblem, get, post, type Answer } from '../../lib/api';
 import { useFormat } from '../../lib/format';
-import { useSession, useSessionUpdate, type SessionUser } from '../../lib/session';
+import { useSession, useSessionUpdate } from '../../lib/session';
 import { Button, CopyButton, PageHeader, useTitle } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
@@ -12,24 +12,8 @@ import { useSite } from '../../lib/site';
 import { messages } from './messages';
 import './reviewer.css';
 
-interface PublicInvitation {
-  event_id: string;
-  event_name: string;
-  email: string;
-  status: 'pending';
-  expires_at: string;
-  account_exists: boolean;
-}
-
-interface AcceptAnswer {
-  event_id: string;
-  event_name: string;
-  user: SessionUser;
-  csrf_token?: string | null;
-  account_created: boolean;
-  api_key: { id: string; name: string; prefix: string; key: string; scope: string } | null;
-  existing_key: { id: string; prefix: string } | null;
-}
+type PublicInvitation = Answer<'/invitations/{token}'>;
+type AcceptAnswer = Answer<'/invitations/{token}/accept', 'post'>;
 
 const GONE: Record<string, 'notFound' | 'used' | 'expired' | 'closed'> = {
   invitation_not_found: 'notFound',
@@ -44,7 +28,7 @@ export default function InvitationPage({ params }: { params: { token: string } }
   const [accepted, setAccepted] = useState<AcceptAnswer | null>(null);
   const invitation = useQuery({
     queryKey: ['invitation', token],
-    queryFn: () => get<PublicInvitation>(`/invitations/${encodeURIComponent(token)}`),
+    queryFn: () => get('/invitations/{token}', { path: { token } }),
     enabled: accepted === null,
     staleTime: 0,
   });
@@ -113,7 +97,7 @@ function AcceptPanel({
 }) {
   const { t } = useT('reviewer', messages);
   const { user, loading } = useSession();
-  const { signedIn, signOut } = useSessionUpdate();
+  const { sessionStarted, signOut } = useSessionUpdate();
   const client = useQueryClient();
   const site = useSite();
   const minLength = site.data?.password_min_length ?? 8;
@@ -121,9 +105,9 @@ function AcceptPanel({
   const [localError, setLocalError] = useState<string | null>(null);
   const [signingOut, setSigningOut] = useState(false);
   const accept = useMutation({
-    mutationFn: (body: Record<string, unknown>) => post<AcceptAnswer>(`/invitations/${encodeURIComponent(token)}/accept`, { ...body, start_session: true }),
+    mutationFn: (body: Record<string, unknown>) => post('/invitations/{token}/accept', { path: { token }, body: { ...body, start_session: true } }),
     onSuccess: (answer) => {
-      if (answer.csrf_token !== undefined) signedIn({ user: answer.user, csrf_token: answer.csrf_token ?? null });
+      if (answer.csrf_token !== undefined) sessionStarted(answer.csrf_token ?? null);
       else void client.invalidateQueries({ queryKey: ['session'] });
       void client.invalidateQueries({ queryKey: ['me', 'review-events'] });
       onAccepted(answer);

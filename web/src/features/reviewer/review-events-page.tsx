@@ -11,7 +11,7 @@ import './reviewer.css';
 
 export default function ReviewEventsPage() {
   const { t } = useT('reviewer', messages);
-  const events = useQuery({ queryKey: ['me', 'review-events'], queryFn: () => get<ReviewEvent[]>('/me/review-events') });
+  const events = useQuery({ queryKey: ['me', 'review-events'], queryFn: () => get('/me/review-events') });
   return (
     <div className="stack">
       <PageHeader title={t('events.title')} subtitle={t('events.subtitle')} />

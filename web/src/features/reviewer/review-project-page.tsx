@@ -20,7 +20,7 @@ export default function ReviewProjectPage({ params }: { params: { eventId: strin
     queryKey: ['my-review', eventId, projectId],
     queryFn: async () => {
       try {
-        return await get<Review>(`/events/${encodeURIComponent(eventId)}/projects/${encodeURIComponent(projectId)}/review`);
+        return await get('/events/{id}/projects/{pid}/review', { path: { id: eventId, pid: projectId } });
       } catch (err) {
         // 404 not_found: no review yet (a missing project is project_not_found and stays an error).
         if (err instanceof ApiProblem && err.code === 'not_found') return null;
@@ -97,9 +97,9 @@ function ProjectReview({
 
   const save = useMutation({
     mutationFn: (_next: boolean) =>
-      put<Review>(`/events/${encodeURIComponent(eventId)}/projects/${encodeURIComponent(project.project_id)}/review`, {
-        scores: parsed as Record<string, number>,
-        comment: comment.trim() ? comment : null,
+      put('/events/{id}/projects/{pid}/review', {
+        path: { id: eventId, pid: project.project_id },
+        body: { scores: parsed as Record<string, number>, comment: comment.trim() ? comment : null },
       }),
     onSuccess: (saved, goNext) => {
       client.setQueryData(['my-review', eventId, project.project_id], saved);

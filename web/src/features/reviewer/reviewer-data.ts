@@ -1,57 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiPage, get } from '../../lib/api';
-import type { Dimension } from './scoring';
+import { get, getWithNext, type Answer, type Item } from '../../lib/api';
 
-export interface Review {
-  id: string;
-  event_id: string;
-  project_id: string;
-  reviewer_id: string;
-  scores: Record<string, number>;
-  comment: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Assignment {
-  project_id: string;
-  name: string;
-  team_name: string;
-  track_id: string | null;
-  description: string | null;
-  github_url: string;
-  project_website: string | null;
-  demo_video_url: string | null;
-  team_size: number | null;
-  submitted_at: string;
-  updated_at: string;
-  my_review: Review | null;
-}
-
-export interface Assignments {
-  event: { id: string; name: string; status: string };
-  reviewing_open: boolean;
-  scale: { min: number; max: number };
-  dimensions: Dimension[];
-  projects: Assignment[];
-}
-
-export interface ReviewEvent {
-  event_id: string;
-  event_name: string;
-  status: string;
-  submission_deadline: string;
-  projects: number;
-  reviewed: number;
-}
+/** A reviewer's own review of one project. */
+export type Review = Answer<'/events/{id}/projects/{pid}/review'>;
+/** One page of the reviewer's assignments: the event, its scale and dimensions, and the projects. */
+export type Assignments = Answer<'/events/{id}/review-assignments'>;
+export type Assignment = Assignments['projects'][number];
+export type ReviewEvent = Item<'/me/review-events'>;
 
 /**
  * One page of GET /events/:id/review-assignments. Its body is an object whose `projects` is the page,
- * and the next cursor is in the Link header: apiPage reads both (its "items" is the whole body here).
+ * and the next cursor is in the Link header.
  */
 export async function assignmentsPage(eventId: string, cursor?: string, limit = 50): Promise<{ body: Assignments; next: string | null }> {
-  const page = await apiPage<unknown>(`/events/${encodeURIComponent(eventId)}/review-assignments`, { query: { limit, cursor } });
-  return { body: page.items as unknown as Assignments, next: page.next };
+  return getWithNext('/events/{id}/review-assignments', { path: { id: eventId }, query: { limit, cursor } });
 }
 
 /** Every page at once: the project page needs the whole list (to find its project and the next one). */
@@ -79,8 +41,8 @@ export function useTrackNames(eventId: string) {
     queryKey: ['event-tracks', eventId],
     queryFn: async () => {
       try {
-        const event = await get<{ tracks?: { id: string; name: string }[] }>(`/events/${encodeURIComponent(eventId)}`);
-        return Object.fromEntries((event.tracks ?? []).map((t) => [t.id, t.name]));
+        const event = await get('/events/{id}', { path: { id: eventId } });
+        return Object.fromEntries(event.tracks.map((t) => [t.id, t.name]));
       } catch {
         return {};
       }

@@ -1,9 +1,9 @@
+import type { Answer } from '../../lib/api';
+
 /** Pure scoring arithmetic of the review pages (the server's ranking normalises weights by their sum too). */
 
-export interface Dimension {
-  name: string;
-  weight: number;
-}
+/** A judging dimension as the event carries it. */
+export type Dimension = Answer<'/events/{id}'>['dimensions'][number];
 
 export const SCORE_MIN = 0;
 export const SCORE_MAX = 10;
