@@ -12,10 +12,8 @@ import { AuthCard } from './auth-shell';
 import { afterSignIn, passwordProblem } from './logic';
 import { messages } from './messages';
 
-interface SignUpAnswer {
-  user: SessionUser;
-  csrf_token: string;
-}
+/** 201: signed up and in at once; 202: a confirmation link was mailed (the server confirms sign-ups by e-mail). */
+type SignUpAnswer = { user: SessionUser; csrf_token: string } | { status: 'confirmation_sent'; email: string };
 
 type Checks = Partial<Record<'email' | 'password' | 'invite_code', string>>;
 
@@ -56,6 +54,7 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
   const signUp = useMutation({
     mutationFn: (body: Record<string, string>) => post<SignUpAnswer>('/auth/signup', body),
     onSuccess: (answer) => {
+      if ('status' in answer) return;
       signedIn(answer);
       navigate(afterSignIn(next, answer.user.role, safeNext), { replace: true });
     },
@@ -85,6 +84,26 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
     problem &&
     (problem.code === 'email_taken' || problem.code === 'invite_code_invalid' || (problem.code === 'validation_failed' && problem.errors.length > 0));
   const nextQuery = next ? `?next=${encodeURIComponent(next)}` : '';
+  const sent = signUp.data && 'status' in signUp.data ? signUp.data : null;
+  if (sent) {
+    return (
+      <AuthCard
+        title={t('signup.sentTitle')}
+        footer={
+          <p>
+            {t('signup.haveAccount')} <Link href={`/signin${nextQuery}`}>{t('signup.signIn')}</Link>
+          </p>
+        }
+      >
+        <div className="auth-done" role="status">
+          <p>{t('signup.sent', { email: sent.email })}</p>
+          <Button variant="secondary" onClick={() => signUp.reset()}>
+            {t('signup.again')}
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard
