@@ -45,7 +45,9 @@ export const AuthResponse = Type.Object({
 });
 
 export const SignupSentResponse = Type.Object({
-  status: Type.Literal('confirmation_sent', { description: 'A link was mailed to the address; the account is made when it is opened (POST /auth/signup/confirm)' }),
+  status: Type.Literal('confirmation_sent', {
+    description: 'A link was mailed to the address; the account is made when it is opened (POST /auth/signup/confirm)',
+  }),
   email: Type.String({ description: 'The address, normalised' }),
 });
 

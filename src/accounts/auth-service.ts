@@ -160,8 +160,7 @@ export function createAuthService(deps: {
    * `email_taken` (only the address's owner holds the link, so that tells nobody else anything).
    */
   async function confirmSignup(token: string, meta: ClientMeta): Promise<{ user: UserRow; session: StartedSession }> {
-    const invalid = () =>
-      new AppError('signup_token_invalid', 'This sign-up link is unknown, already used or expired; sign up again to get a new one.');
+    const invalid = () => new AppError('signup_token_invalid', 'This sign-up link is unknown, already used or expired; sign up again to get a new one.');
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw invalid();
     const now = iso(clock.now());
     let requestId: string | null = null;

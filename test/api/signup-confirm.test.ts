@@ -155,7 +155,10 @@ describe.each(DIALECTS)('sign-up confirmation in invite mode (%s)', (dialect) =>
     const created = await t.api('POST', '/admin/invite-codes', { headers: browser(admin), body: { max_uses: 1 } });
     expect(created.status).toBe(201);
     const code = created.body.code as string;
-    const bad = await t.api('POST', '/auth/signup', { body: { email: `x-${dialect}@example.com`, password: PASSWORD, invite_code: 'inv_nope' }, headers: { origin: ORIGIN } });
+    const bad = await t.api('POST', '/auth/signup', {
+      body: { email: `x-${dialect}@example.com`, password: PASSWORD, invite_code: 'inv_nope' },
+      headers: { origin: ORIGIN },
+    });
     expect([bad.status, bad.body.code]).toEqual([403, 'invite_code_invalid']);
 
     const email = `invited-${dialect}@example.com`;
@@ -163,12 +166,16 @@ describe.each(DIALECTS)('sign-up confirmation in invite mode (%s)', (dialect) =>
     const res = await t.api('POST', '/auth/signup', { body: { email, password: PASSWORD, invite_code: code }, headers: { origin: ORIGIN } });
     expect(res.status).toBe(202);
     const token = LINK.exec(unfoldMail((await smtp.nextTo(email, before)).raw))![1]!;
-    const usesOf = async () => (await t.api('GET', '/admin/invite-codes', { headers: browser(admin) })).body.find((c: { id: string }) => c.id === created.body.id).uses;
+    const usesOf = async () =>
+      (await t.api('GET', '/admin/invite-codes', { headers: browser(admin) })).body.find((c: { id: string }) => c.id === created.body.id).uses;
     expect(await usesOf()).toBe(0);
     expect((await confirm(t, token)).status).toBe(201);
     expect(await usesOf()).toBe(1);
     // Used up now: a new sign-up with it is refused.
-    const after = await t.api('POST', '/auth/signup', { body: { email: `late-${dialect}@example.com`, password: PASSWORD, invite_code: code }, headers: { origin: ORIGIN } });
+    const after = await t.api('POST', '/auth/signup', {
+      body: { email: `late-${dialect}@example.com`, password: PASSWORD, invite_code: code },
+      headers: { origin: ORIGIN },
+    });
     expect([after.status, after.body.code]).toEqual([403, 'invite_code_invalid']);
   });
 });

@@ -67,7 +67,9 @@ describe('account pages (SQLite)', () => {
     // SMTP is configured: sign-up is confirmed by e-mail.
     await page.getByRole('heading', { level: 1, name: 'Check your inbox' }).waitFor();
     await page.getByRole('status').getByText('new-person@example.com').waitFor();
-    const link = /http:\/\/127\.0\.0\.1:\d+\/signup\/confirm\?token=[A-Za-z0-9_-]{43}/.exec(unfoldMail((await smtp.nextTo('new-person@example.com', before)).raw))![0];
+    const link = /http:\/\/127\.0\.0\.1:\d+\/signup\/confirm\?token=[A-Za-z0-9_-]{43}/.exec(
+      unfoldMail((await smtp.nextTo('new-person@example.com', before)).raw),
+    )![0];
     await page.goto(link);
     await settled(page);
     await page.getByRole('heading', { level: 1, name: 'Finish signing up' }).waitFor();
