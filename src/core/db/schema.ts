@@ -116,6 +116,13 @@ export interface EventOrganizersTable {
   created_at: string;
 }
 
+/** A co-organizer by e-mail address: whoever signs in with it, now or later, organizes the event (since 0213). */
+export interface EventCoOrganizersTable {
+  event_id: string;
+  email: string;
+  created_at: string;
+}
+
 export interface RegistrationsTable {
   id: string;
   event_id: string;
@@ -285,6 +292,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   events: EventsTable;
   event_organizers: EventOrganizersTable;
+  event_co_organizers: EventCoOrganizersTable;
   registrations: RegistrationsTable;
   projects: ProjectsTable;
 }
