@@ -142,7 +142,8 @@ const eventInputProperties = {
   co_organizers: opt(
     Type.Array(Type.String({ maxLength: 254 }), {
       maxItems: 20,
-      description: 'E-mail addresses: whoever signs in with one, now or after signing up later, organizes the event. Not looked up: an address without an account is accepted alike',
+      description:
+        'E-mail addresses: whoever signs in with one, now or after signing up later, organizes the event. Not looked up: an address without an account is accepted alike',
     }),
   ),
 };
