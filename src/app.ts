@@ -290,5 +290,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await app.register(webRoutes());
 
   if (config.ai.workersEnabled) reviews.start();
+  if (config.accounts.signupMode === 'open' && config.accounts.signupConfirmation === 'off') {
+    app.log.warn(
+      { signup_mode: 'open', signup_confirmation: 'off' },
+      'open sign-up without e-mail confirmation answers email_taken for an address in use, so anyone can test which addresses have accounts: set SMTP_URL (confirmation by e-mail) or SIGNUP_MODE=invite',
+    );
+  }
   return { app, ctx };
 }

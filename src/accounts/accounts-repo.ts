@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../core/db/index.js';
-import type { ApiKeyRow, InviteCodeRow, KeyScope, Role, SessionRow, UserRow } from '../core/db/schema.js';
+import type { ApiKeyRow, InviteCodeRow, KeyScope, Role, SessionRow, SignupRequestsTable, UserRow } from '../core/db/schema.js';
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -241,6 +241,19 @@ export async function claimInviteCode(db: Executor, hash: string, now: string): 
   return Number(r.numUpdatedRows) > 0;
 }
 
+/** Whether a code could be used now (not using it): the check at a sign-up that waits for its e-mail confirmation. */
+export async function inviteCodeUsable(db: Executor, hash: string, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('invite_codes')
+    .select('id')
+    .where('code_hash', '=', hash)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .where((eb) => eb('uses', '<', eb.ref('max_uses')))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 // ---- password resets ----
 
 export async function insertPasswordReset(
@@ -267,6 +280,39 @@ export async function claimPasswordReset(db: Executor, hash: string, now: string
     .where('expires_at', '>', now)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0 ? row.user_id : null;
+}
+
+// ---- sign-up requests (confirmation by e-mail) ----
+
+export async function insertSignupRequest(db: Executor, row: Insertable<SignupRequestsTable>): Promise<void> {
+  await db.insertInto('signup_requests').values(row).execute();
+}
+
+/**
+ * Marks a sign-up token used if it is unused and unexpired; the request, or null. One conditional
+ * UPDATE: of two concurrent confirms only one gets the request.
+ */
+export async function claimSignupRequest(db: Executor, hash: string, now: string): Promise<Selectable<SignupRequestsTable> | null> {
+  const row = await db.selectFrom('signup_requests').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  if (!row) return null;
+  const r = await db
+    .updateTable('signup_requests')
+    .set({ used_at: now })
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0 ? { ...row, used_at: now } : null;
+}
+
+/** Spends a sign-up token outside a failed transaction (the account it would make exists already). */
+export async function spendSignupRequest(db: Executor, id: string, now: string): Promise<void> {
+  await db.updateTable('signup_requests').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).execute();
+}
+
+/** Requests expired before `before` are of no use: dropped when new ones come in. */
+export async function deleteExpiredSignupRequests(db: Executor, before: string): Promise<void> {
+  await db.deleteFrom('signup_requests').where('expires_at', '<', before).execute();
 }
 
 export async function setPasswordHash(db: Executor, id: string, hash: string, now: string): Promise<void> {

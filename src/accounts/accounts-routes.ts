@@ -29,6 +29,8 @@ import {
   SessionsResponse,
   SigninBody,
   SignupBody,
+  SignupConfirmBody,
+  SignupSentResponse,
   SiteResponse,
 } from './accounts-schemas.js';
 import { PASSWORD_MIN_LENGTH } from './passwords.js';
@@ -107,14 +109,43 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
         onRequest: loginOriginCheck,
         schema: {
           tags: ['account'],
-          summary: 'Create an account and sign in (sets the session cookie)',
+          summary:
+            'Sign up. With e-mail confirmation (the default when SMTP is configured): 202, the same for a new and an existing address, and a link is mailed. Without: the account is made and signed in at once (201, sets the session cookie)',
           body: SignupBody,
-          response: { 201: AuthResponse, ...problems('signup_closed', 'invite_code_invalid', 'email_taken', 'csrf_failed') },
+          response: {
+            201: AuthResponse,
+            202: SignupSentResponse,
+            ...problems('signup_closed', 'invite_code_invalid', 'email_taken', 'csrf_failed', 'rate_limited'),
+          },
         },
       },
       async (request, reply) => {
         const b = request.body;
-        const { user, session } = await auth.signup({ email: b.email, password: b.password, name: b.name, inviteCode: b.invite_code }, clientMeta(request));
+        const result = await auth.signup({ email: b.email, password: b.password, name: b.name, inviteCode: b.invite_code }, clientMeta(request), request.log);
+        if (result.kind === 'confirmation_sent') {
+          reply.status(202);
+          return { status: 'confirmation_sent' as const, email: result.email };
+        }
+        setSessionCookie(reply, result.session);
+        reply.status(201);
+        return { user: userForApi(result.user), csrf_token: result.session.csrfToken };
+      },
+    );
+
+    app.post(
+      '/auth/signup/confirm',
+      {
+        config: { loginCsrf: true },
+        onRequest: loginOriginCheck,
+        schema: {
+          tags: ['account'],
+          summary: 'Create the account of a sign-up with the token from its e-mail link, and sign in (sets the session cookie); the token works once',
+          body: SignupConfirmBody,
+          response: { 201: AuthResponse, ...problems('signup_token_invalid', 'invite_code_invalid', 'email_taken', 'csrf_failed') },
+        },
+      },
+      async (request, reply) => {
+        const { user, session } = await auth.confirmSignup(request.body.token, clientMeta(request));
         setSessionCookie(reply, session);
         reply.status(201);
         return { user: userForApi(user), csrf_token: session.csrfToken };

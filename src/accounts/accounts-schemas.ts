@@ -44,6 +44,15 @@ export const AuthResponse = Type.Object({
   csrf_token: Type.String({ description: 'Send as X-CSRF-Token on every cookie-authenticated POST, PUT, PATCH and DELETE' }),
 });
 
+export const SignupSentResponse = Type.Object({
+  status: Type.Literal('confirmation_sent', {
+    description: 'A link was mailed to the address; the account is made when it is opened (POST /auth/signup/confirm)',
+  }),
+  email: Type.String({ description: 'The address, normalised' }),
+});
+
+export const SignupConfirmBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+
 export const SessionResponse = Type.Object({
   user: UserSchema,
   csrf_token: Nullable(Type.String()),

@@ -19,6 +19,7 @@ import { generateInviteCode, hashInviteCode } from './invite-codes.js';
 import { rateLimited, type PasswordLockout } from './password-lockout.js';
 import { PASSWORD_MIN_LENGTH } from './passwords.js';
 import { passwordResetMail } from './password-reset-mail.js';
+import { signupConfirmMail, signupExistingMail } from './signup-mail.js';
 
 /** Password-reset requests allowed per e-mail address within the sign-in window (per IP: SIGNIN_MAX_FAILURES_PER_IP). */
 export const RESET_REQUESTS_PER_WINDOW = 5;
@@ -61,12 +62,38 @@ export function createAuthService(deps: {
   /** Background mail sends, awaited on close. */
   const pending = new Set<Promise<void>>();
 
-  async function signup(input: { email: string; password: string; name?: string | undefined; inviteCode?: string | undefined }, meta: ClientMeta) {
+  /**
+   * Open and invite sign-up. With confirmation by e-mail (SIGNUP_CONFIRMATION, on by default with
+   * SMTP) the answer is `confirmation_sent` whether or not the address has an account: the lookup,
+   * the password hash and the mail happen in the background (as the password reset), and the
+   * account is made at the link (confirmSignup). Without it, the account is made at once and an
+   * address in use is `email_taken`: that answer reveals the address (see docs/operator.md).
+   */
+  async function signup(
+    input: { email: string; password: string; name?: string | undefined; inviteCode?: string | undefined },
+    meta: ClientMeta,
+    log: Log,
+  ): Promise<{ kind: 'created'; user: UserRow; session: StartedSession } | { kind: 'confirmation_sent'; email: string }> {
     if (cfg.signupMode === 'closed') throw new AppError('signup_closed', 'This server does not take new sign-ups; ask its operator for an account.');
     const email = requireEmailAddress(input.email);
     requireStrongPassword(input.password);
     const invalidCode = () => new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code.');
     if (cfg.signupMode === 'invite' && !input.inviteCode?.trim()) throw invalidCode();
+    const codeHash = cfg.signupMode === 'invite' ? hashInviteCode(input.inviteCode!) : null;
+    if (cfg.signupConfirmation === 'email') {
+      const now = clock.now();
+      const hit = await store.hit(`signup:e:${email}`, windowMs, now.getTime());
+      if (hit.count > RESET_REQUESTS_PER_WINDOW) throw rateLimited(Math.max(1, Math.ceil(hit.resetMs / 1000)), 'sign-up requests');
+      // The code says nothing about the address: checked here (not used up: that happens at the link).
+      if (codeHash && !(await repo.inviteCodeUsable(db, codeHash, iso(now)))) throw invalidCode();
+      const name = input.name?.trim() || null;
+      const job = sendSignupMail({ email, password: input.password, name, codeHash }, now, log).catch((err: Error) =>
+        log.error({ reason: err.message }, 'sign-up e-mail could not be sent'),
+      );
+      pending.add(job);
+      void job.finally(() => pending.delete(job));
+      return { kind: 'confirmation_sent', email };
+    }
     // Hashed before the transaction: scrypt is slow and must not hold the database write lock.
     const passwordHash = await accounts.hashPassword(input.password);
     const now = iso(clock.now());
@@ -83,13 +110,86 @@ export function createAuthService(deps: {
     try {
       const session = await db.transaction().execute(async (tx) => {
         // The code's use and the user are one transaction: a sign-up that fails gives the use back.
-        if (cfg.signupMode === 'invite' && !(await repo.claimInviteCode(tx, hashInviteCode(input.inviteCode!), now))) throw invalidCode();
+        if (codeHash && !(await repo.claimInviteCode(tx, codeHash, now))) throw invalidCode();
         await repo.insertUser(tx, user);
         return accounts.startSession(user.id, meta, tx);
       });
-      return { user, session };
+      return { kind: 'created', user, session };
     } catch (err) {
       if (uniqueViolation(err)) throw new AppError('email_taken', `a user with e-mail ${email} already exists`);
+      throw err;
+    }
+  }
+
+  /** In the background: a link for a new address, a notice to the owner of an existing one. */
+  async function sendSignupMail(req: { email: string; password: string; name: string | null; codeHash: string | null }, now: Date, log: Log): Promise<void> {
+    const existing = await repo.findUserByEmail(db, req.email);
+    if (existing) {
+      if (existing.disabled_at) return;
+      const signinLink = `${config.publicUrl}/signin`;
+      const resetLink = `${config.publicUrl}/forgot-password`;
+      const delivery = await mailer.send(signupExistingMail({ to: existing.email, siteName: config.siteName, signinLink, resetLink }));
+      if (delivery.mode === 'outbox') log.info({ user_id: existing.id, outbox_file: delivery.file }, 'sign-up notice e-mail written to the outbox');
+      return;
+    }
+    const passwordHash = await accounts.hashPassword(req.password);
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = iso(now.getTime() + cfg.signupConfirmTtlMinutes * 60_000);
+    await repo.deleteExpiredSignupRequests(db, iso(now));
+    await repo.insertSignupRequest(db, {
+      id: newId('sgr'),
+      email: req.email,
+      password_hash: passwordHash,
+      name: req.name,
+      invite_code_hash: req.codeHash,
+      token_hash: hashResetToken(token),
+      created_at: iso(now),
+      expires_at: expiresAt,
+      used_at: null,
+    });
+    const link = `${config.publicUrl}/signup/confirm?token=${token}`;
+    const delivery = await mailer.send(signupConfirmMail({ to: req.email, siteName: config.siteName, link, expiresAt }));
+    // Never the link: the outbox file holds it for an operator without SMTP.
+    if (delivery.mode === 'outbox') log.info({ outbox_file: delivery.file }, 'sign-up confirmation e-mail written to the outbox');
+  }
+
+  /**
+   * Makes the account of a confirmed sign-up and signs it in. The token works once: of two
+   * concurrent confirms one makes the account, the other is `signup_token_invalid`; if the address
+   * got an account meanwhile (another link, an administrator), the token is spent and the answer is
+   * `email_taken` (only the address's owner holds the link, so that tells nobody else anything).
+   */
+  async function confirmSignup(token: string, meta: ClientMeta): Promise<{ user: UserRow; session: StartedSession }> {
+    const invalid = () => new AppError('signup_token_invalid', 'This sign-up link is unknown, already used or expired; sign up again to get a new one.');
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw invalid();
+    const now = iso(clock.now());
+    let requestId: string | null = null;
+    try {
+      return await db.transaction().execute(async (tx) => {
+        const req = await repo.claimSignupRequest(tx, hashResetToken(token), now);
+        if (!req) throw invalid();
+        requestId = req.id;
+        if (req.invite_code_hash && !(await repo.claimInviteCode(tx, req.invite_code_hash, now))) {
+          throw new AppError('invite_code_invalid', 'The invite code of this sign-up is used up, revoked or expired by now; ask for a new one.');
+        }
+        const user: UserRow = {
+          id: newId('usr'),
+          email: req.email,
+          password_hash: req.password_hash,
+          role: 'user',
+          created_at: now,
+          updated_at: now,
+          name: req.name,
+          disabled_at: null,
+        };
+        await repo.insertUser(tx, user);
+        return { user, session: await accounts.startSession(user.id, meta, tx) };
+      });
+    } catch (err) {
+      if (requestId && uniqueViolation(err)) {
+        await repo.spendSignupRequest(db, requestId, now);
+        throw new AppError('email_taken', 'This address has an account already; sign in, or reset its password.');
+      }
       throw err;
     }
   }
@@ -318,6 +418,7 @@ export function createAuthService(deps: {
 
   return {
     signup,
+    confirmSignup,
     signin,
     changePassword,
     requestPasswordReset,

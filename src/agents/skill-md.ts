@@ -392,7 +392,7 @@ Add it to an MCP client (e.g. the \`mcpServers\` section of its JSON configurati
 ## For organizers
 
 Organizer accounts (role \`organizer\` or \`admin\`) use the same key. Owners of an event (its creator and
-the co-organizers it names) manage it; anyone else gets \`403 forbidden\`.
+whoever signs in with an e-mail address it names in \`co_organizers\`) manage it; anyone else gets \`403 forbidden\`.
 
 1. **Create** an event (\`201\`, the full event). Without \`status\` it is published (\`open\`) at once;
    \`"status": "draft"\` keeps it hidden until you \`PATCH\` it to \`open\`:

@@ -74,8 +74,18 @@ export interface DatabaseLimits {
 export type SignupMode = 'open' | 'invite' | 'closed';
 export const SIGNUP_MODES: readonly SignupMode[] = ['open', 'invite', 'closed'];
 
+/** `email`: open and invite sign-up make the account at a link mailed to the address; `off`: at once. */
+export type SignupConfirmation = 'email' | 'off';
+
 export interface AccountsConfig {
   signupMode: SignupMode;
+  /**
+   * SIGNUP_CONFIRMATION: `auto` (the default) is `email` when SMTP_URL is set, else `off`. Only with
+   * `email` does the sign-up answer not tell whether an address has an account.
+   */
+  signupConfirmation: SignupConfirmation;
+  /** How long a sign-up confirmation link works. */
+  signupConfirmTtlMinutes: number;
   sessionTtlDays: number;
   /** Failed sign-ins allowed per account (e-mail) and per client IP within the window. */
   signinMaxFailuresPerAccount: number;
@@ -298,6 +308,13 @@ export function loadConfig(env: Env = process.env): Config {
     return 'open';
   };
 
+  const signupConfirmation = (): SignupConfirmation => {
+    const raw = (env.SIGNUP_CONFIRMATION || 'auto').toLowerCase();
+    if (raw === 'email' || raw === 'off') return raw;
+    if (raw !== 'auto') problems.push(`SIGNUP_CONFIRMATION=${JSON.stringify(env.SIGNUP_CONFIRMATION)} must be one of auto, email, off`);
+    return env.SMTP_URL ? 'email' : 'off';
+  };
+
   const port = int('PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
 
@@ -399,6 +416,8 @@ export function loadConfig(env: Env = process.env): Config {
     siteName: (env.SITE_NAME || 'Hackathon platform').slice(0, 100),
     accounts: {
       signupMode: signupMode(),
+      signupConfirmation: signupConfirmation(),
+      signupConfirmTtlMinutes: int('SIGNUP_CONFIRM_TTL_MINUTES', 24 * 60, 5, 60 * 24 * 7),
       sessionTtlDays: int('SESSION_TTL_DAYS', 30, 1, 3650),
       signinMaxFailuresPerAccount: int('SIGNIN_MAX_FAILURES_PER_ACCOUNT', 5, 1, 1_000_000),
       signinMaxFailuresPerIp: int('SIGNIN_MAX_FAILURES_PER_IP', 20, 1, 1_000_000),

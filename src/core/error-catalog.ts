@@ -89,6 +89,10 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'This password-reset link is unknown, already used, replaced by a newer one, or expired.',
     action: 'Ask for a new link with POST /api/v1/auth/password-reset.',
   },
+  signup_token_invalid: {
+    when: 'This sign-up confirmation link is unknown, already used, or expired.',
+    action: 'Sign up again with POST /api/v1/auth/signup to get a new link, or sign in if the account was made.',
+  },
   method_not_allowed: {
     when: 'The path exists but does not take this HTTP method (the Allow header lists those it takes), or the method is not one this API knows.',
     action: 'Use one of the methods in the Allow header, as the OpenAPI document lists them for the path.',

@@ -35,6 +35,8 @@ export interface ListEventsQuery {
   before?: string;
   /** Restrict to events this user organizes (drafts included); otherwise public events only. */
   organizerId?: string;
+  /** With organizerId: the user's e-mail address, for the events naming it as a co-organizer. */
+  organizerEmail?: string;
 }
 
 export async function listEvents(db: Executor, q: ListEventsQuery): Promise<EventRow[]> {
@@ -50,6 +52,13 @@ export async function listEvents(db: Executor, q: ListEventsQuery): Promise<Even
             .select('event_organizers.event_id')
             .whereRef('event_organizers.event_id', '=', 'events.id')
             .where('event_organizers.user_id', '=', uid),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('event_co_organizers')
+            .select('event_co_organizers.event_id')
+            .whereRef('event_co_organizers.event_id', '=', 'events.id')
+            .where('event_co_organizers.email', '=', q.organizerEmail ?? ''),
         ),
       ]),
     );
@@ -178,9 +187,12 @@ export async function updateEvent(db: Executor, id: string, patch: EventUpdate):
   await db.updateTable('events').set(patch).where('id', '=', id).execute();
 }
 
-export async function isOrganizerOf(db: Executor, eventId: string, userId: string): Promise<boolean> {
+/** Whether the user organizes the event: as its creator's row, or named by e-mail as a co-organizer. */
+export async function isOrganizerOf(db: Executor, eventId: string, userId: string, email: string): Promise<boolean> {
   const row = await db.selectFrom('event_organizers').select('user_id').where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst();
-  return row !== undefined;
+  if (row) return true;
+  const co = await db.selectFrom('event_co_organizers').select('email').where('event_id', '=', eventId).where('email', '=', email).executeTakeFirst();
+  return co !== undefined;
 }
 
 export async function trackIdsInUse(db: Executor, eventId: string): Promise<string[]> {

@@ -41,7 +41,9 @@ export const EventSchema = Type.Object({
     auto_approve: Type.Boolean(),
     fields: Type.Array(FormFieldSchema),
   }),
-  co_organizers: Type.Optional(Type.Array(Type.String(), { description: 'only shown to the organizers' })),
+  co_organizers: Type.Optional(
+    Type.Array(Type.String(), { description: 'The e-mail addresses named as co-organizers (whether or not they have accounts); only shown to the organizers' }),
+  ),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -138,7 +140,13 @@ const eventInputProperties = {
       { additionalProperties: false },
     ),
   ),
-  co_organizers: opt(Type.Array(Type.String({ maxLength: 254 }), { maxItems: 20 })),
+  co_organizers: opt(
+    Type.Array(Type.String({ maxLength: 254 }), {
+      maxItems: 20,
+      description:
+        'E-mail addresses: whoever signs in with one, now or after signing up later, organizes the event. Not looked up: an address without an account is accepted alike',
+    }),
+  ),
 };
 
 /** Creation body: the seed's fields; name and deadlines are required (checked with the other rules). */

@@ -2,6 +2,7 @@ import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import type { Db, DatabaseHandle } from '../core/db/index.js';
 import { AppError, validationError, type FieldError } from '../core/errors.js';
+import { normaliseEmailAddress } from '../core/email-address.js';
 import { newId } from '../core/ids.js';
 import { iso } from '../core/time.js';
 import type { EventCatalog } from './event-catalog.js';
@@ -29,7 +30,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
   async function isOwner(event: EventRecord, who: Principal | null): Promise<boolean> {
     if (!who) return false;
     if (who.role === 'admin' || event.created_by === who.userId) return true;
-    return repo.isOrganizerOf(db, event.id, who.userId);
+    return repo.isOrganizerOf(db, event.id, who.userId, who.email);
   }
 
   async function load(id: string): Promise<EventRecord | null> {
@@ -69,15 +70,19 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     }
   }
 
-  async function resolveCoOrganizers(emails: string[] | undefined, errors: FieldError[]): Promise<string[] | undefined> {
+  /**
+   * Co-organizers are e-mail addresses, checked for form only: whoever signs in with one, now or
+   * later, organizes the event. Never looked up, so naming one does not tell whether it has an account.
+   */
+  function coOrganizerEmails(emails: string[] | undefined, errors: FieldError[]): string[] | undefined {
     if (!emails) return undefined;
-    const ids: string[] = [];
+    const out: string[] = [];
     for (const [i, email] of emails.entries()) {
-      const user = await db.selectFrom('users').select('id').where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
-      if (!user) errors.push({ field: `co_organizers.${i}`, message: `no user with e-mail ${email}` });
-      else ids.push(user.id);
+      const address = normaliseEmailAddress(email);
+      if (!address) errors.push({ field: `co_organizers.${i}`, message: 'must be one plain e-mail address (local@domain)' });
+      else out.push(address);
     }
-    return ids;
+    return [...new Set(out)];
   }
 
   function withCanonicalStatus(input: EventInput): EventInput & { status?: EventStatus } {
@@ -94,7 +99,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     // A published event starts open: its registration window must not have closed already.
     const status = input.status ?? 'open';
     if (status === 'open') errors.push(...publicationDeadlineErrors(config, 'open', clock.now()));
-    const coIds = await resolveCoOrganizers(input.co_organizers, errors);
+    const coEmails = coOrganizerEmails(input.co_organizers, errors);
     if (errors.length) throw validationError(errors);
     const now = iso(clock.now());
     const id = newId('evt');
@@ -108,9 +113,8 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
         created_at: now,
         updated_at: now,
       });
-      for (const uid of new Set(coIds ?? [])) {
-        if (uid === who.userId) continue;
-        await tx.insertInto('event_organizers').values({ event_id: id, user_id: uid, created_at: now }).execute();
+      for (const email of coEmails ?? []) {
+        await tx.insertInto('event_co_organizers').values({ event_id: id, email, created_at: now }).execute();
       }
     });
     catalog.changed(id);
@@ -151,18 +155,15 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
         if (!kept.has(t)) errors.push({ field: 'tracks', message: `track "${t}" has registrations and cannot be removed` });
       }
     }
-    const coIds = await resolveCoOrganizers(input.co_organizers, errors);
+    const coEmails = coOrganizerEmails(input.co_organizers, errors);
     if (errors.length) throw validationError(errors);
 
     const stamp = iso(now);
     await db.transaction().execute(async (tx) => {
       await repo.updateEvent(tx, id, { ...configColumns(config), ...(nextStatus ? { status: nextStatus, status_changed_at: stamp } : {}), updated_at: stamp });
-      if (coIds) {
-        await tx.deleteFrom('event_organizers').where('event_id', '=', id).where('user_id', '!=', event.created_by).execute();
-        for (const uid of new Set(coIds)) {
-          if (uid === event.created_by) continue;
-          await tx.insertInto('event_organizers').values({ event_id: id, user_id: uid, created_at: stamp }).execute();
-        }
+      if (coEmails) {
+        await tx.deleteFrom('event_co_organizers').where('event_id', '=', id).execute();
+        for (const email of coEmails) await tx.insertInto('event_co_organizers').values({ event_id: id, email, created_at: stamp }).execute();
       }
     });
     catalog.changed(id);
@@ -172,14 +173,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
   }
 
   async function coOrganizers(event: EventRecord): Promise<string[]> {
-    const rows = await db
-      .selectFrom('event_organizers')
-      .innerJoin('users', 'users.id', 'event_organizers.user_id')
-      .select('users.email')
-      .where('event_organizers.event_id', '=', event.id)
-      .where('event_organizers.user_id', '!=', event.created_by)
-      .orderBy('users.email')
-      .execute();
+    const rows = await db.selectFrom('event_co_organizers').select('email').where('event_id', '=', event.id).orderBy('email').execute();
     return rows.map((r) => r.email);
   }
 
@@ -230,7 +224,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
       now: iso(clock.now()),
       limit: q.limit + 1,
       ...(q.cursor ? { before: q.cursor } : {}),
-      ...(q.mine && who ? { organizerId: who.userId } : {}),
+      ...(q.mine && who ? { organizerId: who.userId, organizerEmail: who.email } : {}),
     });
     const page = rows.slice(0, q.limit).map(fromRow);
     return { events: page, nextCursor: rows.length > q.limit ? page[page.length - 1]!.id : null };

@@ -32,6 +32,7 @@ export const PAGE_ROUTES = [
   '/signup',
   '/forgot-password',
   '/reset-password',
+  '/signup/confirm',
   '/account',
   '/api-keys',
   '/admin',

@@ -267,6 +267,32 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
       expect(res.body.code).toBe('forbidden');
     });
 
+    it('names co-organizers by e-mail alike whether or not the address has an account; one who signs up later organizes the event', async () => {
+      const existing = await quickUser(t, 'user');
+      const later = `later-${dialect}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+      const a = await t.api('POST', '/events', { key: org.key, body: eventBody(T0, { co_organizers: [existing.email] }) });
+      const b = await t.api('POST', '/events', { key: org.key, body: eventBody(T0, { co_organizers: [later.toUpperCase()] }) });
+      expect([a.status, b.status]).toEqual([201, 201]);
+      expect(a.body.co_organizers).toEqual([existing.email]);
+      expect(b.body.co_organizers).toEqual([later]);
+      const pa = await patch(a.body.id, { co_organizers: [existing.email, later] });
+      const pb = await patch(b.body.id, { co_organizers: [later, existing.email] });
+      expect([pa.status, pb.status]).toEqual([200, 200]);
+      expect(pa.body.co_organizers).toEqual(pb.body.co_organizers);
+
+      // The address gets an account afterwards: it organizes both events at once.
+      const u = await t.ctx.accounts.createUser({ email: later, role: 'user' });
+      const key = (await t.ctx.accounts.createKey(u.id)).key;
+      expect((await patch(b.body.id, { description: 'by the later co-organizer' }, key)).status).toBe(200);
+      const mine = await t.api('GET', '/events?mine=true', { key });
+      expect(mine.status).toBe(200);
+      expect(mine.body.map((e: { id: string }) => e.id).sort()).toEqual([a.body.id, b.body.id].sort());
+      // Taken off the list, the address no longer organizes the event.
+      expect((await patch(b.body.id, { co_organizers: [] })).status).toBe(200);
+      const off = await patch(b.body.id, { description: 'no longer' }, key);
+      expect([off.status, off.body.code]).toEqual([403, 'forbidden']);
+    });
+
     it('answers 404 event_not_found for unknown events', async () => {
       expect((await patch('evt_nope', { name: 'x' })).body.code).toBe('event_not_found');
     });

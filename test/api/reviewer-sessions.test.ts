@@ -24,7 +24,7 @@ describe.each(DIALECTS)('reviewers with web sessions (%s)', (dialect) => {
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    t = await startTestApp(dialect, { env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, REVIEW_WORKERS: 'false' } });
+    t = await startTestApp(dialect, { env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, REVIEW_WORKERS: 'false', SIGNUP_CONFIRMATION: 'off' } });
     org = await t.user('organizer');
     eventId = await createEvent(t, org.key, { name: 'Web Review Hack' });
     projects = [];

@@ -16,8 +16,8 @@ describe('problems(): the error answers a route declares', () => {
 
   it('expands a bare status to every code of that status', () => {
     const r = problems(410);
-    expect(codesAt(r, 410)).toEqual(['invitation_closed', 'invitation_expired', 'invitation_used', 'reset_token_invalid']);
-    expect(Object.keys(ERROR_STATUS).filter((c) => ERROR_STATUS[c as keyof typeof ERROR_STATUS] === 410)).toHaveLength(4);
+    expect(codesAt(r, 410)).toEqual(['invitation_closed', 'invitation_expired', 'invitation_used', 'reset_token_invalid', 'signup_token_invalid']);
+    expect(Object.keys(ERROR_STATUS).filter((c) => ERROR_STATUS[c as keyof typeof ERROR_STATUS] === 410)).toHaveLength(5);
   });
 });
 

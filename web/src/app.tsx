@@ -15,6 +15,7 @@ const pages = {
   result: lazy(() => import('./features/public/result-page')),
   signIn: lazy(() => import('./features/auth/signin-page')),
   signUp: lazy(() => import('./features/auth/signup-page')),
+  signUpConfirm: lazy(() => import('./features/auth/signup-confirm-page')),
   forgotPassword: lazy(() => import('./features/auth/forgot-password-page')),
   resetPassword: lazy(() => import('./features/auth/reset-password-page')),
   account: lazy(() => import('./features/auth/account-page')),
@@ -70,6 +71,7 @@ export function Routes() {
       <Route path="/hackathons/:id/result" component={pages.result} />
       <Route path="/signin" component={pages.signIn} />
       <Route path="/signup" component={pages.signUp} />
+      <Route path="/signup/confirm" component={pages.signUpConfirm} />
       <Route path="/forgot-password" component={pages.forgotPassword} />
       <Route path="/reset-password" component={pages.resetPassword} />
       <Route path="/account" component={guarded(pages.account, 'user')} />

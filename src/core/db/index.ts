@@ -166,6 +166,7 @@ const SQLITE_UNIQUE_NAMES: Record<string, string> = {
   'projects.registration_id': 'projects_registration_uq',
   'reviews.project_id,reviews.reviewer': 'reviews_project_reviewer_uq',
   'reviewer_invitations.token_hash': 'reviewer_invitations_token_uq',
+  'signup_requests.token_hash': 'signup_requests_token_hash_uq',
   'results.event_id': 'results_pkey',
 };
 

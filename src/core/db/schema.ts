@@ -59,6 +59,20 @@ export interface PasswordResetsTable {
   used_at: string | null;
 }
 
+/** A sign-up waiting for its e-mail confirmation (open and invite sign-up with SMTP): the account is made at the link. */
+export interface SignupRequestsTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  name: string | null;
+  /** sha256 of the invite code given at sign-up (invite mode), claimed when the link is confirmed; else null. */
+  invite_code_hash: string | null;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface ApiKeysTable {
   id: string;
   user_id: string;
@@ -99,6 +113,13 @@ export interface EventsTable {
 export interface EventOrganizersTable {
   event_id: string;
   user_id: string;
+  created_at: string;
+}
+
+/** A co-organizer by e-mail address: whoever signs in with it, now or later, organizes the event (since 0213). */
+export interface EventCoOrganizersTable {
+  event_id: string;
+  email: string;
   created_at: string;
 }
 
@@ -272,9 +293,11 @@ export interface Database {
   sessions: SessionsTable;
   invite_codes: InviteCodesTable;
   password_resets: PasswordResetsTable;
+  signup_requests: SignupRequestsTable;
   api_keys: ApiKeysTable;
   events: EventsTable;
   event_organizers: EventOrganizersTable;
+  event_co_organizers: EventCoOrganizersTable;
   registrations: RegistrationsTable;
   projects: ProjectsTable;
 }

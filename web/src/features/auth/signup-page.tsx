@@ -51,6 +51,7 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
   const signUp = useMutation({
     mutationFn: (body: Body<'/auth/signup', 'post'>) => post('/auth/signup', { body }),
     onSuccess: (answer) => {
+      if ('status' in answer) return;
       signedIn(answer);
       navigate(afterSignIn(next, answer.user.role, safeNext), { replace: true });
     },
@@ -80,6 +81,26 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
     problem &&
     (problem.code === 'email_taken' || problem.code === 'invite_code_invalid' || (problem.code === 'validation_failed' && problem.errors.length > 0));
   const nextQuery = next ? `?next=${encodeURIComponent(next)}` : '';
+  const sent = signUp.data && 'status' in signUp.data ? signUp.data : null;
+  if (sent) {
+    return (
+      <AuthCard
+        title={t('signup.sentTitle')}
+        footer={
+          <p>
+            {t('signup.haveAccount')} <Link href={`/signin${nextQuery}`}>{t('signup.signIn')}</Link>
+          </p>
+        }
+      >
+        <div className="auth-done" role="status">
+          <p>{t('signup.sent', { email: sent.email })}</p>
+          <Button variant="secondary" onClick={() => signUp.reset()}>
+            {t('signup.again')}
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard
