@@ -6,6 +6,7 @@ import { AppError, validationError } from '../core/errors.js';
 import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
 import type { Notifier } from '../core/notifier.js';
+import { enqueueWebhookEvent, registrationData } from '../webhooks/webhook-events.js';
 import { iso } from '../core/time.js';
 import { registrationClosedDetail } from '../events/closed-reasons.js';
 import type { EventsService } from '../events/events-service.js';
@@ -44,7 +45,11 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       updated_at: stamp,
     };
     try {
-      await db.insertInto('registrations').values(row).execute();
+      // The webhook deliveries are queued in the same transaction: acknowledged means queued.
+      await db.transaction().execute(async (tx) => {
+        await tx.insertInto('registrations').values(row).execute();
+        await enqueueWebhookEvent(tx, { type: 'registration.created', eventId: event.id, subjectUserId: who.userId, data: registrationData(row), at: stamp });
+      });
     } catch (err) {
       const which = uniqueViolation(err);
       // A user's own earlier registration wins over the team name: re-sending the same registration
@@ -127,15 +132,21 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       throw new AppError('event_locked', `the event is ${status}; registrations can no longer be decided`);
     }
     const stamp = iso(clock.now());
-    const result = await db
-      .updateTable('registrations')
-      .set({ status: decision, reason: decision === 'rejected' ? reason?.trim() || null : null, updated_at: stamp })
-      .where('id', '=', registrationId)
-      .where('event_id', '=', event.id)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new AppError('registration_not_found', `no registration ${registrationId} in this event`);
+    const decided = await db.transaction().execute(async (tx) => {
+      const row = await tx
+        .updateTable('registrations')
+        .set({ status: decision, reason: decision === 'rejected' ? reason?.trim() || null : null, updated_at: stamp })
+        .where('id', '=', registrationId)
+        .where('event_id', '=', event.id)
+        .returningAll()
+        .executeTakeFirst();
+      if (row)
+        await enqueueWebhookEvent(tx, { type: 'registration.decided', eventId: event.id, subjectUserId: row.user_id, data: registrationData(row), at: stamp });
+      return row;
+    });
+    if (!decided) throw new AppError('registration_not_found', `no registration ${registrationId} in this event`);
     notifier.publish(REGISTRATION_DECIDED, registrationId);
-    return (await db.selectFrom('registrations').selectAll().where('id', '=', registrationId).executeTakeFirst())!;
+    return decided;
   }
 
   return { register, mine, mineWaiting, list, decide, findForUser, waiting: waits.waiting, waitsStarted: waits.waitsStarted };
