@@ -57,6 +57,11 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     },
   });
 
+  /** Delivers new work at once rather than at the next poll, when this process delivers at all. */
+  function kick() {
+    if (config.webhooks.workersEnabled) worker.pump().catch((err: unknown) => deps.log().warn({ err }, 'webhook pump failed'));
+  }
+
   async function own(who: Principal, id: string): Promise<WebhookRow> {
     const w = await repo.findOwnWebhook(db, id, who.userId);
     if (!w) throw new AppError('webhook_not_found', `no webhook ${id}`);
@@ -117,7 +122,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       delivered_at: null,
     };
     await repo.insertDelivery(db, delivery);
-    void worker.pump().catch(() => undefined);
+    kick();
     return delivery;
   }
 
@@ -137,7 +142,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     const current = requeued ?? (await repo.findDelivery(db, deliveryId, w.id));
     if (!current) throw new AppError('webhook_delivery_not_found', `no delivery ${deliveryId} of webhook ${w.id}`);
     if (w.disabled_at !== null) await repo.enableWebhook(db, w.id, now);
-    void worker.pump().catch(() => undefined);
+    kick();
     return current;
   }
 
