@@ -61,7 +61,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'List your keys and use an id from there.',
   },
   webhook_not_found: {
-    when: 'No webhook subscription of yours has this id (another account\'s subscriptions are not found either).',
+    when: "No webhook subscription of yours has this id (another account's subscriptions are not found either).",
     action: 'List your subscriptions with GET /api/v1/webhooks and use an id from there; do not retry.',
   },
   webhook_delivery_not_found: {

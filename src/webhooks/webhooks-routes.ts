@@ -75,7 +75,7 @@ export function webhooksRoutes(ctx: WebhooksRoutesDeps) {
     app.post(
       '/webhooks/:id/test',
       {
-        config: { auth: true },
+        config: { auth: true, idempotent: true },
         schema: {
           tags: ['webhooks'],
           summary: 'Queue a `webhook.test` message to this subscription; follow it in its deliveries',
@@ -113,7 +113,7 @@ export function webhooksRoutes(ctx: WebhooksRoutesDeps) {
     app.post(
       '/webhooks/:id/deliveries/:delivery_id/retry',
       {
-        config: { auth: true },
+        config: { auth: true, idempotent: true },
         schema: {
           tags: ['webhooks'],
           summary: 'Send a delivery again now (same webhook-id); enables the subscription again if failures had disabled it',

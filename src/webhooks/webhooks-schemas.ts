@@ -41,10 +41,10 @@ export const WebhookSchema = Type.Object({
   created_at: Type.String(),
 });
 
-export const CreatedWebhookSchema = Type.Intersect([
-  WebhookSchema,
-  Type.Object({ secret: Type.String({ description: 'whsec_<base64>: the signing secret, shown only in this answer' }) }),
-]);
+export const CreatedWebhookSchema = Type.Object({
+  ...WebhookSchema.properties,
+  secret: Type.String({ description: 'whsec_<base64>: the signing secret, shown only in this answer' }),
+});
 
 export const DeliveryStatusSchema = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('delivered'), Type.Literal('failed')]);
 

@@ -19,7 +19,11 @@ describe.each(DIALECTS)('webhooks across kill -9 (%s)', (dialect) => {
     rx = await startReceiver();
     db = await createTestDatabase(dialect);
     // Seeds users and the event only; the spawned servers deliver.
-    t = await startTestApp(dialect, { database: db, now: new Date(), env: { WEBHOOKS_WORKERS: 'false', REVIEW_WORKERS: 'false', WEBHOOKS_ALLOW_LOOPBACK: 'true' } });
+    t = await startTestApp(dialect, {
+      database: db,
+      now: new Date(),
+      env: { WEBHOOKS_WORKERS: 'false', REVIEW_WORKERS: 'false', WEBHOOKS_ALLOW_LOOPBACK: 'true' },
+    });
   });
   afterAll(async () => {
     server?.child.kill('SIGKILL');

@@ -70,7 +70,14 @@ describe.each(DIALECTS)('webhooks (%s)', (dialect) => {
     const deliveries = await t.api('GET', `/webhooks/${created.body.id}/deliveries`, { key: team.key });
     expect(deliveries.status).toBe(200);
     expect(deliveries.body).toEqual([
-      expect.objectContaining({ id: msg.headers['webhook-id'], type: 'registration.created', status: 'delivered', attempts: 1, last_status_code: 200, last_error: null }),
+      expect.objectContaining({
+        id: msg.headers['webhook-id'],
+        type: 'registration.created',
+        status: 'delivered',
+        attempts: 1,
+        last_status_code: 200,
+        last_error: null,
+      }),
     ]);
   });
 
@@ -125,13 +132,22 @@ describe.each(DIALECTS)('webhooks (%s)', (dialect) => {
     const seen = (path: string) => at(path).map((r) => `${r.json.type}:${r.json.data.registration.id}`);
     expect(seen('/team-a').sort()).toEqual([`registration.created:${ra.body.id}`, `registration.decided:${ra.body.id}`]);
     expect(seen('/team-b')).toEqual([`registration.created:${rb.body.id}`]);
-    expect(seen('/org').sort()).toEqual([`registration.created:${ra.body.id}`, `registration.created:${rb.body.id}`, `registration.decided:${ra.body.id}`].sort());
+    expect(seen('/org').sort()).toEqual(
+      [`registration.created:${ra.body.id}`, `registration.created:${rb.body.id}`, `registration.decided:${ra.body.id}`].sort(),
+    );
     expect(at('/other-org')).toEqual([]);
   });
 
   it('refuses private, non-https and credential-carrying URLs at creation with 422 webhook_url_refused', async () => {
     const u = await quickUser(t);
-    for (const url of ['https://10.0.0.1/hook', 'https://192.168.1.20/hook', 'https://[fd00::1]/hook', 'https://169.254.169.254/latest', 'http://example.com/hook', 'https://u:p@example.com/']) {
+    for (const url of [
+      'https://10.0.0.1/hook',
+      'https://192.168.1.20/hook',
+      'https://[fd00::1]/hook',
+      'https://169.254.169.254/latest',
+      'http://example.com/hook',
+      'https://u:p@example.com/',
+    ]) {
       const res = await t.api('POST', '/webhooks', { key: u.key, body: { url, events: ['registration.created'] } });
       expect(res.status, url).toBe(422);
       expect(res.body.code, url).toBe('webhook_url_refused');
