@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.js';
 import { createEvent, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
@@ -206,6 +209,40 @@ describe.each(DIALECTS)('webhooks (%s)', (dialect) => {
     expect(retried.status).toBe(202);
     await rx.until(() => at('/pinged').length >= 3);
     expect(at('/pinged')[2]!.headers['webhook-id']).toBe(first.body.id);
+  });
+
+  it('MCP tools create, list, test and retry webhooks with the REST answers and codes', async () => {
+    const u = await quickUser(t);
+    const client = new Client({ name: 'webhooks-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/api/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${u.key}` } } }));
+    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+    try {
+      const created = await call('create_webhook', { url: rx.url('/mcp'), events: ['registration.created'] });
+      expect(created.isError).toBeFalsy();
+      const hook = created.structuredContent as { id: string; secret: string };
+      expect(hook.secret).toMatch(/^whsec_/);
+      const listed = await call('list_webhooks', {});
+      expect((listed.structuredContent as { items: Array<{ id: string }> }).items.map((w) => w.id)).toEqual([hook.id]);
+      const sent = await call('test_webhook', { webhook_id: hook.id });
+      const delivery = sent.structuredContent as { id: string; type: string };
+      expect(delivery.type).toBe('webhook.test');
+      await rx.until(() => at('/mcp').length >= 1);
+      expect(verifySignature(hook.secret, at('/mcp')[0]!)).toBe(true);
+      await settle();
+      const deliveries = await call('list_webhook_deliveries', { webhook_id: hook.id });
+      expect((deliveries.structuredContent as { items: Array<{ id: string; status: string }> }).items).toEqual([
+        expect.objectContaining({ id: delivery.id, status: 'delivered' }),
+      ]);
+      expect((await call('retry_webhook_delivery', { webhook_id: hook.id, delivery_id: delivery.id })).isError).toBeFalsy();
+      await rx.until(() => at('/mcp').length >= 2);
+      const refused = await call('create_webhook', { url: 'https://10.1.2.3/x', events: ['registration.created'] });
+      expect(refused.isError).toBe(true);
+      expect(JSON.parse((refused.content[0] as { text: string }).text)).toMatchObject({ code: 'webhook_url_refused', status: 422 });
+      const missing = await call('test_webhook', { webhook_id: 'whk_nope' });
+      expect(JSON.parse((missing.content[0] as { text: string }).text)).toMatchObject({ code: 'webhook_not_found', status: 404 });
+    } finally {
+      await client.close();
+    }
   });
 
   it('disables an endpoint after WEBHOOKS_DISABLE_AFTER consecutive failed attempts and e-mails its owner; retry enables it again', async () => {
