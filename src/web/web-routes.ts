@@ -34,6 +34,7 @@ export const PAGE_ROUTES = [
   '/reset-password',
   '/account',
   '/api-keys',
+  '/webhooks',
   '/admin',
   '/admin/*',
   '/events',
