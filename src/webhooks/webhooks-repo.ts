@@ -64,15 +64,16 @@ export async function claimDeliveries(
   q: { owner: string; now: string; leaseUntil: string; limit: number },
 ): Promise<ClaimedDelivery[]> {
   const lease = { status: 'running' as const, lease_owner: q.owner, lease_expires_at: q.leaseUntil, attempts: sql<number>`attempts + 1`, updated_at: q.now };
-  const pick = (from: Executor) =>
+  // Two statements, each a range of the (status, next_attempt_at) index: due queued rows first, then
+  // (with room left) rows whose lease expired. One OR over both would scan the whole queue.
+  const pick = (from: Executor, kind: 'queued' | 'expired', limit: number) =>
     from
       .selectFrom('webhook_deliveries as d')
       .select('d.id')
       .where((eb) =>
-        eb.or([
-          eb.and([eb('d.status', '=', 'queued'), eb('d.next_attempt_at', '<=', q.now)]),
-          eb.and([eb('d.status', '=', 'running'), eb('d.lease_expires_at', '<', q.now)]),
-        ]),
+        kind === 'queued'
+          ? eb.and([eb('d.status', '=', 'queued'), eb('d.next_attempt_at', '<=', q.now)])
+          : eb.and([eb('d.status', '=', 'running'), eb('d.lease_expires_at', '<', q.now)]),
       )
       .where((eb) =>
         eb.exists(
@@ -83,29 +84,36 @@ export async function claimDeliveries(
             .where('w.disabled_at', 'is', null),
         ),
       )
-      .orderBy('d.next_attempt_at')
-      .limit(q.limit);
-  let ids: string[];
-  if (dialect === 'postgres') {
+      .orderBy(kind === 'queued' ? 'd.next_attempt_at' : 'd.lease_expires_at')
+      .limit(limit);
+  const claim = async (kind: 'queued' | 'expired', limit: number): Promise<string[]> => {
+    if (dialect === 'postgres') {
+      const rows = await db
+        .with(
+          (cte) => cte('picked').materialized(),
+          (qb) =>
+            pick(qb as unknown as Executor, kind, limit)
+              .forUpdate()
+              .skipLocked(),
+        )
+        .updateTable('webhook_deliveries')
+        .from('picked')
+        .set(lease)
+        .whereRef('webhook_deliveries.id', '=', 'picked.id')
+        .returning('webhook_deliveries.id')
+        .execute();
+      return rows.map((r) => r.id);
+    }
     const rows = await db
-      .with(
-        (cte) => cte('picked').materialized(),
-        (qb) =>
-          pick(qb as unknown as Executor)
-            .forUpdate()
-            .skipLocked(),
-      )
       .updateTable('webhook_deliveries')
-      .from('picked')
       .set(lease)
-      .whereRef('webhook_deliveries.id', '=', 'picked.id')
-      .returning('webhook_deliveries.id')
+      .where('id', 'in', pick(db, kind, limit))
+      .returning('id')
       .execute();
-    ids = rows.map((r) => r.id);
-  } else {
-    const rows = await db.updateTable('webhook_deliveries').set(lease).where('id', 'in', pick(db)).returning('id').execute();
-    ids = rows.map((r) => r.id);
-  }
+    return rows.map((r) => r.id);
+  };
+  const ids = await claim('queued', q.limit);
+  if (ids.length < q.limit) ids.push(...(await claim('expired', q.limit - ids.length)));
   if (ids.length === 0) return [];
   return db
     .selectFrom('webhook_deliveries')

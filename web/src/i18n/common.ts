@@ -166,7 +166,7 @@ export const common = defineMessages({
       dashboard: '控制台',
       reviews: '我的评审',
       apiKeys: 'API 密钥',
-      webhooks: 'Webhooks',
+      webhooks: 'Webhook 订阅',
       admin: '管理',
       account: '账户',
       signIn: '登录',

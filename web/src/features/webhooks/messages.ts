@@ -47,7 +47,7 @@ export const messages = defineMessages({
     empty: { title: 'No webhooks yet', body: 'Add an endpoint to hear about registrations, submissions, judging and results as they happen.' },
   },
   'zh-CN': {
-    title: 'Webhooks',
+    title: 'Webhook 订阅',
     subtitle: '事件发生时，平台会向你的 HTTPS 端点发送 POST 请求，并附带 Standard Webhooks 签名头。',
     create: {
       heading: '添加端点',
