@@ -232,7 +232,7 @@ export function withWebhooks(doc: JsonObject): JsonObject {
         type,
         {
           post: {
-            summary: String(body.description ?? type),
+            summary: typeof body.description === 'string' ? body.description : type,
             parameters: [
               { name: 'webhook-id', in: 'header', ...header('the message id: the same on every attempt (deduplicate on it)') },
               { name: 'webhook-timestamp', in: 'header', ...header('Unix seconds when this attempt was signed') },

@@ -143,10 +143,17 @@ function HookCard({ hook }: { hook: Webhook }) {
   const [open, setOpen] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const deliveriesKey = ['webhooks', hook.id, 'deliveries'];
-  const deliveries = useQuery({ queryKey: deliveriesKey, queryFn: () => get<Delivery[]>(`/webhooks/${encodeURIComponent(hook.id)}/deliveries?limit=20`), enabled: open });
+  const deliveries = useQuery({
+    queryKey: deliveriesKey,
+    queryFn: () => get<Delivery[]>(`/webhooks/${encodeURIComponent(hook.id)}/deliveries?limit=20`),
+    enabled: open,
+  });
   const refresh = () => void client.invalidateQueries({ queryKey: KEY });
   const test = useMutation({ mutationFn: () => post(`/webhooks/${encodeURIComponent(hook.id)}/test`, {}), onSuccess: () => (setOpen(true), refresh()) });
-  const retry = useMutation({ mutationFn: (id: string) => post(`/webhooks/${encodeURIComponent(hook.id)}/deliveries/${encodeURIComponent(id)}/retry`, {}), onSuccess: refresh });
+  const retry = useMutation({
+    mutationFn: (id: string) => post(`/webhooks/${encodeURIComponent(hook.id)}/deliveries/${encodeURIComponent(id)}/retry`, {}),
+    onSuccess: refresh,
+  });
   const remove = useMutation({ mutationFn: () => del(`/webhooks/${encodeURIComponent(hook.id)}`), onSuccess: () => (setConfirm(false), refresh()) });
   return (
     <article className="card stack" aria-label={hook.url}>
@@ -156,7 +163,10 @@ function HookCard({ hook }: { hook: Webhook }) {
       </p>
       {hook.disabled_reason ? <p className="alert alert-warn">{hook.disabled_reason}</p> : null}
       <p>
-        {t('list.events')}: {hook.events.map((e) => <code key={e}>{e} </code>)}
+        {t('list.events')}:{' '}
+        {hook.events.map((e) => (
+          <code key={e}>{e} </code>
+        ))}
         {hook.event_id ? <code>({hook.event_id})</code> : null}
       </p>
       <div className="form-actions">
