@@ -69,7 +69,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Use an id from GET /api/v1/webhooks/{id}/deliveries.',
   },
   webhook_url_refused: {
-    when: 'The webhook URL is not one the server will call: not https (plain http is allowed only to a loopback host, and only when the operator enabled WEBHOOKS_ALLOW_LOOPBACK), it carries credentials, or its host is or resolves to a private, loopback or otherwise non-public address.',
+    when: 'The webhook URL is not one the server will call: not https (plain http is allowed only to a loopback host, and only when the operator enabled WEBHOOKS_ALLOW_LOOPBACK), it carries credentials, or its host is a private, loopback or otherwise non-public address (names are checked when each delivery resolves them).',
     action: 'Use a public https URL. Retrying the same URL fails the same way.',
   },
   session_not_found: {

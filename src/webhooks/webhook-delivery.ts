@@ -1,9 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isLoopbackAddress, isPrivateAddress, publicOnlyLookup, publicOrLoopbackLookup, type LookupFn } from '../core/http/private-address.js';
+import { isLoopbackAddress, isPrivateAddress, publicOnlyLookup, publicOrLoopbackLookup } from '../core/http/private-address.js';
 
 /** A new signing secret, `whsec_<base64 of 32 random bytes>` (Standard Webhooks). */
 export function newWebhookSecret(): string {
@@ -21,9 +20,9 @@ const LOOPBACK_NAMES = new Set(['localhost']);
 /**
  * Why a target URL is refused, or null when it may be used. HTTPS is required; plain HTTP only to
  * a loopback host when the operator allows loopback (WEBHOOKS_ALLOW_LOOPBACK). No credentials in
- * the URL. An address literal must be public (or loopback, when allowed). Names are resolved at
- * delivery time by the guarded lookup (so a name that later resolves to a private address is
- * refused then too); `checkResolves` also resolves them now, at registration.
+ * the URL. An address literal must be public (or loopback, when allowed). Other names are resolved
+ * at each delivery by the guarded lookup, never at registration (a name's answer can change, and
+ * registering must not make the server query arbitrary names).
  */
 export function urlProblem(raw: string, allowLoopback: boolean): string | null {
   let u: URL;
@@ -44,19 +43,6 @@ export function urlProblem(raw: string, allowLoopback: boolean): string | null {
   }
   if (!allowLoopback && loopbackHost) return 'points to a private, loopback or otherwise non-public address';
   return null;
-}
-
-/** Resolves the URL's host now and applies the same rule as delivery; the reason, or null. */
-export async function resolvesToRefused(raw: string, allowLoopback: boolean, resolve: LookupFn = dnsLookup): Promise<string | null> {
-  const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0) return null;
-  const lookup = allowLoopback ? publicOrLoopbackLookup(resolve) : publicOnlyLookup(resolve);
-  return new Promise((done) => {
-    lookup(host, { all: true }, (err: NodeJS.ErrnoException | null) => {
-      if (!err) return done(null);
-      done(err.code === 'EADDRNOTPUBLIC' ? 'resolves to a private, loopback or otherwise non-public address' : `does not resolve (${err.code ?? err.message})`);
-    });
-  });
 }
 
 export interface SendResult {

@@ -10,7 +10,7 @@ import type { Mailer } from '../core/mailer.js';
 import type { Principal } from '../core/principal.js';
 import { iso } from '../core/time.js';
 import type { EventsService } from '../events/events-service.js';
-import { newWebhookSecret, resolvesToRefused, urlProblem } from './webhook-delivery.js';
+import { newWebhookSecret, urlProblem } from './webhook-delivery.js';
 import { WEBHOOK_TEST_TYPE, webhookBody, type WebhookEventType } from './webhook-events.js';
 import { createWebhookWorker, type WebhookLog } from './webhook-worker.js';
 import * as repo from './webhooks-repo.js';
@@ -70,7 +70,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
   async function create(who: Principal, input: { url: string; events: WebhookEventType[]; event_id?: string | undefined }) {
     const url = input.url.trim();
-    const problem = urlProblem(url, allowLoopback) ?? (await resolvesToRefused(url, allowLoopback));
+    // Literal addresses and loopback names are judged now; other names when each delivery resolves them.
+    const problem = urlProblem(url, allowLoopback);
     if (problem) throw new AppError('webhook_url_refused', `url ${problem}`, { errors: [{ field: 'url', message: problem }] });
     // Subscribing to one event needs it to be readable: a draft of someone else's is not found.
     const eventId = input.event_id !== undefined ? (await events.getVisible(input.event_id, who)).id : null;
