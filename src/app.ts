@@ -79,6 +79,7 @@ export const REDACTED_PATHS = [
   '*.key_hash',
   '*.token',
   '*.apiKey',
+  '*.secret',
 ];
 
 /**
