@@ -18,6 +18,8 @@ const ALL = [
   'bench/long-poll.ts',
   // What an Idempotency-Key costs on a write.
   'bench/idempotency.ts',
+  // What queueing webhook deliveries adds to a write, and delivery throughput to a local receiver.
+  'bench/webhooks.ts',
 ];
 
 const filters = process.argv.slice(2);

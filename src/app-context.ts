@@ -14,6 +14,7 @@ import type { ReviewersService } from './reviewers/reviewers-service.js';
 import type { StandingsRefresher } from './results/standings-refresh.js';
 import type { ResultsService } from './results/results-service.js';
 import type { SubmissionsService } from './submissions/submissions-service.js';
+import type { WebhooksService } from './webhooks/webhooks-service.js';
 
 /**
  * Everything buildApp builds once: the wiring's own view. Route modules do not import it: each
@@ -44,6 +45,8 @@ export interface AppContext {
   results: ResultsService;
   /** Keeps the live ranking's standings fresh (background recomputation after bulk changes). */
   standings: StandingsRefresher;
+  /** Webhook subscriptions and the delivery worker. */
+  webhooks: WebhooksService;
 }
 
 export type { App } from './core/http/app-types.js';

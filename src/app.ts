@@ -44,6 +44,8 @@ import { createStandingsRefresher } from './results/standings-refresh.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
 import { submissionsRoutes } from './submissions/submissions-routes.js';
 import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';
+import { webhooksRoutes } from './webhooks/webhooks-routes.js';
+import { createWebhooksService } from './webhooks/webhooks-service.js';
 
 export interface BuildOptions {
   config: Config;
@@ -80,6 +82,7 @@ export const REDACTED_PATHS = [
   '*.key_hash',
   '*.token',
   '*.apiKey',
+  '*.secret',
 ];
 
 /**
@@ -171,6 +174,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
+  const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log });
   const shutdown = new AbortController();
   const redisHealth = opts.redisHealth ?? ((): RedisHealth => 'not_configured');
   const ctx: AppContext = {
@@ -192,6 +196,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     results,
     standings,
     reviews,
+    webhooks,
   };
 
   const app = Fastify({
@@ -248,6 +253,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.addHook('onClose', async () => auth.drain());
   // Review workers stop with the app: calls in flight are aborted and their reviews re-queued.
   app.addHook('onClose', async () => reviews.stop());
+  // Deliveries in flight finish (each within its timeout) before the database closes.
+  app.addHook('onClose', async () => webhooks.stop());
   // Background recomputation of standings stops at its next chunk, before the database closes.
   app.addHook('onClose', async () => standings.stop());
   app.decorateRequest('principal', null);
@@ -281,6 +288,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(statsRoutes(ctx));
       await api.register(mcpRoutes(ctx));
       await api.register(accountsRoutes(ctx));
+      await api.register(webhooksRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );
@@ -296,5 +304,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       'open sign-up without e-mail confirmation answers email_taken for an address in use, so anyone can test which addresses have accounts: set SMTP_URL (confirmation by e-mail) or SIGNUP_MODE=invite',
     );
   }
+  if (config.webhooks.workersEnabled) webhooks.start();
   return { app, ctx };
 }

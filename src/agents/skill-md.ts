@@ -27,6 +27,8 @@ import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.j
 import { MCP_TOOLS } from '../mcp/mcp-tools.js';
 import { fieldTable, shapeText } from './schema-text.js';
 import { EXIT_CODES, SCRIPT_NAMES } from './shell-scripts.js';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook-events.js';
+import { CreateWebhookBody } from '../webhooks/webhooks-schemas.js';
 
 /** The MCP server's own tools (name, what it does), in the order of the flow: never a copy. */
 export const MCP_TOOL_LINES: ReadonlyArray<readonly [string, string]> = MCP_TOOLS.map((tool) => [tool.name, tool.annotations.title ?? tool.name]);
@@ -42,6 +44,9 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   not_registered: 'You have no registration for this event. Register first.',
   registration_not_found: 'Organizers: the registration id is wrong for this event.',
   project_not_found: 'The project id is wrong for this event.',
+  webhook_not_found: 'No webhook of yours has this id. List yours with `GET /webhooks`.',
+  webhook_delivery_not_found: 'The delivery id is wrong for this webhook. List them with `GET /webhooks/{id}/deliveries`.',
+  webhook_url_refused: 'The webhook URL must be public https (no credentials, no private or loopback host). Fix `url`.',
   method_not_allowed: 'Use one of the methods listed here.',
   registration_closed: 'The registration window is closed (`detail` says why: deadline, closed form, cancelled). Do not retry.',
   already_registered: 'You registered already (pending or approved); the problem carries the existing registration `id`. Read `my-registration` instead.',
@@ -362,6 +367,29 @@ Exit codes (all scripts):
 | code | meaning |
 |---|---|
 ${exitCodes}
+
+## Webhooks
+
+Instead of polling, have the server POST to your HTTPS endpoint when something happens. Subscribe
+(the answer's \`secret\`, \`whsec_…\`, is shown only once: keep it):
+
+\`\`\`sh
+curl -s -X POST "${base}/webhooks" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
+  -d '{"url": "https://<your endpoint>", "events": ["registration.decided", "results.published"], "event_id": "<optional event id>"}'
+\`\`\`
+
+${fieldTable(CreateWebhookBody, { url: 'public https URL (no private or loopback host)', event_id: 'only this event; default: every event you may read' })}
+
+Kinds: ${WEBHOOK_EVENT_TYPES.map((k) => `\`${k}\``).join(', ')}. A team receives the registration and project kinds of its
+own registration only, and \`judging.started\` / \`results.published\` of events it is registered in;
+organizers receive every kind of the events they organize. Each POST has the body
+\`{"type", "timestamp", "data"}\` (the OpenAPI document's \`webhooks\` section has each kind's
+\`data\`) and the Standard Webhooks headers \`webhook-id\` (the same on every retry: deduplicate on it),
+\`webhook-timestamp\` and \`webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">\`
+keyed with the base64-decoded part of the secret after \`whsec_\`. Answer 2xx quickly; anything else is
+retried with backoff for about 28 hours. \`GET ${base}/webhooks\` lists yours; \`DELETE ${base}/webhooks/{id}\`,
+\`POST ${base}/webhooks/{id}/test\`, \`GET ${base}/webhooks/{id}/deliveries\` and
+\`POST ${base}/webhooks/{id}/deliveries/{delivery_id}/retry\` manage one.
 
 ## MCP server
 

@@ -9,6 +9,20 @@ import { LOG_FORMATS, type LogFormatSetting } from './log-format.js';
  */
 export type DatabaseConfig = { dialect: 'sqlite'; path: string; url: string } | { dialect: 'postgres'; url: string };
 
+/** Webhook delivery (src/webhooks). */
+export interface WebhooksConfig {
+  /** WEBHOOKS_ALLOW_LOOPBACK: allow plain-HTTP targets on loopback addresses (development, tests). */
+  allowLoopback: boolean;
+  /** WEBHOOKS_WORKERS: whether this process delivers (off: it only queues). */
+  workersEnabled: boolean;
+  concurrency: number;
+  timeoutMs: number;
+  pollMs: number;
+  leaseMs: number;
+  /** Consecutive failed attempts after which an endpoint is disabled (and its owner e-mailed). */
+  disableAfter: number;
+}
+
 export interface Config {
   /** The one directory for the platform's files: the default SQLite database and the e-mail outbox. */
   dataDir: string;
@@ -44,6 +58,7 @@ export interface Config {
   /** Stale standings a leaderboard read recomputes before answering; the rest is done in the background. */
   leaderboardInlineRefresh: number;
   ai: AiConfig;
+  webhooks: WebhooksConfig;
   github: { apiUrl: string; token: string | undefined; timeoutMs: number; maxBytes: number };
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string; invitationTtlHours: number };
   /** scrypt work factor for new password hashes (PASSWORD_SCRYPT_N); r and p stay at OWASP's 8 and 1. */
@@ -398,6 +413,15 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: int('REVIEW_POLL_MS', 1000, 10, 60_000),
       backoffBaseMs: int('REVIEW_BACKOFF_MS', 2000, 0, 600_000),
       backoffMaxMs: int('REVIEW_BACKOFF_MAX_MS', 60_000, 0, 3_600_000),
+    },
+    webhooks: {
+      allowLoopback: bool('WEBHOOKS_ALLOW_LOOPBACK', false),
+      workersEnabled: bool('WEBHOOKS_WORKERS', true),
+      concurrency: int('WEBHOOKS_CONCURRENCY', 8, 1, 256),
+      timeoutMs: int('WEBHOOKS_TIMEOUT_MS', 10_000, 100, 60_000),
+      pollMs: int('WEBHOOKS_POLL_MS', 500, 10, 60_000),
+      leaseMs: int('WEBHOOKS_LEASE_MS', 60_000, 1000, 3_600_000),
+      disableAfter: int('WEBHOOKS_DISABLE_AFTER', 20, 1, 10_000),
     },
     github: {
       apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),

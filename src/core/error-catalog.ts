@@ -60,6 +60,18 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'No API key of yours has this id or prefix.',
     action: 'List your keys and use an id from there.',
   },
+  webhook_not_found: {
+    when: "No webhook subscription of yours has this id (another account's subscriptions are not found either).",
+    action: 'List your subscriptions with GET /api/v1/webhooks and use an id from there; do not retry.',
+  },
+  webhook_delivery_not_found: {
+    when: 'The delivery id does not belong to this webhook subscription.',
+    action: 'Use an id from GET /api/v1/webhooks/{id}/deliveries.',
+  },
+  webhook_url_refused: {
+    when: 'The webhook URL is not one the server will call: not https (plain http is allowed only to a loopback host, and only when the operator enabled WEBHOOKS_ALLOW_LOOPBACK), it carries credentials, or its host is a private, loopback or otherwise non-public address (names are checked when each delivery resolves them).',
+    action: 'Use a public https URL. Retrying the same URL fails the same way.',
+  },
   session_not_found: {
     when: "You have no live session with this id (it is unknown, someone else's, or already signed out).",
     action: 'List your sessions with GET /api/v1/auth/sessions and use an id from there.',

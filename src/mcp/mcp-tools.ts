@@ -25,6 +25,15 @@ import {
 import { LeaderboardEntrySchema, LeaderboardQuery, PublishBody, PublishResponse, ResultEntrySchema, ResultQuery } from '../results/results-schemas.js';
 import { ListReviewsQuery, RerunBody, RerunResponse, ReviewSchema } from '../reviews/reviews-schemas.js';
 import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
+import {
+  CreateWebhookBody,
+  CreatedWebhookSchema,
+  DeliveryIdParams,
+  DeliverySchema,
+  ListDeliveriesQuery,
+  WebhookIdParams,
+  WebhookSchema,
+} from '../webhooks/webhooks-schemas.js';
 
 /** The tool names are shared with skill.md and the other agent material: never rename one. */
 export const MCP_TOOL_NAMES = [
@@ -46,6 +55,11 @@ export const MCP_TOOL_NAMES = [
   'cancel_event',
   'list_reviews',
   'rerun_reviews',
+  'create_webhook',
+  'list_webhooks',
+  'test_webhook',
+  'list_webhook_deliveries',
+  'retry_webhook_delivery',
 ] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
@@ -96,6 +110,8 @@ interface ObjectLike {
 }
 
 const eventIdArg = { ...EventIdParams.properties.id, description: 'the event id (evt_…), from list_events' };
+const webhookIdArg = { ...WebhookIdParams.properties.id, description: 'the webhook id (whk_…), from list_webhooks' };
+const deliveryIdArg = { ...DeliveryIdParams.properties.delivery_id, description: 'the delivery id (msg_…), from list_webhook_deliveries' };
 const registrationIdArg = { ...RegistrationParams.properties.rid, description: 'the registration id (reg_…), from list_registrations' };
 
 /**
@@ -395,6 +411,62 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     outputSchema: objectOutput(RerunResponse),
     list: false,
   },
+  {
+    name: 'create_webhook',
+    description:
+      'Subscribe an https endpoint to events (organizers: every kind for events they organize; teams: their own registration and project, and judging/results of events they are in). The answer carries the signing secret, shown only once.',
+    annotations: write('Create a webhook', false, false),
+    method: 'POST',
+    path: '/webhooks',
+    pathArgs: [],
+    inputSchema: inputSchema({}, CreateWebhookBody),
+    outputSchema: objectOutput(CreatedWebhookSchema),
+    list: false,
+  },
+  {
+    name: 'list_webhooks',
+    description: 'Your webhook subscriptions (without secrets): url, kinds, event_id, whether enabled.',
+    annotations: read('List webhooks'),
+    method: 'GET',
+    path: '/webhooks',
+    pathArgs: [],
+    inputSchema: inputSchema({}),
+    outputSchema: listOutput(WebhookSchema),
+    list: true,
+  },
+  {
+    name: 'test_webhook',
+    description: 'Queue a webhook.test message to one of your subscriptions; follow it with list_webhook_deliveries.',
+    annotations: write('Test a webhook', false, false),
+    method: 'POST',
+    path: '/webhooks/{webhook_id}/test',
+    pathArgs: ['webhook_id'],
+    inputSchema: inputSchema({ webhook_id: webhookIdArg }),
+    outputSchema: objectOutput(DeliverySchema),
+    list: false,
+  },
+  {
+    name: 'list_webhook_deliveries',
+    description: "A subscription's deliveries, newest first: status, attempts, last status code, duration and error (one page).",
+    annotations: read('List webhook deliveries'),
+    method: 'GET',
+    path: '/webhooks/{webhook_id}/deliveries',
+    pathArgs: ['webhook_id'],
+    inputSchema: inputSchema({ webhook_id: webhookIdArg }, ListDeliveriesQuery),
+    outputSchema: listOutput(DeliverySchema),
+    list: true,
+  },
+  {
+    name: 'retry_webhook_delivery',
+    description: 'Send a delivery again now (same webhook-id); enables its subscription again if failures had disabled it.',
+    annotations: write('Retry a webhook delivery', false, false),
+    method: 'POST',
+    path: '/webhooks/{webhook_id}/deliveries/{delivery_id}/retry',
+    pathArgs: ['webhook_id', 'delivery_id'],
+    inputSchema: inputSchema({ webhook_id: webhookIdArg, delivery_id: deliveryIdArg }),
+    outputSchema: objectOutput(DeliverySchema),
+    list: false,
+  },
 ]);
 
 /**
@@ -410,6 +482,8 @@ export const MCP_NEXT_ACTIONS: Partial<Record<ErrorCode, string>> = {
   results_not_published:
     'Call get_result again after retry_after_seconds; event_status says where the event stands (results come after judging). A cancelled event never publishes: stop.',
   invalid_transition: 'Read the event with get_event and move it one allowed step at a time (the detail names what is allowed).',
+  webhook_not_found: 'Use a webhook id from list_webhooks.',
+  webhook_delivery_not_found: 'Use a delivery id from list_webhook_deliveries.',
 };
 
 /** The REST path of a call, its path arguments percent-encoded. */

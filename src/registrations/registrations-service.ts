@@ -7,6 +7,7 @@ import { AppError, validationError } from '../core/errors.js';
 import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
 import type { Notifier } from '../core/notifier.js';
+import { enqueueWebhookEvent, registrationData } from '../webhooks/webhook-events.js';
 import { iso } from '../core/time.js';
 import { registrationClosedDetail } from '../events/closed-reasons.js';
 import type { EventsService } from '../events/events-service.js';
@@ -48,7 +49,11 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       updated_at: stamp,
     };
     try {
-      await db.insertInto('registrations').values(row).execute();
+      // The webhook deliveries are queued in the same transaction: acknowledged means queued.
+      await db.transaction().execute(async (tx) => {
+        await tx.insertInto('registrations').values(row).execute();
+        await enqueueWebhookEvent(tx, { type: 'registration.created', eventId: event.id, subjectUserId: who.userId, data: registrationData(row), at: stamp });
+      });
     } catch (err) {
       const which = uniqueViolation(err);
       // A user's own earlier registration wins over the team name: re-sending the same registration
@@ -80,22 +85,35 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
     }
     let updated: RegistrationRow | undefined;
     try {
-      updated = await db
-        .updateTable('registrations')
-        .set({
-          ...value,
-          fields: JSON.stringify(value.fields),
-          status: 'pending',
-          reason: null,
-          attempt: sql<number>`attempt + 1`,
-          reapplied_at: stamp,
-          updated_at: stamp,
-        })
-        .where('id', '=', existing.id)
-        .where('status', '=', 'rejected')
-        .where('rejected_final', '=', 0)
-        .returningAll()
-        .executeTakeFirst();
+      // A re-application is a new application for the organizer: its webhook delivery (registration.created,
+      // with `attempt` above 1) is queued in the same transaction as the update.
+      updated = await db.transaction().execute(async (tx) => {
+        const row = await tx
+          .updateTable('registrations')
+          .set({
+            ...value,
+            fields: JSON.stringify(value.fields),
+            status: 'pending',
+            reason: null,
+            attempt: sql<number>`attempt + 1`,
+            reapplied_at: stamp,
+            updated_at: stamp,
+          })
+          .where('id', '=', existing.id)
+          .where('status', '=', 'rejected')
+          .where('rejected_final', '=', 0)
+          .returningAll()
+          .executeTakeFirst();
+        if (row)
+          await enqueueWebhookEvent(tx, {
+            type: 'registration.created',
+            eventId: existing.event_id,
+            subjectUserId: row.user_id,
+            data: registrationData(row),
+            at: stamp,
+          });
+        return row;
+      });
     } catch (err) {
       if (uniqueViolation(err) === 'registrations_event_team_uq') throw teamNameTaken(value.team_name);
       throw err;
@@ -186,21 +204,26 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       throw new AppError('event_locked', `the event is ${status}; registrations can no longer be decided`);
     }
     const stamp = iso(clock.now());
-    const result = await db
-      .updateTable('registrations')
-      .set({
-        status: decision,
-        reason: decision === 'rejected' ? reason?.trim() || null : null,
-        rejected_final: decision === 'rejected' && final ? 1 : 0,
-        updated_at: stamp,
-      })
-      .where('id', '=', registrationId)
-      .where('event_id', '=', event.id)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new AppError('registration_not_found', `no registration ${registrationId} in this event`);
+    const decided = await db.transaction().execute(async (tx) => {
+      const row = await tx
+        .updateTable('registrations')
+        .set({
+          status: decision,
+          reason: decision === 'rejected' ? reason?.trim() || null : null,
+          rejected_final: decision === 'rejected' && final ? 1 : 0,
+          updated_at: stamp,
+        })
+        .where('id', '=', registrationId)
+        .where('event_id', '=', event.id)
+        .returningAll()
+        .executeTakeFirst();
+      if (row)
+        await enqueueWebhookEvent(tx, { type: 'registration.decided', eventId: event.id, subjectUserId: row.user_id, data: registrationData(row), at: stamp });
+      return row;
+    });
+    if (!decided) throw new AppError('registration_not_found', `no registration ${registrationId} in this event`);
     notifier.publish(REGISTRATION_DECIDED, registrationId);
-    const row = (await db.selectFrom('registrations').selectAll().where('id', '=', registrationId).executeTakeFirst())!;
-    return { row, reapplyUntil: reapplyUntil(event) };
+    return { row: decided, reapplyUntil: reapplyUntil(event) };
   }
 
   return { register, mine, mineWaiting, list, decide, findForUser, waiting: waits.waiting, waitsStarted: waits.waitsStarted };

@@ -16,6 +16,7 @@ import { orderGroups, SCORE_DECIMALS } from './ranking.js';
 import * as repo from './results-repo.js';
 import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
 import { placeOf, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';
+import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
 
 /** Pages: `limit` entries (default and maximum as GET /events paginates), the next one by `cursor`. */
 export const DEFAULT_PAGE_LIMIT = 100;
@@ -302,6 +303,7 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
         // The entries live in result_entries; the tag is the hash of their whole array's bytes.
         await tx.updateTable('results').set({ etag }).where('event_id', '=', event.id).execute();
         await tx.updateTable('events').set({ status: 'ended', result_announced_at: stamp, updated_at: stamp }).where('id', '=', event.id).execute();
+        await enqueueWebhookEvent(tx, { type: 'results.published', eventId: event.id, data: { event_id: event.id, published_at: stamp }, at: stamp });
         return { event_id: event.id, status: 'ended' as const, result_announced_at: stamp, published_at: stamp, etag: `"${etag}"`, entryPieces: pieces };
       });
       // The event row changed (status, result_announced_at): drop cached copies of it.

@@ -4,6 +4,7 @@ import type { Database, ReviewRow, ReviewStatus } from '../core/db/schema.js';
 import { newId } from '../core/ids.js';
 import { statusPredicate } from '../events/events-repo.js';
 import { judgedProjects } from '../submissions/judged-projects.js';
+import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
 
 /**
  * Queries of the review queue. The `reviews` rows are the queue (no queue library): a model review
@@ -53,6 +54,7 @@ export async function startJudging(db: Executor, eventId: string, now: string): 
       .where((eb) => statusPredicate(eb, 'judging', now))
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) return null;
+    await enqueueWebhookEvent(tx, { type: 'judging.started', eventId, data: { event_id: eventId, judging_started_at: now }, at: now });
     const event = await tx.selectFrom('events').select('models').where('id', '=', eventId).executeTakeFirstOrThrow();
     const models = JSON.parse(event.models) as string[];
     if (models.length === 0) return 0;
@@ -276,23 +278,36 @@ export async function scheduleRetry(
 }
 
 export async function finishFailed(db: Executor, q: { id: string; owner: string; now: string; error: string } & AttemptFacts): Promise<boolean> {
-  const res = await db
-    .updateTable('reviews')
-    .set({
-      status: 'failed',
-      scores: null,
-      summary: null,
-      last_error: q.error,
-      next_attempt_at: null,
-      lease_owner: null,
-      lease_expires_at: null,
-      completed_at: q.now,
-      updated_at: q.now,
-      ...attemptColumns(q),
-    })
-    .where(ownedRunning(q.id, q.owner))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  // The failure and its review.failed webhook deliveries commit together.
+  const run = async (tx: Executor) => {
+    const row = await tx
+      .updateTable('reviews')
+      .set({
+        status: 'failed',
+        scores: null,
+        summary: null,
+        last_error: q.error,
+        next_attempt_at: null,
+        lease_owner: null,
+        lease_expires_at: null,
+        completed_at: q.now,
+        updated_at: q.now,
+        ...attemptColumns(q),
+      })
+      .where(ownedRunning(q.id, q.owner))
+      .returning(['event_id', 'project_id', 'reviewer'])
+      .executeTakeFirst();
+    if (!row) return false;
+    await enqueueWebhookEvent(tx, {
+      type: 'review.failed',
+      eventId: row.event_id,
+      data: { event_id: row.event_id, project_id: row.project_id, review_id: q.id, reviewer: row.reviewer, error: q.error },
+      at: q.now,
+    });
+    return true;
+  };
+  if ('isTransaction' in db && db.isTransaction) return run(db);
+  return db.transaction().execute(run);
 }
 
 /** Gives a lease back untouched (shutdown): the interrupted attempt does not count. */

@@ -10,6 +10,7 @@ import type { EventsService } from '../events/events-service.js';
 import { submissionClosedDetail } from '../events/closed-reasons.js';
 import { submissionAccepted } from '../events/status.js';
 import type { RegistrationsService } from '../registrations/registrations-service.js';
+import { enqueueWebhookEvent, projectData } from '../webhooks/webhook-events.js';
 import { validateSubmission, type SubmissionInput } from './submission-input.js';
 
 export function createSubmissionsService(deps: { db: Db; clock: Clock; events: EventsService; registrations: RegistrationsService }) {
@@ -39,31 +40,41 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
     if (errors.length) throw validationError(errors);
 
     const stamp = iso(now);
-    const inserted = await db
-      .insertInto('projects')
-      .values({
-        id: newId('prj'),
-        event_id: event.id,
-        registration_id: registration.id,
-        ...value,
-        status: 'submitted',
-        review_status: 'pending',
-        first_submitted_at: stamp,
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .onConflict((oc) => oc.column('registration_id').doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (inserted) return { project: inserted, created: true, teamName: registration.team_name };
-
-    const updated = await db
-      .updateTable('projects')
-      .set({ ...value, updated_at: stamp })
-      .where('registration_id', '=', registration.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return { project: updated, created: false, teamName: registration.team_name };
+    // The write and its webhook deliveries commit together.
+    return db.transaction().execute(async (tx) => {
+      const inserted = await tx
+        .insertInto('projects')
+        .values({
+          id: newId('prj'),
+          event_id: event.id,
+          registration_id: registration.id,
+          ...value,
+          status: 'submitted',
+          review_status: 'pending',
+          first_submitted_at: stamp,
+          created_at: stamp,
+          updated_at: stamp,
+        })
+        .onConflict((oc) => oc.column('registration_id').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      const project =
+        inserted ??
+        (await tx
+          .updateTable('projects')
+          .set({ ...value, updated_at: stamp })
+          .where('registration_id', '=', registration.id)
+          .returningAll()
+          .executeTakeFirstOrThrow());
+      await enqueueWebhookEvent(tx, {
+        type: inserted ? 'project.submitted' : 'project.updated',
+        eventId: event.id,
+        subjectUserId: registration.user_id,
+        data: projectData(project),
+        at: stamp,
+      });
+      return { project, created: inserted !== undefined, teamName: registration.team_name };
+    });
   }
 
   /**

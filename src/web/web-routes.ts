@@ -35,6 +35,7 @@ export const PAGE_ROUTES = [
   '/signup/confirm',
   '/account',
   '/api-keys',
+  '/webhooks',
   '/admin',
   '/admin/*',
   '/events',

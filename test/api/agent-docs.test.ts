@@ -220,6 +220,11 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'cancel_event',
         'list_reviews',
         'rerun_reviews',
+        'create_webhook',
+        'list_webhooks',
+        'test_webhook',
+        'list_webhook_deliveries',
+        'retry_webhook_delivery',
       ]);
     });
   });

@@ -29,6 +29,11 @@ const TOOL_NAMES = [
   'cancel_event',
   'list_reviews',
   'rerun_reviews',
+  'create_webhook',
+  'list_webhooks',
+  'test_webhook',
+  'list_webhook_deliveries',
+  'retry_webhook_delivery',
 ];
 
 async function connect(t: TestApp, key: string): Promise<Client> {
@@ -503,7 +508,18 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
     const { tools } = await teamClient.listTools();
     const withKey = tools.filter((tool) => 'idempotency_key' in (tool.inputSchema.properties ?? {})).map((tool) => tool.name);
     expect(withKey.sort()).toEqual(
-      ['register_team', 'submit_project', 'create_event', 'approve_registration', 'reject_registration', 'publish_results', 'rerun_reviews'].sort(),
+      [
+        'register_team',
+        'submit_project',
+        'create_event',
+        'approve_registration',
+        'reject_registration',
+        'publish_results',
+        'rerun_reviews',
+        'create_webhook',
+        'test_webhook',
+        'retry_webhook_delivery',
+      ].sort(),
     );
   });
 

@@ -20,6 +20,7 @@ const pages = {
   resetPassword: lazy(() => import('./features/auth/reset-password-page')),
   account: lazy(() => import('./features/auth/account-page')),
   apiKeys: lazy(() => import('./features/keys/api-keys-page')),
+  webhooks: lazy(() => import('./features/webhooks/webhooks-page')),
   admin: lazy(() => import('./features/admin/admin-page')),
   organizerEvents: lazy(() => import('./features/organizer/events-page')),
   eventForm: lazy(() => import('./features/organizer/event-form-page')),
@@ -76,6 +77,7 @@ export function Routes() {
       <Route path="/reset-password" component={pages.resetPassword} />
       <Route path="/account" component={guarded(pages.account, 'user')} />
       <Route path="/api-keys" component={guarded(pages.apiKeys, 'user')} />
+      <Route path="/webhooks" component={guarded(pages.webhooks, 'user')} />
       <Route path="/admin" component={guarded(pages.admin, 'admin')} />
       <Route path="/admin/:tab" component={guarded(pages.admin, 'admin')} />
       <Route path="/events" component={guarded(pages.organizerEvents, 'organizer')} />

@@ -53,6 +53,7 @@ function Links() {
         {user ? (
           <li>
             <NavLink href="/api-keys">{t('nav.apiKeys')}</NavLink>
+            <NavLink href="/webhooks">{t('nav.webhooks')}</NavLink>
           </li>
         ) : null}
         {hasRole(user, 'admin') ? (

@@ -1,0 +1,147 @@
+import { sql } from 'kysely';
+import type { Executor } from '../core/db/index.js';
+import type { ProjectRow, RegistrationRow } from '../core/db/schema.js';
+import { newId } from '../core/ids.js';
+
+/**
+ * The kinds of webhook events, and who may receive each (a subscriber only ever receives what it
+ * may read over the API):
+ * - the event's organizers receive every kind of the events they organize;
+ * - a participant receives the registration and project kinds of its own registration only, and
+ *   the event-wide kinds (judging started, results published: public facts) of events it is
+ *   registered in; never `review.failed` (reviews are the organizers' view).
+ * A subscription with `event_id` narrows that to one event.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'registration.created',
+  'registration.decided',
+  'project.submitted',
+  'project.updated',
+  'review.failed',
+  'judging.started',
+  'results.published',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** Sent by POST /webhooks/:id/test only, to that one subscription. */
+export const WEBHOOK_TEST_TYPE = 'webhook.test';
+
+/** Who besides the organizers may receive an occurrence. */
+type Audience = { participant: string } | 'registered' | 'organizers';
+
+const AUDIENCE: Record<WebhookEventType, 'subject' | 'registered' | 'organizers'> = {
+  'registration.created': 'subject',
+  'registration.decided': 'subject',
+  'project.submitted': 'subject',
+  'project.updated': 'subject',
+  'review.failed': 'organizers',
+  'judging.started': 'registered',
+  'results.published': 'registered',
+};
+
+export interface WebhookOccurrence {
+  type: WebhookEventType;
+  eventId: string;
+  /** The registrant the occurrence is about (registration and project kinds). */
+  subjectUserId?: string;
+  data: Record<string, unknown>;
+  /** ISO instant of the change. */
+  at: string;
+}
+
+/** The Standard Webhooks body: `{ type, timestamp, data }`. */
+export function webhookBody(type: string, at: string, data: Record<string, unknown>): string {
+  return JSON.stringify({ type, timestamp: at, data });
+}
+
+/**
+ * Queues one delivery per subscription that may receive the occurrence: one INSERT … SELECT, run
+ * by the caller inside the transaction of the write that caused it, so an acknowledged write
+ * never loses its delivery and a rolled-back one sends none. Costs one statement (an index-less
+ * scan of the subscriptions table, which is small) when nobody subscribes.
+ */
+export async function enqueueWebhookEvent(tx: Executor, o: WebhookOccurrence): Promise<void> {
+  const kind = AUDIENCE[o.type];
+  const audience: Audience = kind === 'subject' ? { participant: o.subjectUserId ?? '' } : kind;
+  const payload = webhookBody(o.type, o.at, o.data);
+  const base = newId('msg');
+  const pattern = `%,${o.type},%`;
+  await tx
+    .insertInto('webhook_deliveries')
+    .columns(['id', 'webhook_id', 'event_type', 'payload', 'status', 'attempts', 'next_attempt_at', 'created_at', 'updated_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('webhooks as w')
+        .select([
+          sql<string>`${base} || '_' || substr(w.id, 5)`.as('id'),
+          'w.id as webhook_id',
+          sql<string>`${o.type}`.as('event_type'),
+          sql<string>`${payload}`.as('payload'),
+          sql<string>`'queued'`.as('status'),
+          sql<number>`0`.as('attempts'),
+          sql<string>`${o.at}`.as('next_attempt_at'),
+          sql<string>`${o.at}`.as('created_at'),
+          sql<string>`${o.at}`.as('updated_at'),
+        ])
+        .where('w.disabled_at', 'is', null)
+        .where('w.events', 'like', pattern)
+        .where((w) => w.or([w('w.event_id', 'is', null), w('w.event_id', '=', o.eventId)]))
+        .where((w) => {
+          const organizes = w.exists(
+            w
+              .selectFrom('event_organizers as eo')
+              .select(sql`1`.as('one'))
+              .where('eo.event_id', '=', o.eventId)
+              .whereRef('eo.user_id', '=', 'w.user_id'),
+          );
+          if (audience === 'organizers') return organizes;
+          if (audience === 'registered') {
+            return w.or([
+              organizes,
+              w.exists(
+                w
+                  .selectFrom('registrations as r')
+                  .select(sql`1`.as('one'))
+                  .where('r.event_id', '=', o.eventId)
+                  .whereRef('r.user_id', '=', 'w.user_id'),
+              ),
+            ]);
+          }
+          return w.or([organizes, w('w.user_id', '=', audience.participant)]);
+        }),
+    )
+    .execute();
+}
+
+/** The `data` of the registration kinds: what the registrant and the organizers may read of it. */
+export function registrationData(r: RegistrationRow): Record<string, unknown> {
+  return {
+    event_id: r.event_id,
+    registration: {
+      id: r.id,
+      team_name: r.team_name,
+      status: r.status,
+      reason: r.reason,
+      track_id: r.track_id,
+      final: Boolean(r.rejected_final),
+      attempt: r.attempt,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    },
+  };
+}
+
+/** The `data` of the project kinds. */
+export function projectData(p: ProjectRow): Record<string, unknown> {
+  return {
+    event_id: p.event_id,
+    registration_id: p.registration_id,
+    project: {
+      id: p.id,
+      project_name: p.project_name,
+      github_url: p.github_url,
+      track_id: p.track_id,
+      first_submitted_at: p.first_submitted_at,
+      updated_at: p.updated_at,
+    },
+  };
+}
