@@ -17,9 +17,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'results.published',
 ] as const;
 
-/** A subscription as GET /webhooks lists it, and one delivery of it: the route answers of the generated schema. */
+/** A subscription as GET /webhooks lists it, and the answer that creates one: route answers of the generated schema. */
 type Webhook = Item<'/webhooks'>;
-type Delivery = Item<'/webhooks/{id}/deliveries'>;
 type Created = Answer<'/webhooks', 'post'>;
 
 const KEY = ['webhooks'] as const;
