@@ -20,7 +20,15 @@ describe('MCP tool catalogue', () => {
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
     }
     const lists = MCP_TOOLS.filter((tool) => tool.list);
-    expect(lists.map((tool) => tool.name).sort()).toEqual(['get_leaderboard', 'get_result', 'list_events', 'list_registrations', 'list_reviews', 'list_webhook_deliveries', 'list_webhooks']);
+    expect(lists.map((tool) => tool.name).sort()).toEqual([
+      'get_leaderboard',
+      'get_result',
+      'list_events',
+      'list_registrations',
+      'list_reviews',
+      'list_webhook_deliveries',
+      'list_webhooks',
+    ]);
     // get_leaderboard also says how many projects are still being recomputed (Leaderboard-Pending).
     for (const tool of lists)
       expect(tool.outputSchema.required, tool.name).toEqual(tool.name === 'get_leaderboard' ? ['items', 'next_cursor', 'pending'] : ['items', 'next_cursor']);
