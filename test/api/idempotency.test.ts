@@ -54,7 +54,8 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
 
   beforeAll(async () => {
     smtp = await startReceiver();
-    t = await startTestApp(dialect, { env: { REVIEW_WORKERS: 'false', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
+    // No webhook worker: the webhook rows below are only written, never delivered anywhere.
+    t = await startTestApp(dialect, { env: { REVIEW_WORKERS: 'false', WEBHOOKS_WORKERS: 'false', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } });
     org = await t.user('organizer');
   });
   afterAll(async () => {
@@ -352,6 +353,14 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
   });
 
   // Every POST an agent makes: the same key and body twice give one answer, the second marked replayed.
+  // A kind nothing in this file produces for that event, and no webhook worker: nothing is ever sent.
+  const webhookBody = (eventId: string) => ({ url: 'https://hooks.example.com/idempotency', events: ['results.published'], event_id: eventId });
+  async function webhookOf(user: TestUser): Promise<string> {
+    const created = await t.api('POST', '/webhooks', { key: user.key, body: webhookBody(await createEvent(t, org.key)) });
+    expect(created.status).toBe(201);
+    return created.body.id as string;
+  }
+
   const flagged: Array<{ route: string; status: number; prepare: () => Promise<{ path: string; body?: unknown; key: string }> }> = [
     { route: 'POST /api/v1/events', status: 201, prepare: async () => ({ path: '/api/v1/events', body: eventBody(t.clock.now()), key: org.key }) },
     {
@@ -390,6 +399,27 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       route: 'POST /api/v1/events/:id/reviewers',
       status: 201,
       prepare: async () => ({ path: `/api/v1/events/${await createEvent(t, org.key)}/reviewers`, body: { email: `r-${newKey()}@example.com` }, key: org.key }),
+    },
+    {
+      route: 'POST /api/v1/webhooks',
+      status: 201,
+      // A kind nothing in this file produces for that event: no delivery is ever attempted.
+      prepare: async () => ({ path: '/api/v1/webhooks', body: webhookBody(await createEvent(t, org.key)), key: org.key }),
+    },
+    {
+      route: 'POST /api/v1/webhooks/:id/test',
+      status: 202,
+      prepare: async () => ({ path: `/api/v1/webhooks/${await webhookOf(org)}/test`, key: org.key }),
+    },
+    {
+      route: 'POST /api/v1/webhooks/:id/deliveries/:delivery_id/retry',
+      status: 202,
+      prepare: async () => {
+        const hook = await webhookOf(org);
+        const queued = await t.api('POST', `/webhooks/${hook}/test`, { key: org.key });
+        expect(queued.status).toBe(202);
+        return { path: `/api/v1/webhooks/${hook}/deliveries/${queued.body.id}/retry`, key: org.key };
+      },
     },
     ...(['results/publish', 'reviews/rerun'] as const).map((action) => ({
       route: `POST /api/v1/events/:id/${action}`,

@@ -181,7 +181,24 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
     it('keeps the item shape of the single-answer list', async () => {
       const res = await orgGet(`/events/${eventId}/registrations?limit=1`);
       expect(Object.keys(res.body[0]).sort()).toEqual(
-        ['contact_email', 'created_at', 'event_id', 'fields', 'github_url', 'id', 'reason', 'status', 'team_name', 'track_id', 'updated_at'].sort(),
+        [
+          'attempt',
+          'contact_email',
+          'created_at',
+          'event_id',
+          'fields',
+          'final',
+          'github_url',
+          'id',
+          'next_step',
+          'reapplied_at',
+          'reapply_until',
+          'reason',
+          'status',
+          'team_name',
+          'track_id',
+          'updated_at',
+        ].sort(),
       );
     });
 
