@@ -38,7 +38,7 @@ export const MCP_TOOL_LINES: ReadonlyArray<readonly [string, string]> = MCP_TOOL
 const ADVICE: Partial<Record<ErrorCode, string>> = {
   bad_request: 'Malformed request or JSON body. Fix it; do not retry unchanged.',
   unauthorized: 'No key, or unknown, revoked or expired. Get a valid key; do not retry.',
-  forbidden: 'Your key may not do this (not the event\'s organizer, or a review key). Do not retry.',
+  forbidden: "Your key may not do this (not the event's organizer, or a review key). Do not retry.",
   registration_not_approved: 'Not approved (yet). Wait for the decision (`my-registration?wait=`), then submit.',
   not_found: 'No such URL. Check the path.',
   event_not_found: 'Wrong event id (or a draft you cannot see). List events again; do not poll.',
@@ -229,7 +229,7 @@ Send \`Authorization: Bearer <key>\` (\`hk_…\`) on writes and \`my-registratio
    Form \`url\` fields take http(s) URLs, \`github_url\` fields \`https://github.com/<owner>/<repo>\`.
 
 4. **Wait for the decision**: \`curl -s "${base}/events/$EVENT_ID/my-registration?wait=${wait}" -H "Authorization: Bearer $KEY"\`.
-   The server answers when the organizer decides (up to ${wait} s; still pending: ask again at once). Plain
+   The server answers when the organizer decides (up to ${wait} s); still pending: ask again at once. Plain
    polling: ${cadence}, … s apart. \`status\` becomes \`approved\` or \`rejected\` (\`reason\`); follow \`next_step\`.
    Unless \`final\`, a rejected team may register again with changed answers until \`reapply_until\`
    (\`200\`, \`reapplied: true\`). A 401 or 404 will not change by waiting: stop.

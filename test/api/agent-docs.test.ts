@@ -246,7 +246,9 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       const byFile = { participant: rows(table), organizer: rows(organizer), webhook: rows(reference) };
       for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
         const group = errorGroup(code);
-        const holders = Object.entries(byFile).filter(([, codes]) => codes.includes(code)).map(([file]) => file);
+        const holders = Object.entries(byFile)
+          .filter(([, codes]) => codes.includes(code))
+          .map(([file]) => file);
         expect({ code, holders }).toEqual({ code, holders: group === 'none' ? [] : [group] });
       }
       expect(byFile.organizer).toEqual(expect.arrayContaining(['invalid_transition', 'not_judging', 'unscored_projects', 'event_locked']));

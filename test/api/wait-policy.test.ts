@@ -89,6 +89,8 @@ describe.each(DIALECTS)('one waiting policy over REST (%s)', (dialect) => {
     const team = await t.user();
     expect((await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() })).status).toBe(201);
     const before = t.ctx.registrations.waitsStarted();
+    // Only what the leaving client causes: start-up warnings (e.g. the open sign-up one) are not its.
+    const from = logged.length;
     const abort = new AbortController();
     const call = fetch(`${t.url}/api/v1/events/${eventId}/my-registration?wait=${LONG_POLL_MAX_SECONDS}`, {
       headers: { authorization: `Bearer ${team.key}` },
@@ -98,6 +100,6 @@ describe.each(DIALECTS)('one waiting policy over REST (%s)', (dialect) => {
     abort.abort();
     await expect(call).rejects.toThrow();
     await until(() => t.ctx.registrations.waiting() === 0);
-    expect(logged.filter((l) => l.level >= 40)).toEqual([]);
+    expect(logged.slice(from).filter((l) => l.level >= 40)).toEqual([]);
   });
 });
