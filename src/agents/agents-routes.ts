@@ -8,7 +8,7 @@ import { ifNoneMatch } from '../core/http/etag.js';
 import { NotModified } from '../results/results-schemas.js';
 import { AGENT_CARD_PATHS, renderAgentCard, renderLlmsTxt } from './discovery.js';
 import { SCRIPT_NAMES, renderScripts } from './shell-scripts.js';
-import { renderSkillMd } from './skill-md.js';
+import { renderSkillMd, renderSkillOrganizerMd, renderSkillReferenceMd } from './skill-md.js';
 
 /** A document generated once at start, served with a strong ETag. */
 interface StaticDocument {
@@ -69,6 +69,8 @@ export function agentMaterial(ctx: { config: Config }) {
   const scripts = renderScripts(config);
   return {
     skillMd: document(renderSkillMd({ config, version }), 'text/markdown; charset=utf-8'),
+    skillOrganizerMd: document(renderSkillOrganizerMd({ config, version }), 'text/markdown; charset=utf-8'),
+    skillReferenceMd: document(renderSkillReferenceMd({ config, version }), 'text/markdown; charset=utf-8'),
     llmsTxt: document(renderLlmsTxt(config), 'text/plain; charset=utf-8'),
     agentCard: document(
       JSON.stringify(renderAgentCard(config, version), null, 2),
@@ -81,10 +83,12 @@ export function agentMaterial(ctx: { config: Config }) {
 
 export type AgentMaterial = ReturnType<typeof agentMaterial>;
 
-/** `{base_url}/skill.md`; registered under the /api/v1 prefix. */
+/** `{base_url}/skill.md` and the files it links; registered under the /api/v1 prefix. */
 export function skillRoutes(material: AgentMaterial) {
   return async function plugin(app: App) {
-    serve(app, '/skill.md', material.skillMd, 'The agent guide (Agent Skills file): the whole flow, fields, limits, error codes');
+    serve(app, '/skill.md', material.skillMd, "The participant's agent guide (Agent Skills file): the whole flow, fields, limits, error codes");
+    serve(app, '/skill-organizer.md', material.skillOrganizerMd, "The organizer's agent guide: events, decisions, judging, publishing, organizer error codes");
+    serve(app, '/skill-reference.md', material.skillReferenceMd, 'Agent reference: the MCP server and its tools, webhooks, the shell scripts');
   };
 }
 

@@ -12,12 +12,14 @@ export function renderLlmsTxt(config: Pick<Config, 'publicUrl'>): string {
 > approval, submit a project and read the published ranking; organizers create events, decide
 > registrations and publish results. Authenticate with \`Authorization: Bearer <API key>\`.
 
-Start with skill.md: it holds the whole flow with real URLs, every field and limit, every error code
-and what to do about it.
+Start with skill.md: it holds a participant's whole flow with real URLs, every field and limit, every
+error code a participant meets and what to do about it. Organizers read skill-organizer.md too.
 
 ## Docs
 
-- [skill.md](${base}/skill.md): the agent's guide (Agent Skills format)
+- [skill.md](${base}/skill.md): the participant's agent guide (Agent Skills format)
+- [skill-organizer.md](${base}/skill-organizer.md): the organizer's part: events, decisions, judging, publishing
+- [skill-reference.md](${base}/skill-reference.md): the MCP server's tools, webhooks, the shell scripts in full
 - [OpenAPI 3.1 document](${base}/openapi.json): every route, schema and error response
 - [API reference](${site}/docs): the same, readable
 - [Error codes](${site}/problems/validation_failed): \`${site}/problems/<code>\` explains each problem \`code\`
@@ -90,6 +92,8 @@ export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: stri
     additionalInterfaces: [{ url: `${base}/mcp`, transport: AGENT_CARD_MCP_TRANSPORT }],
     links: {
       skill: `${base}/skill.md`,
+      skillOrganizer: `${base}/skill-organizer.md`,
+      skillReference: `${base}/skill-reference.md`,
       openapi: `${base}/openapi.json`,
       docs: `${site}/docs`,
       llms: `${site}/llms.txt`,

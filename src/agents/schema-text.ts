@@ -154,3 +154,22 @@ export function shapeText(schema: unknown, indent = ''): string {
   }
   return typeText(s);
 }
+
+/** The same skeleton on one line, e.g. `{id: string, track_id?: string | null}`: for the lean skill.md. */
+export function shapeLine(schema: unknown): string {
+  const s = schema as JsonSchema;
+  if (s.anyOf && !s.properties) return s.anyOf.map(shapeLine).join(' | ');
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.type === 'array') return `[${s.items ? shapeLine(s.items) : 'any'}]`;
+  if (s.type === 'object' && s.properties) {
+    const required = new Set(s.required ?? []);
+    return `{${Object.entries(s.properties)
+      .map(([k, v]) => `${k}${required.has(k) ? '' : '?'}: ${shapeLine(v)}`)
+      .join(', ')}}`;
+  }
+  if (s.type === 'object' && s.patternProperties) {
+    const value = Object.values(s.patternProperties)[0];
+    return `{<key>: ${value ? shapeLine(value) : 'any'}}`;
+  }
+  return typeText(s);
+}

@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { MCP_TOOLS } from '../../src/mcp/mcp-tools.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_NAMES } from '../../src/agents/shell-scripts.js';
-import { ERROR_STATUS } from '../../src/core/errors.js';
+import { errorGroup, SKILL_FILES } from '../../src/agents/skill-md.js';
+import { ERROR_STATUS, type ErrorCode } from '../../src/core/errors.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
 
 const PUBLIC_URL = 'https://hack.example.org/site';
+/** The size skill.md stays under (docs/agents.md says so): 12 KB with this PUBLIC_URL. */
+const SKILL_MD_MAX_BYTES = 12 * 1024;
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Every http(s) URL in a text (Markdown link targets, backticks and quotes end it). */
@@ -59,7 +62,11 @@ function fieldSections(markdown: string): Array<{ part: 'Body' | 'Query'; method
 describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
   let t: TestApp;
   let user: TestUser;
+  /** skill.md (the participant's), skill-organizer.md, skill-reference.md, and all three together. */
   let skill: string;
+  let organizer: string;
+  let reference: string;
+  let docs: string;
   const site = PUBLIC_URL;
 
   beforeAll(async () => {
@@ -68,6 +75,9 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     });
     user = await quickUser(t, 'organizer');
     skill = (await t.api('GET', '/skill.md')).text;
+    organizer = (await t.api('GET', '/skill-organizer.md')).text;
+    reference = (await t.api('GET', '/skill-reference.md')).text;
+    docs = [skill, organizer, reference].join('\n');
   });
   afterAll(async () => t?.close());
 
@@ -119,7 +129,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     });
 
     it('prints only URLs of the configured PUBLIC_URL, and the live limits', () => {
-      const urls = urlsIn(skill);
+      const urls = urlsIn(docs);
       expect(urls.length).toBeGreaterThan(30);
       // `https://github.com/<owner>/<repo>` and its regular expression are the shape github_url takes, not links.
       const githubShape = (u: string) => u === 'https://github.com/' || u.startsWith('https://github\\.com/');
@@ -129,11 +139,51 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(skill).toContain('77 requests per 90 s per API key; 33 per 90 s per client IP');
       expect(skill).toContain(`my-registration?wait=45"`);
       expect(skill).toContain('at most 50 KB');
-      expect(skill).toContain(`"url": "${site}/api/v1/mcp"`);
+      expect(reference).toContain(`"url": "${site}/api/v1/mcp"`);
+      for (const part of [organizer, reference]) expect(urlsIn(part).filter((u) => u !== site && !u.startsWith(`${site}/`) && !githubShape(u))).toEqual([]);
+    });
+
+    it(`stays lean (under ${SKILL_MD_MAX_BYTES} bytes) and links each other agent file, which is served as Markdown`, async () => {
+      expect(Buffer.byteLength(skill)).toBeLessThan(SKILL_MD_MAX_BYTES);
+      expect(SKILL_FILES.map(([file]) => file)).toEqual(['skill-organizer.md', 'skill-reference.md']);
+      for (const [file, what] of SKILL_FILES) {
+        expect(skill).toContain(`- \`${site}/api/v1/${file}\`: ${what}`);
+        const res = await t.api('GET', `/${file}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+        expect(res.text.length).toBeGreaterThan(1000);
+        // Each links back to skill.md.
+        expect(res.text).toContain(`${site}/api/v1/skill.md`);
+      }
+      // The organizer's part lives in its own file, not in skill.md.
+      expect(skill).not.toContain('## For organizers');
+      expect(skill).not.toContain('/results/publish');
+      expect(organizer).toContain('/results/publish');
+    });
+
+    it("a participant's whole flow is in skill.md alone: every step's route and the participant's fields", () => {
+      const routes = mentionsIn(skill, site).map((m) => `${m.method} ${routePattern(m.url, site)}`);
+      expect([...new Set(routes)].sort()).toEqual(
+        [
+          'GET /api/v1/events',
+          'GET /api/v1/events/:p',
+          'GET /api/v1/events/:p/my-registration',
+          'GET /api/v1/events/:p/register',
+          'GET /api/v1/events/:p/result',
+          'POST /api/v1/events/:p/register',
+          'POST /api/v1/events/:p/submit',
+        ].sort(),
+      );
+      expect(fieldSections(skill).map((x) => `${x.part} ${x.method} ${routePattern(x.url, site)}`)).toEqual([
+        'Body POST /api/v1/events/:p/register',
+        'Query GET /api/v1/events/:p/my-registration',
+        'Body POST /api/v1/events/:p/submit',
+        'Query GET /api/v1/events',
+      ]);
     });
 
     it('mentions only routes that exist on the server (tables, prose and curl examples)', () => {
-      const mentions = mentionsIn(skill, site);
+      const mentions = mentionsIn(docs, site);
       expect(mentions.length).toBeGreaterThan(20);
       const missing = mentions
         .map((m) => ({ method: m.method, url: routePattern(m.url, new URL(site).origin + new URL(site).pathname) }))
@@ -142,7 +192,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     });
 
     it('lists request fields that the server validates: every field in its tables and curl bodies is known to the route', async () => {
-      const sections = fieldSections(skill);
+      const sections = fieldSections(docs);
       expect(sections.map((s) => `${s.part} ${s.method} ${routePattern(s.url, site)}`)).toEqual([
         'Body POST /api/v1/events/:p/register',
         'Query GET /api/v1/events/:p/my-registration',
@@ -154,7 +204,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       ]);
       const checks: Array<[string, string, 'Body' | 'Query', string]> = [];
       for (const s of sections) for (const f of s.fields) checks.push([s.method, routePattern(s.url, site), s.part, f]);
-      for (const m of mentionsIn(skill, site)) {
+      for (const m of mentionsIn(docs, site)) {
         if (m.body === undefined) continue;
         for (const f of Object.keys(JSON.parse(m.body) as object)) checks.push([m.method, routePattern(m.url, site), 'Body', f]);
       }
@@ -191,14 +241,29 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       ]) {
         expect(listed.map(([c]) => c)).toContain(code);
       }
+      // Every code an agent may meet is in the table of the file for its reader; none twice.
+      const rows = (text: string) => [...text.matchAll(/^\| `(\w+)` \| (\d{3}) \|/gm)].map((m) => m[1]!);
+      const byFile = { participant: rows(table), organizer: rows(organizer), webhook: rows(reference) };
+      for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
+        const group = errorGroup(code);
+        const holders = Object.entries(byFile)
+          .filter(([, codes]) => codes.includes(code))
+          .map(([file]) => file);
+        expect({ code, holders }).toEqual({ code, holders: group === 'none' ? [] : [group] });
+      }
+      expect(byFile.organizer).toEqual(expect.arrayContaining(['invalid_transition', 'not_judging', 'unscored_projects', 'event_locked']));
+      expect(byFile.webhook).toEqual(['webhook_not_found', 'webhook_delivery_not_found', 'webhook_url_refused']);
+      // Web sign-in codes concern no agent.
+      for (const code of ['invalid_credentials', 'csrf_failed', 'session_not_found']) expect(docs).not.toContain(`\`${code}\``);
       // "409 results_not_published" style mentions in the prose.
-      const prose = [...skill.matchAll(/`(\d{3}) ([a-z_]+)`/g)].map((m) => [m[2], Number(m[1])]);
+      const prose = [...docs.matchAll(/`(\d{3}) ([a-z_]+)`/g)].map((m) => [m[2], Number(m[1])]);
       expect(prose.length).toBeGreaterThan(5);
       expect(prose.filter(([code, status]) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== status)).toEqual([]);
     });
 
     it('describes the MCP tools by their shared names, exactly the tools the MCP server lists', async () => {
-      const section = skill.slice(skill.indexOf('## MCP server'), skill.indexOf('## For organizers'));
+      const section = reference.slice(reference.indexOf('## MCP server'), reference.indexOf('## Webhooks'));
+      expect(section.length).toBeGreaterThan(100);
       const tools = [...section.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
       expect(tools).toEqual(MCP_TOOLS.map((tool) => tool.name));
       expect(tools).toEqual([
@@ -271,7 +336,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
 
     it('documents every route skill.md and the scripts call', async () => {
       const ops = documented();
-      const mentioned = mentionsIn(skill, site).map((m) => `${m.method} ${routePattern(m.url, prefix())}`);
+      const mentioned = mentionsIn(docs, site).map((m) => `${m.method} ${routePattern(m.url, prefix())}`);
       for (const name of SCRIPT_NAMES) {
         const text = (await t.request('GET', `/scripts/${name}.sh`)).text;
         for (const m of text.matchAll(/^\s*api (GET|POST) "(\/.*?)"(?= "\{|$)/gm)) mentioned.push(`${m[1]} ${routePattern(`/api/v1${m[2]}`, site)}`);
@@ -283,7 +348,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     it("documents every request field skill.md lists, in the same route's body or query", () => {
       const ops = documented();
       const missing: string[] = [];
-      for (const s of fieldSections(skill)) {
+      for (const s of fieldSections(docs)) {
         const op = ops.get(`${s.method} ${routePattern(s.url, site)}`);
         // An optional body is documented as a union (object or null): its members are the object's.
         const body = op?.requestBody?.content?.['application/json']?.schema ?? {};
@@ -311,7 +376,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       }
       // Codes no route can list (raised before routing) are named in the document's description.
       for (const m of (doc.info.description ?? '').matchAll(/`([a-z_]+)` \(\d{3}\)/g)) codes.add(m[1]!);
-      const named = [...skill.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => m[1]!);
+      const named = [...docs.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => m[1]!);
       for (const name of SCRIPT_NAMES) {
         const text = (await t.request('GET', `/scripts/${name}.sh`)).text;
         named.push(...[...text.matchAll(/API_CODE" = "(\w+)"/g)].map((m) => m[1]!));
@@ -324,9 +389,9 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
   describe('required fields', () => {
     /** The row of a skill.md body table: field → its "required" column. */
     const requiredColumn = (method: string, pattern: string): Map<string, string> => {
-      const start = skill.search(new RegExp(`^#### Body of \`${method} \\S+\`$`, 'm'));
+      const start = docs.search(new RegExp(`^#### Body of \`${method} \\S+\`$`, 'm'));
       const out = new Map<string, string>();
-      for (const m of skill.matchAll(/^#### Body of `(\w+) (\S+)`\n\n((?:\|.*\n)+)/gm)) {
+      for (const m of docs.matchAll(/^#### Body of `(\w+) (\S+)`\n\n((?:\|.*\n)+)/gm)) {
         if (m[1] !== method || routePattern(m[2]!, site) !== pattern) continue;
         for (const row of m[3]!.matchAll(/^\| `([\w.[\]]+)` \| [^|]+ \| ([^|]+) \|/gm)) out.set(row[1]!, row[2]!.trim());
       }
@@ -480,6 +545,8 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(links).toEqual(
         expect.arrayContaining([
           `${site}/api/v1/skill.md`,
+          `${site}/api/v1/skill-organizer.md`,
+          `${site}/api/v1/skill-reference.md`,
           `${site}/api/v1/openapi.json`,
           `${site}/docs`,
           `${site}/api/v1/mcp`,
@@ -516,6 +583,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(res.text).not.toMatch(/HTTP\+JSON|JSONRPC|GRPC/);
       expect(t.app.hasRoute({ method: 'POST', url: '/api/v1/mcp' })).toBe(true);
       expect(card.links.openapi).toBe(`${site}/api/v1/openapi.json`);
+      expect(card.links).toMatchObject({ skillOrganizer: `${site}/api/v1/skill-organizer.md`, skillReference: `${site}/api/v1/skill-reference.md` });
       expect(card.skills.length).toBeGreaterThan(3);
       for (const s of card.skills)
         expect(s).toMatchObject({ id: expect.any(String), name: expect.any(String), description: expect.any(String), tags: expect.any(Array) });
@@ -526,6 +594,8 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       const origin = new URL(site);
       const served = [
         '/api/v1/skill.md',
+        '/api/v1/skill-organizer.md',
+        '/api/v1/skill-reference.md',
         '/llms.txt',
         '/.well-known/agent-card.json',
         '/.well-known/agent.json',
@@ -539,6 +609,8 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
   describe('caching', () => {
     it.each([
       ['/api/v1/skill.md', 'text/markdown; charset=utf-8'],
+      ['/api/v1/skill-organizer.md', 'text/markdown; charset=utf-8'],
+      ['/api/v1/skill-reference.md', 'text/markdown; charset=utf-8'],
       ['/llms.txt', 'text/plain; charset=utf-8'],
       ['/.well-known/agent-card.json', 'application/json; charset=utf-8'],
       ['/.well-known/agent.json', 'application/json; charset=utf-8'],

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { fieldTable, limitsText, shapeText, typeText } from '../../src/agents/schema-text.js';
+import { fieldTable, limitsText, shapeLine, shapeText, typeText } from '../../src/agents/schema-text.js';
 
 describe('schema text for the agent material', () => {
   const Body = Type.Object(
@@ -44,6 +44,9 @@ describe('schema text for the agent material', () => {
     expect(limitsText(Type.String({ pattern: '^[a-z]+$' }))).toBe('pattern `^[a-z]+$`');
     expect(shapeText(Type.Object({ id: Type.String(), note: Type.Optional(Type.Union([Type.String(), Type.Null()])), list: Type.Array(Type.Integer()) }))).toBe(
       '{\n  "id": string,\n  "note"?: string | null,\n  "list": [integer, …]\n}',
+    );
+    expect(shapeLine(Type.Object({ id: Type.String(), note: Type.Optional(Type.Union([Type.String(), Type.Null()])), list: Type.Array(Type.Integer()) }))).toBe(
+      '{id: string, note?: string | null, list: [integer]}',
     );
   });
 });
