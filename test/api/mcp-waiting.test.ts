@@ -37,7 +37,7 @@ describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
 
   beforeAll(async () => {
     // The server's own logger options (their hooks decide what a client's abort is), at warn.
-    const options = loggerOptions({ logLevel: 'warn' } as Config) as object;
+    const options = loggerOptions({ logLevel: 'warn', logFormat: 'json' } as Config, { isTTY: false }) as object;
     t = await startTestApp(dialect, {
       logger: { ...options, stream: { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) } },
     });
@@ -64,6 +64,8 @@ describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
 
   it('a client that cancels a waiting get_my_registration frees the wait and is not logged as an error', async () => {
     const before = t.ctx.registrations.waitsStarted();
+    // Only what the leaving client causes: start-up warnings (e.g. the open sign-up one) are not its.
+    const from = logged.length;
     const abort = new AbortController();
     const call = client.callTool({ name: 'get_my_registration', arguments: { event_id: eventId, wait: LONG_POLL_MAX_SECONDS } }, undefined, {
       signal: abort.signal,
@@ -79,6 +81,6 @@ describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
     const after = (await client.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } })) as CallToolResult;
     expect(after.isError).toBeFalsy();
     expect(after.structuredContent).toMatchObject({ status: 'pending' });
-    expect(logged.filter((l) => l.level >= 40)).toEqual([]);
+    expect(logged.slice(from).filter((l) => l.level >= 40)).toEqual([]);
   });
 });
