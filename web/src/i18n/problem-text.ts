@@ -27,6 +27,7 @@ const FIELD_PATTERNS: Array<[RegExp, string, string[]]> = [
   [/^must not be blank$/, 'blank', []],
   [/^must be an e-mail address$/, 'email', []],
   [/^must match format "email"$/, 'email', []],
+  [/^must be one plain e-mail address/, 'email', []],
   [/^must be an absolute http\(s\) URL$/, 'url', []],
   [/^must match format "uri"$/, 'url', []],
   [/^must be at least (\d+) characters$/, 'minLength', ['min']],
