@@ -133,9 +133,14 @@ function HookCard({ hook }: { hook: Webhook }) {
     queryKey: deliveriesKey,
     queryFn: () => get('/webhooks/{id}/deliveries', { path: { id: hook.id }, query: { limit: 20 } }),
     enabled: open,
+    // A delivery still on its way is looked at again until it is delivered or has failed.
+    refetchInterval: (q) => (q.state.data?.some((d) => d.status === 'queued' || d.status === 'running') ? 1000 : false),
   });
   const refresh = () => void client.invalidateQueries({ queryKey: KEY });
-  const test = useMutation({ mutationFn: () => post('/webhooks/{id}/test', { path: { id: hook.id } }), onSuccess: () => (setOpen(true), refresh()) });
+  const test = useMutation({
+    mutationFn: () => post('/webhooks/{id}/test', { path: { id: hook.id } }),
+    onSuccess: () => (setOpen(true), refresh(), void client.invalidateQueries({ queryKey: deliveriesKey })),
+  });
   const retry = useMutation({
     mutationFn: (id: string) => post('/webhooks/{id}/deliveries/{delivery_id}/retry', { path: { id: hook.id, delivery_id: id } }),
     onSuccess: refresh,
