@@ -44,6 +44,8 @@ import { createStandingsRefresher } from './results/standings-refresh.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
 import { submissionsRoutes } from './submissions/submissions-routes.js';
 import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';
+import type { PageHeadSource } from './web/page-head.js';
+import { markdownText } from './core/markdown.js';
 import { webhooksRoutes } from './webhooks/webhooks-routes.js';
 import { createWebhooksService } from './webhooks/webhooks-service.js';
 
@@ -175,6 +177,17 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log });
+  // What the pages' HTML says before any script runs (title, link previews): only public events.
+  const pageHead: PageHeadSource = {
+    siteName: config.siteName,
+    siteNameSet: config.siteNameSet,
+    publicUrl: config.publicUrl,
+    tagline: 'Hackathons for people and agents.',
+    event: async (id) => {
+      const e = await events.getPublic(id, null);
+      return { name: e.name, description: markdownText(e.description, 200) };
+    },
+  };
   const shutdown = new AbortController();
   const redisHealth = opts.redisHealth ?? ((): RedisHealth => 'not_configured');
   const ctx: AppContext = {
@@ -217,7 +230,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // An unknown path opened in a browser gets the web app's "not found" page; API clients get problem+json.
   // Before any route: a known path asked with another method answers 405 with `Allow`.
   const allowedMethods = trackAllowedMethods(app, { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH });
-  installErrorHandling(app, config.publicUrl, pageNotFoundFallback(), allowedMethods);
+  installErrorHandling(app, config.publicUrl, pageNotFoundFallback(pageHead), allowedMethods);
 
   // An empty JSON body (e.g. an approve call with Content-Type set but nothing sent) means "no body".
   // The API speaks JSON only: without this, Fastify's built-in text/plain parser hands a string body
@@ -295,7 +308,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await app.register(agentCreateRoute(ctx));
   await app.register(discoveryRoutes(agents));
   await app.register(docsRoutes(ctx));
-  await app.register(webRoutes());
+  await app.register(webRoutes(pageHead));
 
   if (config.ai.workersEnabled) reviews.start();
   if (config.accounts.signupMode === 'open' && config.accounts.signupConfirmation === 'off') {

@@ -67,6 +67,8 @@ export interface Config {
   passwordChecksAtOnce: number;
   /** Shown by GET /api/v1/site (SITE_NAME). */
   siteName: string;
+  /** Whether SITE_NAME was given: then every page shows it (in every language) instead of the default name. */
+  siteNameSet: boolean;
   /** Web accounts: who may sign up, session lifetime, sign-in lockout, password-reset links. */
   accounts: AccountsConfig;
   /** Idempotency-Key records: kept `ttlMs` after first use; a claim still running after `leaseMs` may be taken over. */
@@ -438,6 +440,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordScrypt: { N: scryptN(), r: 8, p: 1 },
     passwordChecksAtOnce: int('PASSWORD_CHECKS_AT_ONCE', 2, 1, 64),
     siteName: (env.SITE_NAME || 'Hackathon platform').slice(0, 100),
+    siteNameSet: Boolean(env.SITE_NAME?.trim()),
     accounts: {
       signupMode: signupMode(),
       signupConfirmation: signupConfirmation(),

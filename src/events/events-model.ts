@@ -1,4 +1,5 @@
 import type { EventRow } from '../core/db/schema.js';
+import { markdownText, renderMarkdownCached } from '../core/markdown.js';
 import type { Dimension, EventConfig, FormField, Track } from './event-config.js';
 import { effectiveStatus, registrationAccepted, type EventStatus } from './status.js';
 
@@ -71,6 +72,7 @@ export function eventForApi(e: EventRecord, now: Date) {
     id: e.id,
     name: e.name,
     description: e.description,
+    description_html: renderMarkdownCached(e.description),
     status: effectiveStatus(e, now),
     registration_deadline: e.registration_deadline,
     submission_deadline: e.submission_deadline,
@@ -91,6 +93,7 @@ export function eventSummaryForApi(e: EventRecord, now: Date) {
     id: e.id,
     name: e.name,
     description: e.description,
+    description_text: markdownText(e.description),
     status: effectiveStatus(e, now),
     registration_deadline: e.registration_deadline,
     submission_deadline: e.submission_deadline,

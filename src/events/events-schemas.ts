@@ -24,7 +24,10 @@ export const TimelineSchema = Type.Object({
 export const EventSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  description: Type.String(),
+  description: Type.String({ description: 'Markdown source (CommonMark with tables, strikethrough and autolinks)' }),
+  description_html: Type.String({
+    description: 'the description rendered to sanitised HTML (no raw HTML, http(s)/mailto links with rel="noopener nofollow ugc", images as links)',
+  }),
   status: Type.String(),
   registration_deadline: Type.String(),
   submission_deadline: Type.String(),
@@ -51,7 +54,8 @@ export const EventSchema = Type.Object({
 export const EventSummarySchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  description: Type.String(),
+  description: Type.String({ description: 'Markdown source' }),
+  description_text: Type.String({ description: 'the description as plain text without markup, at most 300 characters (for cards and previews)' }),
   status: Type.String(),
   registration_deadline: Type.String(),
   submission_deadline: Type.String(),

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../core/http/app-types.js';
+import { headFor, withHead, type PageHeadSource } from './page-head.js';
 
 /**
  * The pages' Content-Security-Policy: scripts and styles only from this origin (Vite emits no inline
@@ -70,15 +71,18 @@ function pageHeaders(reply: FastifyReply): FastifyReply {
  * the app with status 404, which draws its "page not found" in the reader's language; everything
  * else (API clients, assets, scripts) keeps the problem+json 404.
  */
-export function pageNotFoundFallback(): (request: FastifyRequest, reply: FastifyReply) => boolean {
+export function pageNotFoundFallback(head?: PageHeadSource): (request: FastifyRequest, reply: FastifyReply) => boolean {
   const indexPath = join(webRoot(), 'index.html');
-  let index: Buffer | null | undefined;
+  let index: string | null | undefined;
   return (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/api/') || path.startsWith('/assets/') || path.startsWith('/scripts/')) return false;
     if (!(request.headers.accept ?? '').includes('text/html')) return false;
-    if (index === undefined) index = existsSync(indexPath) ? readFileSync(indexPath) : null;
+    if (index === undefined) {
+      const raw = existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : null;
+      index = raw && head ? withHead(raw, { title: head.siteName, description: head.tagline, url: head.publicUrl }, head) : raw;
+    }
     if (index === null) return false;
     void pageHeaders(reply.code(404)).send(index);
     return true;
@@ -90,21 +94,23 @@ export function pageNotFoundFallback(): (request: FastifyRequest, reply: Fastify
  * (cached for a year), and index.html for every page route. Without a build (a checkout where
  * `npm run build:web` has not run) the pages answer 503 with a hint instead of a bare 404.
  */
-export function webRoutes() {
+export function webRoutes(head?: PageHeadSource) {
   return async (app: App) => {
     const root = webRoot();
     const indexPath = join(root, 'index.html');
     const built = existsSync(indexPath);
-    let index: Buffer | null = null;
+    let index: string | null = null;
     const page = async (req: { url: string }, reply: FastifyReply) => {
       if (!built) {
         return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built: run `npm run build` (npm install does it).');
       }
-      index ??= readFileSync(indexPath);
+      index ??= readFileSync(indexPath, 'utf8');
       pageHeaders(reply);
+      // The title and link-preview tags are in the HTML itself: a link shared in a chat previews the
+      // event before (and without) any script running.
       // The invitation link carries its token in the path: no Referer may repeat it, no cache may keep it.
       if (req.url.startsWith('/invitations/')) reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
-      return reply.send(index);
+      return reply.send(head ? withHead(index, await headFor(req.url.split('?')[0]!, head), head) : index);
     };
     for (const url of PAGE_ROUTES) {
       app.get(url, { config: { skipRateLimit: true }, schema: { hide: true } }, page);

@@ -33,3 +33,12 @@ export function apiBaseOf(site: SiteInfo | undefined): string {
 export function publicUrlOf(site: SiteInfo | undefined): string {
   return site?.public_url || window.location.origin;
 }
+
+/**
+ * The operator's SITE_NAME, which the server writes into the page's head (`<meta name="site-name">`)
+ * when it is set; null when it is not, and the pages use their own translated default name.
+ */
+export function configuredSiteName(): string | null {
+  if (typeof document === 'undefined') return null;
+  return document.querySelector('meta[name="site-name"]')?.getAttribute('content')?.trim() || null;
+}

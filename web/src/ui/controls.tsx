@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
 import { useT } from '../i18n';
+import { configuredSiteName } from '../lib/site';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
@@ -30,7 +31,8 @@ export function Button({
 export function useTitle(title: string | undefined) {
   const { t } = useT();
   useEffect(() => {
-    document.title = title ? `${title} · ${t('brand')}` : t('brand');
+    const brand = configuredSiteName() ?? t('brand');
+    document.title = title ? `${title} · ${brand}` : brand;
   }, [title, t]);
 }
 

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { LANGUAGES, setLanguage, useT, type Language } from '../i18n';
 import { hasRole, useSession, useSessionUpdate } from '../lib/session';
+import { configuredSiteName } from '../lib/site';
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [location] = useLocation();
@@ -112,7 +113,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <div className="site-header-inner">
           <Link href="/" className="brand">
             <img src="/favicon.svg" alt="" width="28" height="28" />
-            <span>{t('brand')}</span>
+            <span>{configuredSiteName() ?? t('brand')}</span>
           </Link>
           <nav className="nav-desktop" aria-label={t('nav.main')}>
             <Links />
@@ -129,7 +130,9 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
       </main>
       <footer className="site-footer">
-        <p>{t('footer.tagline')}</p>
+        <p>
+          <strong>{configuredSiteName() ?? t('brand')}</strong> · {t('footer.tagline')}
+        </p>
         <p>
           <a href="/api/v1/skill.md">{t('footer.skill')}</a> · <a href="/docs">{t('nav.apiDocs')}</a>
         </p>

@@ -15,6 +15,7 @@ const event: EventDoc = {
   id: 'evt_1',
   name: 'Agents Hack',
   description: 'Build agents',
+  description_html: '<p>Build agents</p>',
   status: 'draft',
   registration_deadline: '2026-12-01T03:30:00.000Z',
   submission_deadline: '2026-12-08T03:30:00.000Z',

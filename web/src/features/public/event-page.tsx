@@ -7,7 +7,7 @@ import { useNow } from '../../lib/now';
 import { useSession } from '../../lib/session';
 import { CopyButton, PageHeader, StatusBadge, useTitle } from '../../ui/controls';
 import { ErrorState, Loading } from '../../ui/states';
-import { paragraphs, registerCurl, weightShares, type Dimension, type FormField, type Track } from './logic';
+import { registerCurl, weightShares, type Dimension, type FormField, type Track } from './logic';
 import { messages } from './messages';
 import { useSite } from '../../lib/site';
 import './public.css';
@@ -82,7 +82,7 @@ function EventView({ event }: { event: PublicEvent }) {
         <div className="event-main stack">
           <section className="card" aria-labelledby="about-title">
             <h2 id="about-title">{t('event.about')}</h2>
-            <Description text={event.description} />
+            <Description html={event.description_html} />
           </section>
           <Tracks tracks={event.tracks} />
           <Scoring dimensions={event.dimensions} models={event.models} />
@@ -94,24 +94,12 @@ function EventView({ event }: { event: PublicEvent }) {
   );
 }
 
-function Description({ text }: { text: string }) {
+function Description({ html }: { html: string }) {
   const { t } = useT('public', messages);
-  const paras = paragraphs(text);
-  if (paras.length === 0) return <p className="muted">{t('event.noDescription')}</p>;
-  return (
-    <div className="description">
-      {paras.map((lines, i) => (
-        <p key={i}>
-          {lines.map((line, j) => (
-            <span key={j}>
-              {j > 0 ? <br /> : null}
-              {line}
-            </span>
-          ))}
-        </p>
-      ))}
-    </div>
-  );
+  if (!html) return <p className="muted">{t('event.noDescription')}</p>;
+  // The server renders the organizer's Markdown and sanitises it (no raw HTML, no script-capable
+  // links or attributes: src/core/markdown.ts); the page shows exactly that HTML.
+  return <div className="description prose" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 function Timeline({ event }: { event: PublicEvent }) {

@@ -12,7 +12,7 @@ import { messages } from './messages';
 import { useSite } from '../../lib/site';
 import './public.css';
 
-const FIELD_NAMES = ['id', 'name', 'description', 'status', 'registration_deadline', 'submission_deadline', 'result_announced_at', 'tracks'] as const;
+const FIELD_NAMES = ['id', 'name', 'description_text', 'status', 'registration_deadline', 'submission_deadline', 'result_announced_at', 'tracks'] as const;
 const FIELDS = FIELD_NAMES.join(',');
 export type EventSummary = Fields<Item<'/events'>, (typeof FIELD_NAMES)[number]>;
 const PAGE_SIZE = 12;
@@ -152,7 +152,7 @@ function EventCard({ event }: { event: EventSummary }) {
       <h3 className="event-card-title">
         <Link href={`/hackathons/${event.id}`}>{event.name}</Link>
       </h3>
-      {event.description ? <p className="muted event-card-text">{excerpt(event.description, 160)}</p> : null}
+      {event.description_text ? <p className="muted event-card-text">{excerpt(event.description_text, 160)}</p> : null}
       <dl className="facts small">
         {showRegistration ? (
           <>

@@ -1,0 +1,92 @@
+import MarkdownIt from 'markdown-it';
+import sanitizeHtml from 'sanitize-html';
+
+/**
+ * Markdown (CommonMark plus tables, strikethrough and autolinks) as safe HTML, for descriptions that
+ * organizers and teams write. Two layers: markdown-it never passes raw HTML through (`html: false`
+ * escapes it) and refuses `javascript:`-like link targets; sanitize-html then keeps only the elements
+ * and attributes a description needs, with http(s)/mailto links only, so whatever a parser bug let
+ * through is still cut. Images become links (the pages' CSP loads images from this site only), headings
+ * move two levels down (a description sits in a section under the page's h1 and the section's h2), and every link gets
+ * `rel="noopener nofollow ugc"`. No inline styles survive, so the strict CSP holds.
+ */
+const md = new MarkdownIt('commonmark', { html: false, linkify: true, typographer: false }).enable(['table', 'strikethrough', 'linkify']);
+
+md.renderer.rules.image = (tokens, idx) => {
+  const token = tokens[idx]!;
+  const src = token.attrGet('src') ?? '';
+  const alt = token.children?.map((c) => c.content).join('') || src;
+  return `<a href="${md.utils.escapeHtml(String(src))}">${md.utils.escapeHtml(String(alt))}</a>`;
+};
+
+const HEADING_DOWN: Record<string, string> = { h1: 'h3', h2: 'h4', h3: 'h5', h4: 'h6', h5: 'h6', h6: 'h6' };
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p',
+    'br',
+    'hr',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'strong',
+    'em',
+    'del',
+    's',
+    'code',
+    'pre',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+  ],
+  allowedAttributes: { a: ['href', 'title', 'rel'], ol: ['start'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'escape',
+  transformTags: {
+    ...Object.fromEntries(Object.entries(HEADING_DOWN).map(([from, to]) => [from, to])),
+    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'noopener nofollow ugc' } }),
+  },
+};
+
+/** Renders Markdown source to sanitised HTML (an empty string for empty source). */
+export function renderMarkdown(source: string): string {
+  if (!source.trim()) return '';
+  return sanitizeHtml(md.render(source), SANITIZE).trim();
+}
+
+/** The text a reader sees, without markup: for previews, cards and link-preview descriptions. */
+export function markdownText(source: string, maxLength = 300): string {
+  const text = sanitizeHtml(md.render(source), { allowedTags: [], allowedAttributes: {} })
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > maxLength ? `${text.slice(0, maxLength - 1).trimEnd()}…` : text;
+}
+
+const cache = new Map<string, string>();
+const CACHE_LIMIT = 500;
+
+/** renderMarkdown with a small cache: descriptions are read far more often than they change. */
+export function renderMarkdownCached(source: string): string {
+  const hit = cache.get(source);
+  if (hit !== undefined) return hit;
+  const html = renderMarkdown(source);
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  cache.set(source, html);
+  return html;
+}
