@@ -57,7 +57,7 @@ describe.each(DIALECTS)('Markdown descriptions and page heads (%s)', (dialect) =
     );
     const picked = await t.api<any[]>('GET', '/events?fields=id,description_text');
     expect(picked.status).toBe(200);
-    expect(Object.keys(picked.body.find((e) => e.id === eventId)!).sort()).toEqual(['description_text', 'id']);
+    expect(Object.keys(picked.body.find((e) => e.id === eventId)).sort()).toEqual(['description_text', 'id']);
   });
 
   it('writes the event into the page head before any script runs: title with SITE_NAME, link-preview tags, escaped', async () => {
