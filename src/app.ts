@@ -47,6 +47,8 @@ import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';
 import type { PageHeadSource } from './web/page-head.js';
 import { markdownText } from './core/markdown.js';
 import { webhooksRoutes } from './webhooks/webhooks-routes.js';
+import { galleryRoutes } from './showcase/gallery-routes.js';
+import { createGalleryService } from './showcase/gallery-service.js';
 import { createWebhooksService } from './webhooks/webhooks-service.js';
 
 export interface BuildOptions {
@@ -176,6 +178,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
+  const gallery = createGalleryService({ db, clock, events });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log });
   // What the pages' HTML says before any script runs (title, link previews): only public events.
   const pageHead: PageHeadSource = {
@@ -210,6 +213,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     standings,
     reviews,
     webhooks,
+    gallery,
   };
 
   const app = Fastify({
@@ -302,6 +306,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(mcpRoutes(ctx));
       await api.register(accountsRoutes(ctx));
       await api.register(webhooksRoutes(ctx));
+      await api.register(galleryRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

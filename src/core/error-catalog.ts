@@ -52,6 +52,10 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'The project does not exist in this event, or is not assigned to you.',
     action: "Use an id from your assignments or the event's project list.",
   },
+  gallery_not_open: {
+    when: "The event's projects are not public yet: its gallery opens after the submission deadline or after the results (the organizer's choice), or never. The problem's `opens_at` says when it opens (null: after the results, or never, as `gallery_visibility` says).",
+    action: 'Come back at `opens_at` (or once the results are published); GET /api/v1/events/{id} shows `gallery_visibility` and the deadlines.',
+  },
   invitation_not_found: {
     when: 'No invitation has this token.',
     action: 'Use the link from the invitation e-mail exactly as sent, or ask the organizer for a new invitation.',

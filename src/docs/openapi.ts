@@ -280,6 +280,7 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
         { name: 'registration', description: 'Register a team and follow the decision' },
         { name: 'submission', description: 'Submit and update the project' },
         { name: 'results', description: 'The published ranking' },
+        { name: 'showcase', description: "The public gallery of an event's projects" },
         { name: 'organizer', description: 'Create events, decide registrations, rank and publish' },
         { name: 'reviewer', description: 'Human reviewers: invitations, assignments, reviews' },
         { name: 'reference', description: 'This document, the reference page and the problem types' },

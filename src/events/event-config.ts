@@ -1,3 +1,4 @@
+import type { GalleryVisibility } from '../core/db/schema.js';
 import type { FieldError } from '../core/errors.js';
 import { parseTimestamp } from '../core/time.js';
 
@@ -38,6 +39,7 @@ export interface EventConfigInput {
   submission_deadline?: string;
   /** An IANA zone name; null clears it. */
   time_zone?: string | null;
+  gallery_visibility?: GalleryVisibility;
   registration_config?: { open?: boolean; auto_approve?: boolean; fields?: FormFieldInput[] };
 }
 
@@ -51,6 +53,8 @@ export interface EventConfig {
   submission_deadline: string;
   /** The IANA zone the organizer reads the deadlines in; the deadlines themselves are UTC instants. */
   time_zone: string | null;
+  /** When the projects become public in the gallery. */
+  gallery_visibility: GalleryVisibility;
   registration_open: boolean;
   auto_approve: boolean;
   fields: FormField[];
@@ -115,6 +119,7 @@ export function buildEventConfig(input: EventConfigInput, base?: EventConfig): {
     registration_deadline: req(input.registration_deadline ?? base?.registration_deadline, 'registration_deadline', ''),
     submission_deadline: req(input.submission_deadline ?? base?.submission_deadline, 'submission_deadline', ''),
     time_zone: input.time_zone !== undefined ? input.time_zone : (base?.time_zone ?? null),
+    gallery_visibility: input.gallery_visibility ?? base?.gallery_visibility ?? 'after_deadline',
     registration_open: input.registration_config?.open ?? base?.registration_open ?? true,
     auto_approve: input.registration_config?.auto_approve ?? base?.auto_approve ?? false,
     fields: input.registration_config?.fields ? normaliseFields(input.registration_config.fields, errors) : (base?.fields ?? []),

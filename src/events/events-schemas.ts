@@ -21,6 +21,10 @@ export const TimelineSchema = Type.Object({
   result_announced_at: Nullable(Type.String()),
 });
 
+export const GalleryVisibilitySchema = Type.Union([Type.Literal('after_deadline'), Type.Literal('after_results'), Type.Literal('never')], {
+  description: 'when the projects become public in the gallery: after the submission deadline (default), after the results are published, or never',
+});
+
 export const EventSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -36,6 +40,7 @@ export const EventSchema = Type.Object({
     Type.String({ description: 'the IANA time zone the organizer gives the deadlines in (for display; the deadlines are UTC instants); null if not set' }),
   ),
   timeline: TimelineSchema,
+  gallery_visibility: GalleryVisibilitySchema,
   tracks: Type.Array(TrackSchema),
   dimensions: Type.Array(DimensionSchema),
   models: Type.Array(Type.String()),
@@ -134,6 +139,7 @@ const eventInputProperties = {
       }),
     ),
   ),
+  gallery_visibility: opt(GalleryVisibilitySchema),
   registration_config: opt(
     Type.Object(
       {

@@ -600,6 +600,18 @@ const migrations: Record<string, Migration> = {
       await sql`delete from event_organizers where user_id <> (select e.created_by from events e where e.id = event_organizers.event_id)`.execute(db);
     },
   },
+  '0220_gallery': {
+    async up(db) {
+      // When an event's projects become public in its gallery: after the submission deadline (the
+      // default), after the results are published, or never.
+      await db.schema
+        .alterTable('events')
+        .addColumn('gallery_visibility', 'text', (c) => c.notNull().defaultTo('after_deadline'))
+        .execute();
+      // The gallery lists an event's projects in creation order, filtered by track.
+      await db.schema.createIndex('projects_event_track_idx').on('projects').columns(['event_id', 'track_id', 'id']).execute();
+    },
+  },
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

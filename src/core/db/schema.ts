@@ -7,6 +7,8 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export type Role = 'user' | 'organizer' | 'admin';
 export type StoredEventStatus = 'draft' | 'open' | 'active' | 'judging' | 'ended' | 'cancelled';
+/** When an event's projects are public in its gallery. */
+export type GalleryVisibility = 'after_deadline' | 'after_results' | 'never';
 export type RegistrationStatus = 'pending' | 'approved' | 'rejected';
 /** What an API key may do: everything its user may, or only the reviewer routes (invitation-made keys). */
 export type KeyScope = 'full' | 'review';
@@ -108,6 +110,7 @@ export interface EventsTable {
   status_changed_at: string | null;
   /** The IANA time zone the organizer works in (display only; deadlines are UTC); null if never set (before 0204). */
   time_zone: string | null;
+  gallery_visibility: Generated<GalleryVisibility>;
 }
 
 export interface EventOrganizersTable {

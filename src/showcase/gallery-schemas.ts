@@ -1,0 +1,59 @@
+import { Type } from 'typebox';
+import { Nullable } from '../core/http/schemas.js';
+
+export const GalleryQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 24, description: 'projects per page' }),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'opaque; from the Link rel="next" header' })),
+    track_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "only this track's projects" })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'a part of the project name, any case' })),
+  },
+  { additionalProperties: false },
+);
+
+const ProjectLinks = {
+  github_url: Type.String(),
+  project_website: Nullable(Type.String()),
+  demo_video_url: Nullable(Type.String()),
+};
+
+export const GalleryItem = Type.Object({
+  project_id: Type.String(),
+  project_name: Type.String(),
+  team_name: Type.String(),
+  track_id: Nullable(Type.String()),
+  track_name: Nullable(Type.String()),
+  description_text: Type.String({ description: 'the description as plain text, at most 200 characters' }),
+  ...ProjectLinks,
+  submitted_at: Type.String(),
+});
+
+export const GalleryProject = Type.Object({
+  project_id: Type.String(),
+  event_id: Type.String(),
+  event_name: Type.String(),
+  project_name: Type.String(),
+  team_name: Type.String(),
+  members: Type.Array(Type.Object({ name: Type.String() }), { description: "the team's members by display name (members without one are not listed)" }),
+  track_id: Nullable(Type.String()),
+  track_name: Nullable(Type.String()),
+  description: Type.String({ description: 'Markdown source' }),
+  description_html: Type.String({ description: 'the description rendered to sanitised HTML' }),
+  ...ProjectLinks,
+  submitted_at: Type.String(),
+  updated_at: Type.String(),
+  result: Type.Union(
+    [
+      Type.Object({
+        rank: Type.Integer(),
+        track_rank: Nullable(Type.Integer()),
+        score: Type.Number(),
+        prize: Nullable(Type.String({ description: "the track's prize, when the project won its track" })),
+      }),
+      Type.Null(),
+    ],
+    { description: 'its place in the published result; null before publication or when unranked' },
+  ),
+});
+
+export const GalleryProjectParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), project_id: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,0 +1,175 @@
+import { sql } from 'kysely';
+import type { Clock } from '../core/clock.js';
+import type { Db } from '../core/db/index.js';
+import { AppError } from '../core/errors.js';
+import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
+import { markdownText, renderMarkdownCached } from '../core/markdown.js';
+import type { Principal } from '../core/principal.js';
+import type { EventsService } from '../events/events-service.js';
+import type { EventRecord } from '../events/events-model.js';
+import { effectiveStatus } from '../events/status.js';
+import { judgedProjects } from '../submissions/judged-projects.js';
+
+export interface GalleryQuery {
+  limit: number;
+  cursor?: string | undefined;
+  trackId?: string | undefined;
+  q?: string | undefined;
+}
+
+/** A LIKE pattern's text taken literally (with `escape '\\'`). */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Whether the results are out: publication ends the event and stamps the announcement. */
+function published(event: EventRecord): boolean {
+  return event.status === 'ended' && event.result_announced_at !== null;
+}
+
+/**
+ * The public gallery of an event's projects. It opens when the organizer chose (after the
+ * submission deadline by default, after the results, or never); the event's owners see it at any
+ * time (a preview of what will be public). Only projects that take part in judging are shown
+ * (approved teams: withdrawn, rejected and disqualified ones are not); drafts stay 404.
+ */
+export function createGalleryService(deps: { db: Db; clock: Clock; events: EventsService }) {
+  const { db, clock, events } = deps;
+
+  async function openEvent(who: Principal | null, eventId: string): Promise<EventRecord> {
+    const event = await events.getPublic(eventId, who);
+    if (await events.isOwner(event, who)) return event;
+    const status = effectiveStatus(event, clock.now());
+    const open =
+      event.gallery_visibility === 'after_deadline'
+        ? status === 'judging' || status === 'ended'
+        : event.gallery_visibility === 'after_results' && published(event);
+    if (open) return event;
+    const opensAt = event.gallery_visibility === 'after_deadline' && status !== 'cancelled' ? event.submission_deadline : null;
+    const detail =
+      event.gallery_visibility === 'never'
+        ? "The organizer keeps this event's projects private."
+        : event.gallery_visibility === 'after_results'
+          ? 'The projects become public when the results are published.'
+          : status === 'cancelled'
+            ? 'The event was cancelled before its projects became public.'
+            : `The projects become public after the submission deadline (${event.submission_deadline}).`;
+    throw new AppError('gallery_not_open', detail, { extra: { opens_at: opensAt, gallery_visibility: event.gallery_visibility } });
+  }
+
+  function trackName(event: EventRecord, trackId: string | null): string | null {
+    return trackId === null ? null : (event.tracks.find((t) => t.id === trackId)?.name ?? null);
+  }
+
+  function baseQuery(eventId: string) {
+    return judgedProjects(db, eventId).select([
+      'projects.id',
+      'projects.project_name',
+      'projects.description',
+      'projects.github_url',
+      'projects.project_website',
+      'projects.demo_video_url',
+      'projects.track_id',
+      'projects.first_submitted_at',
+      'projects.updated_at',
+      'registrations.team_name',
+      'registrations.id as registration_id',
+    ]);
+  }
+
+  /** One page, in submission order (project ids are time-sortable), by track and a case-insensitive part of the name. */
+  async function list(who: Principal | null, eventId: string, q: GalleryQuery) {
+    const event = await openEvent(who, eventId);
+    if (q.trackId !== undefined && !event.tracks.some((t) => t.id === q.trackId)) {
+      throw new AppError('validation_failed', `no track "${q.trackId}" in this event`, {
+        errors: [{ field: 'track_id', message: `must be one of: ${event.tracks.map((t) => t.id).join(', ') || '(the event has no tracks)'}` }],
+      });
+    }
+    const after = q.cursor ? decodeCursor(q.cursor, 'gallery', event.id, ['id'])[0] : undefined;
+    let query = baseQuery(event.id);
+    if (q.trackId !== undefined) query = query.where('projects.track_id', '=', q.trackId);
+    const needle = q.q?.trim().toLowerCase();
+    if (needle) {
+      const pattern = `%${likeLiteral(needle)}%`;
+      query = query.where(sql<string>`lower(projects.project_name)`, 'like', sql<string>`${pattern} escape '\\'`);
+    }
+    if (after !== undefined) query = query.where('projects.id', '>', after);
+    const rows = await query
+      .orderBy('projects.id', 'asc')
+      .limit(q.limit + 1)
+      .execute();
+    const page = takePage(rows, q.limit, (r) => [r.id]);
+    return {
+      items: page.items.map((r) => ({
+        project_id: r.id,
+        project_name: r.project_name,
+        team_name: r.team_name,
+        track_id: r.track_id,
+        track_name: trackName(event, r.track_id),
+        description_text: markdownText(r.description ?? '', 200),
+        github_url: r.github_url,
+        project_website: r.project_website,
+        demo_video_url: r.demo_video_url,
+        submitted_at: r.first_submitted_at,
+      })),
+      nextCursor: page.nextKey ? encodeCursor('gallery', event.id, page.nextKey) : null,
+    };
+  }
+
+  /** A project's public page: the description rendered, the team's members by display name, and after the results its place. */
+  async function project(who: Principal | null, eventId: string, projectId: string) {
+    const event = await openEvent(who, eventId);
+    const row = await baseQuery(event.id).where('projects.id', '=', projectId).executeTakeFirst();
+    if (!row) throw new AppError('project_not_found', `no public project ${projectId} in this event`);
+    const members = await memberNames(row.registration_id);
+    const result = published(event) ? await placeOf(event, row.id, row.track_id) : null;
+    return {
+      project_id: row.id,
+      event_id: event.id,
+      event_name: event.name,
+      project_name: row.project_name,
+      team_name: row.team_name,
+      members,
+      track_id: row.track_id,
+      track_name: trackName(event, row.track_id),
+      description: row.description ?? '',
+      description_html: renderMarkdownCached(row.description ?? ''),
+      github_url: row.github_url,
+      project_website: row.project_website,
+      demo_video_url: row.demo_video_url,
+      submitted_at: row.first_submitted_at,
+      updated_at: row.updated_at,
+      result,
+    };
+  }
+
+  /** The display names of a team's members (names only: addresses stay with the team). */
+  async function memberNames(registrationId: string): Promise<Array<{ name: string }>> {
+    const rows = await db
+      .selectFrom('registrations')
+      .innerJoin('users', 'users.id', 'registrations.user_id')
+      .select(['users.name'])
+      .where('registrations.id', '=', registrationId)
+      .execute();
+    return rows.filter((r) => r.name && r.name.trim()).map((r) => ({ name: r.name!.trim() }));
+  }
+
+  /**
+   * The project's entry in the frozen result: rank, score, its track's rank, and the track's prize
+   * when it won its track. The entry's JSON carries the project id right after the rank.
+   */
+  async function placeOf(event: EventRecord, projectId: string, trackId: string | null) {
+    const entry = await db
+      .selectFrom('result_entries')
+      .select(['rank', 'track_rank', 'entry_tail'])
+      .where('event_id', '=', event.id)
+      .where('entry_tail', 'like', sql<string>`${`${likeLiteral(`,"project_id":${JSON.stringify(projectId)},`)}%`} escape '\\'`)
+      .executeTakeFirst();
+    if (!entry) return null;
+    const parsed = JSON.parse(`{"rank":${entry.rank}${entry.entry_tail}`) as { score: number };
+    const prize = entry.track_rank === 1 && trackId !== null ? event.tracks.find((t) => t.id === trackId)?.prize || null : null;
+    return { rank: entry.rank, track_rank: entry.track_rank, score: parsed.score, prize };
+  }
+
+  return { list, project };
+}
+
+export type GalleryService = ReturnType<typeof createGalleryService>;
