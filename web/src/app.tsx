@@ -13,6 +13,8 @@ const pages = {
   home: lazy(() => import('./features/public/home-page')),
   event: lazy(() => import('./features/public/event-page')),
   result: lazy(() => import('./features/public/result-page')),
+  gallery: lazy(() => import('./features/showcase/gallery-page')),
+  project: lazy(() => import('./features/showcase/project-page')),
   signIn: lazy(() => import('./features/auth/signin-page')),
   signUp: lazy(() => import('./features/auth/signup-page')),
   signUpConfirm: lazy(() => import('./features/auth/signup-confirm-page')),
@@ -70,6 +72,8 @@ export function Routes() {
       <Route path="/" component={pages.home} />
       <Route path="/hackathons/:id" component={pages.event} />
       <Route path="/hackathons/:id/result" component={pages.result} />
+      <Route path="/hackathons/:id/gallery" component={pages.gallery} />
+      <Route path="/hackathons/:id/projects/:projectId" component={pages.project} />
       <Route path="/signin" component={pages.signIn} />
       <Route path="/signup" component={pages.signUp} />
       <Route path="/signup/confirm" component={pages.signUpConfirm} />

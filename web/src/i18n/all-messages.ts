@@ -5,6 +5,7 @@ import { formMessages as organizerForm } from '../features/organizer/form-messag
 import { messages as organizer } from '../features/organizer/messages';
 import { messages as publicPages } from '../features/public/messages';
 import { messages as reviewer } from '../features/reviewer/messages';
+import { messages as showcase } from '../features/showcase/messages';
 import { messages as webhooks } from '../features/webhooks/messages';
 import { common } from './common';
 import type { MessageBundle } from './messages';
@@ -19,5 +20,6 @@ export const ALL_MESSAGES: Record<string, MessageBundle> = {
   organizer,
   'organizer-form': organizerForm,
   reviewer,
+  showcase,
   webhooks,
 };

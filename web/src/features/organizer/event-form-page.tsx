@@ -10,6 +10,7 @@ import { Checkbox, Field } from '../../ui/form';
 import { ErrorState, Loading, NotFound, ProblemAlert } from '../../ui/states';
 import { FIELD_TYPES, keyForLabel, MAX_FIELDS, newField } from './event-form-builder';
 import {
+  GALLERY_VISIBILITIES,
   changedFields,
   deadlineInstant,
   emptyValues,
@@ -244,6 +245,15 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
             <Section id="ev-settings" title={t('form.settings')}>
               <Checkbox label={t('form.open')} hint={t('form.openHint')} {...register('open')} />
               <Checkbox label={t('form.autoApprove')} hint={t('form.autoApproveHint')} {...register('auto_approve')} />
+              <Field label={t('form.gallery')} hint={t('form.galleryHint')} error={err('gallery_visibility')}>
+                <select {...register('gallery_visibility')}>
+                  {GALLERY_VISIBILITIES.map((v) => (
+                    <option key={v} value={v}>
+                      {t(`form.galleryOption.${v}`)}
+                    </option>
+                  ))}
+                </select>
+              </Field>
               <CoOrganizers form={form} err={err} />
             </Section>
           </fieldset>

@@ -16,6 +16,7 @@ const event: EventDoc = {
   name: 'Agents Hack',
   description: 'Build agents',
   description_html: '<p>Build agents</p>',
+  gallery_visibility: 'after_deadline',
   status: 'draft',
   registration_deadline: '2026-12-01T03:30:00.000Z',
   submission_deadline: '2026-12-08T03:30:00.000Z',

@@ -25,8 +25,12 @@ export interface EventFormValues {
   fields: BuilderField[];
   open: boolean;
   auto_approve: boolean;
+  gallery_visibility: GalleryVisibility;
   co_organizers: { value: string }[];
 }
+
+export type GalleryVisibility = 'after_deadline' | 'after_results' | 'never';
+export const GALLERY_VISIBILITIES: readonly GalleryVisibility[] = ['after_deadline', 'after_results', 'never'];
 
 /** The body of POST /events (and, after diffing, of PATCH). */
 export interface EventPayload {
@@ -39,6 +43,7 @@ export interface EventPayload {
   dimensions: { name: string; weight: number }[];
   models: string[];
   registration_config: { open: boolean; auto_approve: boolean; fields: { key: string; label: string; type: string; required: boolean }[] };
+  gallery_visibility: GalleryVisibility;
   co_organizers: string[];
 }
 
@@ -55,6 +60,7 @@ export function emptyValues(timeZone: string): EventFormValues {
     fields: [],
     open: true,
     auto_approve: false,
+    gallery_visibility: 'after_deadline',
     co_organizers: [],
   };
 }
@@ -85,6 +91,7 @@ export function valuesFromEvent(event: EventDoc, fallbackZone: string): EventFor
     })),
     open: event.registration_config.open,
     auto_approve: event.registration_config.auto_approve,
+    gallery_visibility: event.gallery_visibility,
     co_organizers: (event.co_organizers ?? []).map((value) => ({ value })),
   };
 }
@@ -138,6 +145,7 @@ export function payloadFromValues(v: EventFormValues, stored?: EventDoc | null):
       auto_approve: v.auto_approve,
       fields: v.fields.map((f) => ({ key: f.key.trim(), label: f.label.trim(), type: f.type, required: f.required })),
     },
+    gallery_visibility: v.gallery_visibility,
     co_organizers: v.co_organizers.map((c) => c.value.trim()).filter(Boolean),
   };
 }
@@ -167,6 +175,7 @@ export function changedFields(event: EventDoc, next: EventPayload, shownZone?: s
       auto_approve: event.registration_config.auto_approve,
       fields: event.registration_config.fields.map((f) => ({ key: f.key, label: f.label, type: f.type, required: f.required })),
     },
+    gallery_visibility: event.gallery_visibility,
     co_organizers: [...(event.co_organizers ?? [])].map((e) => e.toLowerCase()).sort(),
   };
   const after = { ...next, co_organizers: next.co_organizers.map((e) => e.toLowerCase()).sort() };

@@ -52,17 +52,28 @@ function EventView({ event }: { event: PublicEvent }) {
   const fields = form.data?.fields ?? event.registration_config.fields;
   // Joining only makes sense while teams can still register or submit.
   const joinable = event.status === 'open' || event.status === 'active';
+  // The gallery opens when the organizer chose: after the submission deadline, or after the results.
+  const galleryOpen =
+    (event.gallery_visibility === 'after_deadline' && (event.status === 'judging' || event.status === 'ended')) ||
+    (event.gallery_visibility === 'after_results' && event.status === 'ended');
   return (
     <article className="event-page">
       <PageHeader
         title={event.name}
         subtitle={<StatusBadge status={event.status} />}
         actions={
-          joinable ? (
-            <a className="btn btn-primary" href="#join-title">
-              {t('event.join')}
-            </a>
-          ) : null
+          <>
+            {joinable ? (
+              <a className="btn btn-primary" href="#join-title">
+                {t('event.join')}
+              </a>
+            ) : null}
+            {galleryOpen ? (
+              <Link className="btn btn-secondary" href={`/hackathons/${event.id}/gallery`}>
+                {t('event.seeProjects')}
+              </Link>
+            ) : null}
+          </>
         }
       />
       {event.status === 'ended' ? (

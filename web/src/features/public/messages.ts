@@ -95,6 +95,7 @@ export const messages = defineMessages({
       command: 'Registration command',
       resultsPublished: 'The results are published.',
       seeResults: 'See the ranking',
+      seeProjects: 'See the projects',
       cancelled: 'This hackathon was cancelled.',
       notFoundTitle: 'Hackathon not found',
       notFound: 'There is no public hackathon at this address. It may be a draft or the link may be wrong.',
@@ -114,6 +115,7 @@ export const messages = defineMessages({
     result: {
       title: 'Results: {{name}}',
       titleFallback: 'Results',
+      prize: 'Prize: {{prize}}',
       subtitle: 'Published {{date}}',
       back: 'Back to the hackathon',
       notPublishedTitle: 'Results are not published yet',
@@ -232,6 +234,7 @@ export const messages = defineMessages({
       command: '报名命令',
       resultsPublished: '结果已公布。',
       seeResults: '查看排名',
+      seeProjects: '浏览作品',
       cancelled: '本次黑客松已取消。',
       notFoundTitle: '找不到这场黑客松',
       notFound: '此地址没有公开的黑客松。它可能仍是草稿，或链接有误。',
@@ -251,6 +254,7 @@ export const messages = defineMessages({
     result: {
       title: '结果：{{name}}',
       titleFallback: '结果',
+      prize: '奖项：{{prize}}',
       subtitle: '公布于 {{date}}',
       back: '返回黑客松页面',
       notPublishedTitle: '结果尚未公布',

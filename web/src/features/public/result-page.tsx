@@ -66,6 +66,9 @@ function Result({ event }: { event: PublicEvent }) {
   const judgeLabel = (g: string) =>
     g === 'human' ? t('result.humanJudges') : g.split('/').flatMap((part, i, all) => (i < all.length - 1 ? [`${part}/`, <wbr key={i} />] : [part]));
   const scored = entries.filter((e) => Object.keys(e.scores_by_dimension).length > 0);
+  const prizeOf = trackPrizes(event, scored);
+  // Each entry opens its project page, unless the organizer keeps the projects private.
+  const linked = event.gallery_visibility !== 'never';
   const bars = chartBars(scored, 10);
 
   return (
@@ -158,7 +161,10 @@ function Result({ event }: { event: PublicEvent }) {
                           <span className={e.rank <= 3 && !unscored ? `rank rank-${e.rank}` : 'rank'}>{e.rank}</span>
                         </td>
                         <th scope="row" className="project-cell">
-                          <span className="project-cell-name">{e.project_name}</span>
+                          <span className="project-cell-name">
+                            {linked ? <Link href={`/hackathons/${event.id}/projects/${e.project_id}`}>{e.project_name}</Link> : e.project_name}
+                          </span>
+                          {prizeOf(e) ? <span className="prize small">{t('result.prize', { prize: prizeOf(e) })}</span> : null}
                           <span className="project-cell-team">
                             {e.team_name}
                             {event.tracks.length > 0 ? ` · ${trackName(e.track_id)}` : ''}
@@ -223,4 +229,18 @@ function Podium({ entries, trackName }: { entries: ResultEntry[]; trackName: (id
       </ol>
     </section>
   );
+}
+
+/**
+ * The prize an entry wins: its track's prize when it is (one of) the best scored entries of its
+ * track among those shown (ties share it). Entries without a track, or of a track without a prize,
+ * win none here.
+ */
+export function trackPrizes(event: PublicEvent, scored: ResultEntry[]): (e: ResultEntry) => string | null {
+  const best = new Map<string, number>();
+  for (const e of scored) if (e.track_id !== null && !(best.get(e.track_id)! <= e.rank)) best.set(e.track_id, e.rank);
+  return (e) => {
+    if (e.track_id === null || best.get(e.track_id) !== e.rank || !scored.includes(e)) return null;
+    return event.tracks.find((tr) => tr.id === e.track_id)?.prize || null;
+  };
 }
