@@ -110,12 +110,16 @@ const ORGANIZER_CODES = new Set<ErrorCode>([
 /** Codes of the webhook routes: listed with the webhooks in skill-reference.md. */
 const WEBHOOK_CODES = new Set<ErrorCode>(['webhook_not_found', 'webhook_delivery_not_found', 'webhook_url_refused']);
 
+/** Codes of the public gallery: listed with it in skill-reference.md. */
+const SHOWCASE_CODES = new Set<ErrorCode>(['gallery_not_open']);
+
 /** Which file's error table holds each code an agent may meet (every other code is in NOT_FOR_AGENTS). */
-export type ErrorGroup = 'participant' | 'organizer' | 'webhook' | 'none';
+export type ErrorGroup = 'participant' | 'organizer' | 'webhook' | 'showcase' | 'none';
 export function errorGroup(code: ErrorCode): ErrorGroup {
   if (NOT_FOR_AGENTS.has(code)) return 'none';
   if (ORGANIZER_CODES.has(code)) return 'organizer';
   if (WEBHOOK_CODES.has(code)) return 'webhook';
+  if (SHOWCASE_CODES.has(code)) return 'showcase';
   return 'participant';
 }
 
@@ -127,7 +131,7 @@ export interface SkillMdInput {
 /** The served agent documents besides skill.md, each with the one line skill.md says about it. */
 export const SKILL_FILES = [
   ['skill-organizer.md', 'organizers: create events, decide registrations, judging, publishing, their errors'],
-  ['skill-reference.md', 'MCP server and tools, webhooks (push, not polling), shell scripts'],
+  ['skill-reference.md', 'MCP server and tools, webhooks (push, not polling), the project gallery, shell scripts'],
 ] as const;
 
 /** The error table rows of one group: code, status and what to do. */
@@ -480,6 +484,17 @@ retried with backoff for about 28 hours. \`GET ${base}/webhooks\` lists yours; \
 Errors of the webhook routes (the others are in skill.md):
 
 ${errorRows('webhook')}
+
+## Gallery
+
+Once the organizer's \`gallery_visibility\` allows (\`after_deadline\`, the default; \`after_results\`; or
+\`never\`), anyone reads an event's projects of approved teams: \`GET ${base}/events/{id}/gallery\`
+(\`track_id\`, \`q\` = part of the name, \`limit\`, \`cursor\`; MCP \`list_gallery\`) and
+\`GET ${base}/events/{id}/gallery/{project_id}\` (description as Markdown and \`description_html\`, the team's
+members by name, after the results \`result: {rank, track_rank, score, prize}\`; MCP \`get_gallery_project\`).
+Descriptions (events and projects) are Markdown.
+
+${errorRows('showcase')}
 
 ## Shell scripts
 

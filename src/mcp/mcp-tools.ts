@@ -35,6 +35,8 @@ import {
   WebhookSchema,
 } from '../webhooks/webhooks-schemas.js';
 
+import { GalleryItem, GalleryProject, GalleryProjectParams, GalleryQuery } from '../showcase/gallery-schemas.js';
+
 /** The tool names are shared with skill.md and the other agent material: never rename one. */
 export const MCP_TOOL_NAMES = [
   'list_events',
@@ -44,6 +46,8 @@ export const MCP_TOOL_NAMES = [
   'get_my_registration',
   'submit_project',
   'get_result',
+  'list_gallery',
+  'get_gallery_project',
   'create_event',
   'list_registrations',
   'approve_registration',
@@ -274,6 +278,33 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     inputSchema: inputSchema({ event_id: eventIdArg }, ResultQuery),
     outputSchema: listOutput(ResultEntrySchema),
     list: true,
+  },
+  {
+    name: 'list_gallery',
+    description:
+      "The event's public projects, in submission order (one page; next_cursor for more), by track_id and by q (a part of the name). Open when the organizer chose (after the submission deadline by default, or after the results); before that it fails with gallery_not_open and opens_at.",
+    annotations: read('List the gallery'),
+    method: 'GET',
+    path: '/events/{event_id}/gallery',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, GalleryQuery),
+    outputSchema: listOutput(GalleryItem),
+    list: true,
+  },
+  {
+    name: 'get_gallery_project',
+    description:
+      'One public project of the gallery: its description (Markdown and rendered HTML), links, the team by name, and after the results its rank, score and prize.',
+    annotations: read('Get a gallery project'),
+    method: 'GET',
+    path: '/events/{event_id}/gallery/{project_id}',
+    pathArgs: ['event_id', 'project_id'],
+    inputSchema: inputSchema({
+      event_id: eventIdArg,
+      project_id: { ...GalleryProjectParams.properties.project_id, description: 'the project id (prj_…), from list_gallery' },
+    }),
+    outputSchema: objectOutput(GalleryProject),
+    list: false,
   },
   {
     name: 'create_event',

@@ -243,7 +243,14 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       }
       // Every code an agent may meet is in the table of the file for its reader; none twice.
       const rows = (text: string) => [...text.matchAll(/^\| `(\w+)` \| (\d{3}) \|/gm)].map((m) => m[1]!);
-      const byFile = { participant: rows(table), organizer: rows(organizer), webhook: rows(reference) };
+      const section = (text: string, from: string, to: string) => text.slice(text.indexOf(from), text.indexOf(to));
+      const byFile = {
+        participant: rows(table),
+        organizer: rows(organizer),
+        webhook: rows(section(reference, '## Webhooks', '## Gallery')),
+        showcase: rows(section(reference, '## Gallery', '## Shell scripts')),
+      };
+      expect(rows(reference).length).toBe(byFile.webhook.length + byFile.showcase.length);
       for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
         const group = errorGroup(code);
         const holders = Object.entries(byFile)
@@ -253,6 +260,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       }
       expect(byFile.organizer).toEqual(expect.arrayContaining(['invalid_transition', 'not_judging', 'unscored_projects', 'event_locked']));
       expect(byFile.webhook).toEqual(['webhook_not_found', 'webhook_delivery_not_found', 'webhook_url_refused']);
+      expect(byFile.showcase).toEqual(['gallery_not_open']);
       // Web sign-in codes concern no agent.
       for (const code of ['invalid_credentials', 'csrf_failed', 'session_not_found']) expect(docs).not.toContain(`\`${code}\``);
       // "409 results_not_published" style mentions in the prose.
@@ -274,6 +282,8 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'get_my_registration',
         'submit_project',
         'get_result',
+        'list_gallery',
+        'get_gallery_project',
         'create_event',
         'list_registrations',
         'approve_registration',

@@ -18,6 +18,8 @@ const TOOL_NAMES = [
   'get_my_registration',
   'submit_project',
   'get_result',
+  'list_gallery',
+  'get_gallery_project',
   'create_event',
   'list_registrations',
   'approve_registration',
@@ -173,8 +175,19 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
       status: 409,
     });
 
+    // The gallery opens after the submission deadline: before it, the REST conflict with when it opens.
+    expect(problem(await teamClient.callTool({ name: 'list_gallery', arguments: { event_id: eventId } }))).toMatchObject({
+      code: 'gallery_not_open',
+      status: 409,
+    });
+
     // Past the submission deadline the event is judging.
     t.clock.set(T0.getTime() + 2 * DAY + HOUR);
+    const gallery = ok(await teamClient.callTool({ name: 'list_gallery', arguments: { event_id: eventId, q: 'rob' } }));
+    expect(gallery.items.map((p: { project_name: string }) => p.project_name)).toEqual(['Robo']);
+    expect(gallery.next_cursor).toBeNull();
+    const shown = ok(await teamClient.callTool({ name: 'get_gallery_project', arguments: { event_id: eventId, project_id: submitted.id } }));
+    expect(shown).toMatchObject({ project_id: submitted.id, team_name: 'MCP Crew', description_html: '<p>v2</p>', result: null });
     const now = t.clock.now().toISOString();
     await t.ctx.db
       .insertInto('reviews')

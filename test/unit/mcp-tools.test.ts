@@ -24,6 +24,7 @@ describe('MCP tool catalogue', () => {
       'get_leaderboard',
       'get_result',
       'list_events',
+      'list_gallery',
       'list_registrations',
       'list_reviews',
       'list_webhook_deliveries',
