@@ -16,6 +16,7 @@ import type { ResultsService } from './results/results-service.js';
 import type { SubmissionsService } from './submissions/submissions-service.js';
 import type { WebhooksService } from './webhooks/webhooks-service.js';
 import type { GalleryService } from './showcase/gallery-service.js';
+import type { VotingService } from './showcase/voting-service.js';
 
 /**
  * Everything buildApp builds once: the wiring's own view. Route modules do not import it: each
@@ -50,6 +51,8 @@ export interface AppContext {
   webhooks: WebhooksService;
   /** The public gallery of projects. */
   gallery: GalleryService;
+  /** People's choice voting. */
+  voting: VotingService;
 }
 
 export type { App } from './core/http/app-types.js';

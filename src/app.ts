@@ -49,6 +49,8 @@ import { markdownText } from './core/markdown.js';
 import { webhooksRoutes } from './webhooks/webhooks-routes.js';
 import { galleryRoutes } from './showcase/gallery-routes.js';
 import { createGalleryService } from './showcase/gallery-service.js';
+import { votingRoutes } from './showcase/voting-routes.js';
+import { createVotingService } from './showcase/voting-service.js';
 import { createWebhooksService } from './webhooks/webhooks-service.js';
 
 export interface BuildOptions {
@@ -170,7 +172,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const submissions = createSubmissionsService({ db, clock, events, registrations });
   // Its logger, like the reviews', is read lazily (see below).
   const standings = createStandingsRefresher({ db, dialect: database.dialect, inlineRows: config.leaderboardInlineRefresh, log: () => app.log });
-  const results = createResultsService({ db, dialect: database.dialect, clock, events, standings });
+  const voting = createVotingService({ db, clock, events });
+  const results = createResultsService({ db, dialect: database.dialect, clock, events, standings, peoplesChoice: voting.freeze });
   const mailer = createMailer(config.mail);
   const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });
   const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer });
@@ -214,6 +217,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     reviews,
     webhooks,
     gallery,
+    voting,
   };
 
   const app = Fastify({
@@ -307,6 +311,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(accountsRoutes(ctx));
       await api.register(webhooksRoutes(ctx));
       await api.register(galleryRoutes(ctx));
+      await api.register(votingRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

@@ -56,6 +56,30 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: "The event's projects are not public yet: its gallery opens after the submission deadline or after the results (the organizer's choice), or never. The problem's `opens_at` says when it opens (null: after the results, or never, as `gallery_visibility` says).",
     action: 'Come back at `opens_at` (or once the results are published); GET /api/v1/events/{id} shows `gallery_visibility` and the deadlines.',
   },
+  voting_closed: {
+    when: "Voting (people's choice) is not open: the event has no vote, the window has not opened or has closed, or the results are out. The problem carries `opens_at` and `closes_at`.",
+    action: 'Vote between `opens_at` and `closes_at`; after that the vote is counted and published with the results.',
+  },
+  vote_limit_reached: {
+    when: 'You have used all your votes (votes_per_person, per track when per_track).',
+    action: 'Withdraw one of your votes (DELETE …/gallery/{project_id}/vote) to vote for another project; GET /api/v1/events/{id}/votes/me lists yours.',
+  },
+  project_not_in_vote: {
+    when: 'The organizer took this project out of the vote.',
+    action: 'Vote for another project; do not retry.',
+  },
+  own_project: {
+    when: 'The project belongs to your own team: nobody votes for their own team.',
+    action: 'Vote for another team’s project.',
+  },
+  account_too_new: {
+    when: 'The organizer counts only accounts that existed when voting opened, and yours was created later.',
+    action: 'Nothing to do: this event’s vote is closed to new accounts.',
+  },
+  vote_not_found: {
+    when: 'You have no vote for this project to withdraw.',
+    action: 'GET /api/v1/events/{id}/votes/me lists your votes.',
+  },
   invitation_not_found: {
     when: 'No invitation has this token.',
     action: 'Use the link from the invitation e-mail exactly as sent, or ask the organizer for a new invitation.',

@@ -40,6 +40,7 @@ export interface EventConfigInput {
   /** An IANA zone name; null clears it. */
   time_zone?: string | null;
   gallery_visibility?: GalleryVisibility;
+  voting?: VotingInput;
   registration_config?: { open?: boolean; auto_approve?: boolean; fields?: FormFieldInput[] };
 }
 
@@ -55,10 +56,31 @@ export interface EventConfig {
   time_zone: string | null;
   /** When the projects become public in the gallery. */
   gallery_visibility: GalleryVisibility;
+  /** People's choice voting; disabled unless the organizer turns it on. */
+  voting: VotingConfig;
   registration_open: boolean;
   auto_approve: boolean;
   fields: FormField[];
 }
+
+/** People's choice voting, as stored: times are ISO instants; opens_at null means the submission deadline. */
+export interface VotingConfig {
+  enabled: boolean;
+  opens_at: string | null;
+  closes_at: string | null;
+  votes_per_person: number;
+  per_track: boolean;
+  exclude_new_accounts: boolean;
+}
+export type VotingInput = Partial<VotingConfig>;
+export const DEFAULT_VOTING: VotingConfig = {
+  enabled: false,
+  opens_at: null,
+  closes_at: null,
+  votes_per_person: 1,
+  per_track: true,
+  exclude_new_accounts: false,
+};
 
 export const FIELD_TYPES: readonly FormFieldType[] = ['text', 'textarea', 'url', 'email', 'number'];
 export const DEFAULT_DIMENSIONS: Dimension[] = [{ name: 'overall', weight: 1 }];
@@ -120,6 +142,7 @@ export function buildEventConfig(input: EventConfigInput, base?: EventConfig): {
     submission_deadline: req(input.submission_deadline ?? base?.submission_deadline, 'submission_deadline', ''),
     time_zone: input.time_zone !== undefined ? input.time_zone : (base?.time_zone ?? null),
     gallery_visibility: input.gallery_visibility ?? base?.gallery_visibility ?? 'after_deadline',
+    voting: { ...DEFAULT_VOTING, ...base?.voting, ...input.voting },
     registration_open: input.registration_config?.open ?? base?.registration_open ?? true,
     auto_approve: input.registration_config?.auto_approve ?? base?.auto_approve ?? false,
     fields: input.registration_config?.fields ? normaliseFields(input.registration_config.fields, errors) : (base?.fields ?? []),
@@ -171,7 +194,29 @@ export function buildEventConfig(input: EventConfigInput, base?: EventConfig): {
   }
   if (reg) config.registration_deadline = reg.toISOString();
   if (sub) config.submission_deadline = sub.toISOString();
+  checkVoting(config.voting, sub, errors);
   return { config, errors };
+}
+
+/**
+ * The voting window: it opens at or after the submission deadline (default: at it) and closes later;
+ * an enabled vote needs its closing time. Times are normalised to ISO instants.
+ */
+function checkVoting(v: VotingConfig, submission: Date | null, errors: FieldError[]): void {
+  const opens = v.opens_at ? parseTimestamp(v.opens_at) : null;
+  const closes = v.closes_at ? parseTimestamp(v.closes_at) : null;
+  if (v.opens_at && !opens) errors.push({ field: 'voting.opens_at', message: 'must be an ISO 8601 date-time with a time zone' });
+  if (v.closes_at && !closes) errors.push({ field: 'voting.closes_at', message: 'must be an ISO 8601 date-time with a time zone' });
+  if (opens && submission && opens.getTime() < submission.getTime()) {
+    errors.push({ field: 'voting.opens_at', message: 'must not be before submission_deadline (people vote on submitted projects)' });
+  }
+  if (v.enabled && !v.closes_at) errors.push({ field: 'voting.closes_at', message: 'is required when voting is enabled' });
+  const start = opens ?? submission;
+  if (closes && start && closes.getTime() <= start.getTime()) {
+    errors.push({ field: 'voting.closes_at', message: 'must be after the voting opens (voting.opens_at, or else submission_deadline)' });
+  }
+  if (opens) v.opens_at = opens.toISOString();
+  if (closes) v.closes_at = closes.toISOString();
 }
 
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;

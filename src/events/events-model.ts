@@ -1,6 +1,6 @@
 import type { EventRow } from '../core/db/schema.js';
 import { markdownText, renderMarkdownCached } from '../core/markdown.js';
-import type { Dimension, EventConfig, FormField, Track } from './event-config.js';
+import { DEFAULT_VOTING, type Dimension, type EventConfig, type FormField, type Track, type VotingConfig } from './event-config.js';
 import { effectiveStatus, registrationAccepted, type EventStatus } from './status.js';
 
 /** An event row with its JSON columns parsed: what services work with. */
@@ -25,6 +25,7 @@ export function fromRow(row: EventRow): EventRecord {
     submission_deadline: row.submission_deadline,
     time_zone: row.time_zone ?? null,
     gallery_visibility: row.gallery_visibility ?? 'after_deadline',
+    voting: row.voting ? { ...DEFAULT_VOTING, ...(JSON.parse(row.voting) as Partial<VotingConfig>) } : { ...DEFAULT_VOTING },
     result_announced_at: row.result_announced_at,
     status_changed_at: row.status_changed_at ?? null,
     tracks: JSON.parse(row.tracks) as Track[],
@@ -47,6 +48,7 @@ export function configColumns(config: EventConfig) {
     submission_deadline: config.submission_deadline,
     time_zone: config.time_zone,
     gallery_visibility: config.gallery_visibility,
+    voting: JSON.stringify(config.voting),
     tracks: JSON.stringify(config.tracks),
     dimensions: JSON.stringify(config.dimensions),
     models: JSON.stringify(config.models),
@@ -81,6 +83,7 @@ export function eventForApi(e: EventRecord, now: Date) {
     result_announced_at: e.result_announced_at,
     time_zone: e.time_zone,
     gallery_visibility: e.gallery_visibility,
+    voting: { ...e.voting, opens_at: e.voting.opens_at ?? e.submission_deadline },
     timeline: timeline(e),
     tracks: e.tracks,
     dimensions: e.dimensions,

@@ -25,6 +25,18 @@ export const GalleryVisibilitySchema = Type.Union([Type.Literal('after_deadline'
   description: 'when the projects become public in the gallery: after the submission deadline (default), after the results are published, or never',
 });
 
+export const VotingSchema = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    opens_at: Type.String({ description: 'when voting opens (default: the submission deadline)' }),
+    closes_at: Nullable(Type.String({ description: 'when voting closes (required once enabled)' })),
+    votes_per_person: Type.Integer({ description: 'votes each account has (per track when per_track)' }),
+    per_track: Type.Boolean(),
+    exclude_new_accounts: Type.Boolean({ description: 'accounts created after voting opened may not vote' }),
+  },
+  { description: "People's choice voting: any signed-in account votes for projects of the gallery within the window" },
+);
+
 export const EventSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -41,6 +53,7 @@ export const EventSchema = Type.Object({
   ),
   timeline: TimelineSchema,
   gallery_visibility: GalleryVisibilitySchema,
+  voting: VotingSchema,
   tracks: Type.Array(TrackSchema),
   dimensions: Type.Array(DimensionSchema),
   models: Type.Array(Type.String()),
@@ -140,6 +153,19 @@ const eventInputProperties = {
     ),
   ),
   gallery_visibility: opt(GalleryVisibilitySchema),
+  voting: opt(
+    Type.Object(
+      {
+        enabled: opt(Type.Boolean()),
+        opens_at: opt(Nullable(Timestamp)),
+        closes_at: opt(Nullable(Timestamp)),
+        votes_per_person: opt(Type.Integer({ minimum: 1, maximum: 20 })),
+        per_track: opt(Type.Boolean()),
+        exclude_new_accounts: opt(Type.Boolean()),
+      },
+      { additionalProperties: false, description: "People's choice settings; send only what changes" },
+    ),
+  ),
   registration_config: opt(
     Type.Object(
       {

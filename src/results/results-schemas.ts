@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Nullable } from '../core/http/schemas.js';
 
 const Score = Type.Number({ minimum: 0, maximum: 10, description: 'rounded to 4 decimals' });
 
@@ -73,12 +74,25 @@ export const PublishBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** One entry of the people's choice: projects by votes, most first (ties share a rank). */
+export const PeoplesChoiceEntrySchema = Type.Object({
+  rank: Type.Integer(),
+  project_id: Type.String(),
+  project_name: Type.String(),
+  team_name: Type.String(),
+  track_id: Nullable(Type.String()),
+  votes: Type.Integer(),
+});
+
 export const PublishResponse = Type.Object({
   event_id: Type.String(),
   status: Type.Literal('ended'),
   result_announced_at: Type.String(),
   published_at: Type.String(),
   etag: Type.String({ description: 'the ETag GET /events/:id/result serves' }),
+  peoples_choice: Type.Union([Type.Array(PeoplesChoiceEntrySchema), Type.Null()], {
+    description: "the people's choice, counted at publication (null: the event has no vote)",
+  }),
   result_url: Type.String(),
   entries: ResultEntries,
 });

@@ -125,7 +125,20 @@ function ranker(rank: number, position: number) {
   };
 }
 
-export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock; events: EventsService; standings: StandingsRefresher }) {
+/**
+ * Counted into the result at publication, in its transaction, by a domain above this one (the
+ * people's choice vote): its entries go into the publish answer, or null when the event has none.
+ */
+export type PublicationExtra = (tx: Executor, event: EventRecord) => Promise<unknown[] | null>;
+
+export function createResultsService(deps: {
+  db: Db;
+  dialect: DatabaseHandle['dialect'];
+  clock: Clock;
+  events: EventsService;
+  standings: StandingsRefresher;
+  peoplesChoice?: PublicationExtra;
+}) {
   const { db, clock, events, standings } = deps;
 
   /** `?track_id=`: validated against the event's tracks; an unknown track is a validation error. */
@@ -302,9 +315,18 @@ export function createResultsService(deps: { db: Db; dialect: DatabaseHandle['di
         const etag = hash.update(']').digest('base64url');
         // The entries live in result_entries; the tag is the hash of their whole array's bytes.
         await tx.updateTable('results').set({ etag }).where('event_id', '=', event.id).execute();
+        const peoplesChoice = deps.peoplesChoice ? await deps.peoplesChoice(tx, event) : null;
         await tx.updateTable('events').set({ status: 'ended', result_announced_at: stamp, updated_at: stamp }).where('id', '=', event.id).execute();
         await enqueueWebhookEvent(tx, { type: 'results.published', eventId: event.id, data: { event_id: event.id, published_at: stamp }, at: stamp });
-        return { event_id: event.id, status: 'ended' as const, result_announced_at: stamp, published_at: stamp, etag: `"${etag}"`, entryPieces: pieces };
+        return {
+          event_id: event.id,
+          status: 'ended' as const,
+          result_announced_at: stamp,
+          published_at: stamp,
+          etag: `"${etag}"`,
+          peoples_choice: peoplesChoice,
+          entryPieces: pieces,
+        };
       });
       // The event row changed (status, result_announced_at): drop cached copies of it.
       events.changed(owned.id);

@@ -111,6 +111,8 @@ export interface EventsTable {
   /** The IANA time zone the organizer works in (display only; deadlines are UTC); null if never set (before 0204). */
   time_zone: string | null;
   gallery_visibility: Generated<GalleryVisibility>;
+  /** People's choice settings (JSON, see VotingConfig); null: never set (voting off). */
+  voting: string | null;
 }
 
 export interface EventOrganizersTable {
@@ -163,6 +165,8 @@ export interface ProjectsTable {
   first_submitted_at: string;
   created_at: string;
   updated_at: string;
+  /** 1 when the organizer took the project out of the people's choice vote. */
+  vote_excluded: Generated<number>;
 }
 
 export type ReviewStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -253,6 +257,28 @@ export interface StandingsTable {
 }
 
 /** One entry of a published result: its JSON after `{"rank":N`, and its overall and per-track place. */
+export interface VotesTable {
+  event_id: string;
+  project_id: string;
+  user_id: string;
+  /** The track id when votes are counted per track, else '' (one pool per event). */
+  scope: string;
+  /** 1..votes_per_person: which of the voter's votes in this scope this is. */
+  slot: number;
+  created_at: string;
+}
+
+export interface PeoplesChoiceTable {
+  event_id: string;
+  position: number;
+  rank: number;
+  project_id: string;
+  project_name: string;
+  team_name: string;
+  track_id: string | null;
+  votes: number;
+}
+
 export interface ResultEntriesTable {
   event_id: string;
   position: number;
@@ -328,6 +354,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   standings: StandingsTable;
   result_entries: ResultEntriesTable;
+  votes: VotesTable;
+  peoples_choice: PeoplesChoiceTable;
   idempotency_keys: IdempotencyKeysTable;
   reviews: ReviewsTable;
   event_reviewers: EventReviewersTable;

@@ -1,0 +1,155 @@
+import { Type } from 'typebox';
+import { principalOf, type App } from '../core/http/app-types.js';
+import { Nullable, problems } from '../core/http/schemas.js';
+import { EventIdParams } from '../events/events-schemas.js';
+import { PeoplesChoiceEntrySchema } from '../results/results-schemas.js';
+import { GalleryProjectParams } from './gallery-schemas.js';
+import type { VotingService } from './voting-service.js';
+
+/** The voting routes take these from the wiring. */
+export interface VotingRoutesDeps {
+  voting: VotingService;
+}
+
+const Window = {
+  opens_at: Type.String(),
+  closes_at: Nullable(Type.String()),
+};
+
+const VoteSchema = Type.Object({ project_id: Type.String(), track_id: Nullable(Type.String()), voted_at: Type.String() });
+
+const MyVotes = Type.Object({
+  event_id: Type.String(),
+  enabled: Type.Boolean(),
+  open: Type.Boolean({ description: 'whether votes are taken now' }),
+  ...Window,
+  votes_per_person: Type.Integer(),
+  per_track: Type.Boolean(),
+  votes: Type.Array(VoteSchema),
+});
+
+const Tally = Type.Object({
+  event_id: Type.String(),
+  ...Window,
+  open: Type.Boolean(),
+  votes: Type.Integer({ description: 'every vote cast (counted or not)' }),
+  voters: Type.Integer(),
+  projects: Type.Array(
+    Type.Object({
+      rank: Nullable(Type.Integer()),
+      project_id: Type.String(),
+      project_name: Type.String(),
+      team_name: Type.String(),
+      track_id: Nullable(Type.String()),
+      votes: Nullable(Type.Integer({ description: 'counted votes; null for a project taken out of the vote' })),
+      excluded: Type.Boolean(),
+    }),
+  ),
+  per_hour: Type.Array(Type.Object({ hour: Type.String(), votes: Type.Integer() }), { description: 'votes cast per hour (UTC), to spot bursts' }),
+});
+
+const PeoplesChoice = Type.Object({ event_id: Type.String(), enabled: Type.Boolean(), entries: Type.Array(PeoplesChoiceEntrySchema) });
+
+export function votingRoutes(ctx: VotingRoutesDeps) {
+  const { voting } = ctx;
+  return async function plugin(app: App) {
+    app.post(
+      '/events/:id/gallery/:project_id/vote',
+      {
+        config: { auth: true, idempotent: true },
+        schema: {
+          tags: ['showcase'],
+          summary: "Vote for a project (people's choice): 201 a new vote, 200 when it was already yours",
+          params: GalleryProjectParams,
+          response: {
+            200: VoteSchema,
+            201: VoteSchema,
+            ...problems('event_not_found', 'project_not_found', 'voting_closed', 'own_project', 'vote_limit_reached', 'project_not_in_vote', 'account_too_new'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { created, vote } = await voting.vote(principalOf(request), request.params.id, request.params.project_id);
+        reply.status(created ? 201 : 200);
+        return vote;
+      },
+    );
+
+    app.delete(
+      '/events/:id/gallery/:project_id/vote',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['showcase'],
+          summary: 'Withdraw your vote for a project (while voting is open)',
+          params: GalleryProjectParams,
+          response: { 204: Type.Null(), ...problems('event_not_found', 'voting_closed', 'vote_not_found') },
+        },
+      },
+      async (request, reply) => {
+        await voting.unvote(principalOf(request), request.params.id, request.params.project_id);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/events/:id/votes/me',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['showcase'],
+          summary: 'Your votes in an event, the voting window and how many votes you have',
+          params: EventIdParams,
+          response: { 200: MyVotes, ...problems('event_not_found') },
+        },
+      },
+      async (request) => voting.mine(principalOf(request), request.params.id),
+    );
+
+    app.get(
+      '/events/:id/votes',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: "The vote's counts per project and per hour (owners only: hidden from everyone else until publication)",
+          params: EventIdParams,
+          response: { 200: Tally, ...problems('forbidden', 'event_not_found') },
+        },
+      },
+      async (request) => voting.tally(principalOf(request), request.params.id),
+    );
+
+    for (const method of ['put', 'delete'] as const) {
+      app[method](
+        '/events/:id/votes/exclusions/:project_id',
+        {
+          config: { auth: true },
+          schema: {
+            tags: ['organizer'],
+            summary: method === 'put' ? 'Take a project out of the vote (its votes stop counting)' : 'Put a project back into the vote',
+            params: GalleryProjectParams,
+            response: { 204: Type.Null(), ...problems('forbidden', 'event_not_found', 'project_not_found', 'results_already_published') },
+          },
+        },
+        async (request, reply) => {
+          await voting.setExcluded(principalOf(request), request.params.id, request.params.project_id, method === 'put');
+          return reply.code(204).send(null);
+        },
+      );
+    }
+
+    app.get(
+      '/events/:id/result/peoples-choice',
+      {
+        schema: {
+          tags: ['results'],
+          summary: "The people's choice published with the results: projects by votes, most first",
+          params: EventIdParams,
+          response: { 200: PeoplesChoice, ...problems('event_not_found', 'results_not_published') },
+        },
+      },
+      async (request) => voting.published(request.principal, request.params.id),
+    );
+  };
+}

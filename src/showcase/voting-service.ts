@@ -1,0 +1,288 @@
+import { sql } from 'kysely';
+import type { Clock } from '../core/clock.js';
+import type { Db, Executor } from '../core/db/index.js';
+import { AppError } from '../core/errors.js';
+import type { Principal } from '../core/principal.js';
+import { iso } from '../core/time.js';
+import type { EventRecord } from '../events/events-model.js';
+import type { EventsService } from '../events/events-service.js';
+import { judgedProjects } from '../submissions/judged-projects.js';
+
+export interface PeoplesChoiceEntry {
+  rank: number;
+  project_id: string;
+  project_name: string;
+  team_name: string;
+  track_id: string | null;
+  votes: number;
+}
+
+/** When an event's vote opens: its own time, else the submission deadline. */
+function opensAt(event: EventRecord): string {
+  return event.voting.opens_at ?? event.submission_deadline;
+}
+
+/** Competition ranks ("1, 1, 3") over rows sorted by votes, most first. */
+function ranked<T extends { votes: number }>(rows: T[]): Array<T & { rank: number }> {
+  let rank = 0;
+  let prev: number | null = null;
+  return rows.map((r, i) => {
+    if (r.votes !== prev) rank = i + 1;
+    prev = r.votes;
+    return { ...r, rank };
+  });
+}
+
+/**
+ * People's choice: any signed-in account votes for projects of approved teams while the event's
+ * window is open. Counting is exact under concurrency without check-then-write: a vote is one
+ * insert that either takes a free numbered slot of the voter's (at most votes_per_person per track,
+ * or per event) or meets a unique constraint; votes stay hidden (counts for the owners only) until
+ * the result is published, which freezes the people's choice beside the judged ranking.
+ */
+export function createVotingService(deps: { db: Db; clock: Clock; events: EventsService }) {
+  const { db, clock, events } = deps;
+
+  function windowOf(event: EventRecord) {
+    return { opens_at: opensAt(event), closes_at: event.voting.closes_at };
+  }
+
+  function isOpen(event: EventRecord, now: Date): boolean {
+    const { opens_at, closes_at } = windowOf(event);
+    if (!event.voting.enabled || !closes_at || event.status === 'ended' || event.status === 'cancelled' || event.status === 'draft') return false;
+    return now.getTime() >= Date.parse(opens_at) && now.getTime() < Date.parse(closes_at);
+  }
+
+  function closed(event: EventRecord, now: Date): AppError {
+    const w = windowOf(event);
+    const detail = !event.voting.enabled
+      ? "This event has no people's choice vote."
+      : event.status === 'ended' || (w.closes_at && now.getTime() >= Date.parse(w.closes_at))
+        ? 'Voting has closed.'
+        : event.status === 'cancelled'
+          ? 'The event was cancelled.'
+          : `Voting opens at ${w.opens_at}.`;
+    return new AppError('voting_closed', detail, { extra: { opens_at: event.voting.enabled ? w.opens_at : null, closes_at: w.closes_at } });
+  }
+
+  /** The project as a vote target: a project of an approved team of the event, with its track and team. */
+  async function target(eventId: string, projectId: string) {
+    const row = await judgedProjects(db, eventId)
+      .select(['projects.id', 'projects.track_id', 'projects.vote_excluded', 'registrations.user_id as leader_id', 'registrations.id as registration_id'])
+      .where('projects.id', '=', projectId)
+      .executeTakeFirst();
+    if (!row) throw new AppError('project_not_found', `no project ${projectId} of an approved team in this event`);
+    return row;
+  }
+
+  /** Whether the voter is on the project's team. */
+  async function onTeam(registrationId: string, userId: string, leaderId: string): Promise<boolean> {
+    return leaderId === userId;
+  }
+
+  async function vote(
+    who: Principal,
+    eventId: string,
+    projectId: string,
+  ): Promise<{ created: boolean; vote: { project_id: string; track_id: string | null; voted_at: string } }> {
+    const event = await events.getPublic(eventId, who);
+    const now = clock.now();
+    if (!isOpen(event, now)) throw closed(event, now);
+    const project = await target(event.id, projectId);
+    if (await onTeam(project.registration_id, who.userId, project.leader_id)) {
+      throw new AppError('own_project', 'You cannot vote for a project of your own team.');
+    }
+    if (project.vote_excluded) throw new AppError('project_not_in_vote', 'The organizer took this project out of the vote.');
+    if (event.voting.exclude_new_accounts) {
+      const user = await db.selectFrom('users').select('created_at').where('id', '=', who.userId).executeTakeFirst();
+      if (user && Date.parse(user.created_at) > Date.parse(opensAt(event))) {
+        throw new AppError('account_too_new', 'This vote counts only accounts that existed when voting opened.', { extra: { opens_at: opensAt(event) } });
+      }
+    }
+    const scope = event.voting.per_track ? (project.track_id ?? '') : '';
+    const existing = () =>
+      db
+        .selectFrom('votes')
+        .select(['created_at'])
+        .where('event_id', '=', event.id)
+        .where('user_id', '=', who.userId)
+        .where('project_id', '=', projectId)
+        .executeTakeFirst();
+    const same = await existing();
+    if (same) return { created: false, vote: { project_id: projectId, track_id: project.track_id, voted_at: same.created_at } };
+    const stamp = iso(now);
+    for (let slot = 1; slot <= event.voting.votes_per_person; slot++) {
+      // Either constraint stops the insert: the slot is taken (try the next), or this very vote was
+      // just cast by a concurrent request (then it stands, once).
+      const inserted = await db
+        .insertInto('votes')
+        .values({ event_id: event.id, project_id: projectId, user_id: who.userId, scope, slot, created_at: stamp })
+        .onConflict((oc) => oc.doNothing())
+        .returning('slot')
+        .executeTakeFirst();
+      if (inserted) return { created: true, vote: { project_id: projectId, track_id: project.track_id, voted_at: stamp } };
+      const raced = await existing();
+      if (raced) return { created: false, vote: { project_id: projectId, track_id: project.track_id, voted_at: raced.created_at } };
+    }
+    throw new AppError(
+      'vote_limit_reached',
+      `You have used your ${event.voting.votes_per_person} vote(s)${event.voting.per_track ? ' in this track' : ''}; withdraw one to vote for another project.`,
+      { extra: { votes_per_person: event.voting.votes_per_person, per_track: event.voting.per_track } },
+    );
+  }
+
+  async function unvote(who: Principal, eventId: string, projectId: string): Promise<void> {
+    const event = await events.getPublic(eventId, who);
+    const now = clock.now();
+    if (!isOpen(event, now)) throw closed(event, now);
+    const gone = await db
+      .deleteFrom('votes')
+      .where('event_id', '=', event.id)
+      .where('user_id', '=', who.userId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
+    if (Number(gone.numDeletedRows) === 0) throw new AppError('vote_not_found', 'You have no vote for this project.');
+  }
+
+  async function mine(who: Principal, eventId: string) {
+    const event = await events.getPublic(eventId, who);
+    const rows = await db
+      .selectFrom('votes')
+      .innerJoin('projects', 'projects.id', 'votes.project_id')
+      .select(['votes.project_id', 'projects.track_id', 'votes.created_at'])
+      .where('votes.event_id', '=', event.id)
+      .where('votes.user_id', '=', who.userId)
+      .orderBy('votes.created_at')
+      .orderBy('votes.project_id')
+      .execute();
+    return {
+      event_id: event.id,
+      enabled: event.voting.enabled,
+      open: isOpen(event, clock.now()),
+      ...windowOf(event),
+      votes_per_person: event.voting.votes_per_person,
+      per_track: event.voting.per_track,
+      votes: rows.map((r) => ({ project_id: r.project_id, track_id: r.track_id, voted_at: r.created_at })),
+    };
+  }
+
+  /** The votes counted for each project: approved teams, not taken out, and (with the switch) only accounts older than the window. */
+  function counted(executor: Executor, event: EventRecord) {
+    let q = judgedProjects(executor, event.id).innerJoin('votes', 'votes.project_id', 'projects.id').where('projects.vote_excluded', '=', 0);
+    if (event.voting.exclude_new_accounts) {
+      q = q.innerJoin('users', 'users.id', 'votes.user_id').where('users.created_at', '<=', opensAt(event));
+    }
+    return q
+      .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
+      .select((eb) => eb.fn.countAll<number>().as('votes'))
+      .groupBy(['projects.id', 'projects.project_name', 'registrations.team_name', 'projects.track_id']);
+  }
+
+  /** The owners' view while voting runs: counts per project (excluded ones too) and votes per hour, to spot bursts. */
+  async function tally(who: Principal, eventId: string) {
+    const event = await events.getOwned(eventId, who);
+    const counts = await counted(db, event).execute();
+    const excluded = await judgedProjects(db, event.id)
+      .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
+      .where('projects.vote_excluded', '=', 1)
+      .execute();
+    const hour = sql<string>`substr(votes.created_at, 1, 13)`;
+    const perHour = await db
+      .selectFrom('votes')
+      .select([hour.as('hour')])
+      .select((eb) => eb.fn.countAll<number>().as('votes'))
+      .where('event_id', '=', event.id)
+      .groupBy(hour)
+      .orderBy(hour)
+      .execute();
+    const total = await db
+      .selectFrom('votes')
+      .select((eb) => [eb.fn.countAll<number>().as('votes'), eb.fn.count<number>('user_id').distinct().as('voters')])
+      .where('event_id', '=', event.id)
+      .executeTakeFirstOrThrow();
+    const rows = ranked(counts.map((c) => ({ ...c, votes: Number(c.votes) })).sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id)));
+    return {
+      event_id: event.id,
+      ...windowOf(event),
+      open: isOpen(event, clock.now()),
+      votes: Number(total.votes),
+      voters: Number(total.voters),
+      projects: [
+        ...rows.map((r) => ({
+          rank: r.rank,
+          project_id: r.project_id,
+          project_name: r.project_name,
+          team_name: r.team_name,
+          track_id: r.track_id,
+          votes: r.votes,
+          excluded: false,
+        })),
+        ...excluded.map((r) => ({
+          rank: null,
+          project_id: r.project_id,
+          project_name: r.project_name,
+          team_name: r.team_name,
+          track_id: r.track_id,
+          votes: null,
+          excluded: true,
+        })),
+      ],
+      per_hour: perHour.map((h) => ({ hour: `${h.hour}:00:00.000Z`, votes: Number(h.votes) })),
+    };
+  }
+
+  /** Takes a project out of the vote, or puts it back (the owners; until publication). */
+  async function setExcluded(who: Principal, eventId: string, projectId: string, excluded: boolean): Promise<void> {
+    const event = await events.getOwned(eventId, who);
+    if (event.status === 'ended') throw new AppError('results_already_published', 'The vote was counted at publication; it can no longer change.');
+    const res = await db
+      .updateTable('projects')
+      .set({ vote_excluded: excluded ? 1 : 0 })
+      .where('id', '=', projectId)
+      .where('event_id', '=', event.id)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) throw new AppError('project_not_found', `no project ${projectId} in this event`);
+  }
+
+  /** Counts the vote into the people's choice, inside the publication's transaction (null when the event has no vote). */
+  async function freeze(tx: Executor, event: EventRecord): Promise<PeoplesChoiceEntry[] | null> {
+    if (!event.voting.enabled) return null;
+    const counts = await counted(tx, event).execute();
+    const entries = ranked(
+      counts.map((c) => ({ ...c, votes: Number(c.votes) })).sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id)),
+    ).map((r): PeoplesChoiceEntry => ({
+      rank: r.rank,
+      project_id: r.project_id,
+      project_name: r.project_name,
+      team_name: r.team_name,
+      track_id: r.track_id,
+      votes: r.votes,
+    }));
+    for (let i = 0; i < entries.length; i += 500) {
+      await tx
+        .insertInto('peoples_choice')
+        .values(entries.slice(i, i + 500).map((e, j) => ({ event_id: event.id, position: i + j, ...e })))
+        .execute();
+    }
+    return entries;
+  }
+
+  /** The published people's choice. */
+  async function published(who: Principal | null, eventId: string) {
+    const event = await events.getPublic(eventId, who);
+    if (!(event.status === 'ended' && event.result_announced_at)) {
+      throw new AppError('results_not_published', "The people's choice is published with the results.", { extra: { event_status: event.status } });
+    }
+    const rows = await db
+      .selectFrom('peoples_choice')
+      .select(['rank', 'project_id', 'project_name', 'team_name', 'track_id', 'votes'])
+      .where('event_id', '=', event.id)
+      .orderBy('position')
+      .execute();
+    return { event_id: event.id, enabled: event.voting.enabled, entries: rows };
+  }
+
+  return { vote, unvote, mine, tally, setExcluded, freeze, published };
+}
+
+export type VotingService = ReturnType<typeof createVotingService>;
