@@ -36,6 +36,7 @@ import {
 } from '../webhooks/webhooks-schemas.js';
 
 import { GalleryItem, GalleryProject, GalleryProjectParams, GalleryQuery } from '../showcase/gallery-schemas.js';
+import { MyVotesSchema, PeoplesChoiceSchema, VoteSchema } from '../showcase/voting-schemas.js';
 
 /** The tool names are shared with skill.md and the other agent material: never rename one. */
 export const MCP_TOOL_NAMES = [
@@ -48,6 +49,9 @@ export const MCP_TOOL_NAMES = [
   'get_result',
   'list_gallery',
   'get_gallery_project',
+  'vote_for_project',
+  'get_my_votes',
+  'get_peoples_choice',
   'create_event',
   'list_registrations',
   'approve_registration',
@@ -116,6 +120,7 @@ interface ObjectLike {
 const eventIdArg = { ...EventIdParams.properties.id, description: 'the event id (evt_…), from list_events' };
 const webhookIdArg = { ...WebhookIdParams.properties.id, description: 'the webhook id (whk_…), from list_webhooks' };
 const deliveryIdArg = { ...DeliveryIdParams.properties.delivery_id, description: 'the delivery id (msg_…), from list_webhook_deliveries' };
+const projectIdArg = { ...GalleryProjectParams.properties.project_id, description: 'the project id (prj_…), from list_gallery' };
 const registrationIdArg = { ...RegistrationParams.properties.rid, description: 'the registration id (reg_…), from list_registrations' };
 
 /**
@@ -299,11 +304,42 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     method: 'GET',
     path: '/events/{event_id}/gallery/{project_id}',
     pathArgs: ['event_id', 'project_id'],
-    inputSchema: inputSchema({
-      event_id: eventIdArg,
-      project_id: { ...GalleryProjectParams.properties.project_id, description: 'the project id (prj_…), from list_gallery' },
-    }),
+    inputSchema: inputSchema({ event_id: eventIdArg, project_id: projectIdArg }),
     outputSchema: objectOutput(GalleryProject),
+    list: false,
+  },
+  {
+    name: 'vote_for_project',
+    description:
+      "People's choice: vote for a project while the event's voting window is open (never your own team's). You hold votes_per_person votes (per track when per_track); voting twice for the same project is harmless.",
+    annotations: write('Vote for a project', false, true),
+    method: 'POST',
+    path: '/events/{event_id}/gallery/{project_id}/vote',
+    pathArgs: ['event_id', 'project_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg, project_id: projectIdArg }),
+    outputSchema: objectOutput(VoteSchema),
+    list: false,
+  },
+  {
+    name: 'get_my_votes',
+    description: 'Your votes in an event, whether voting is open, its window and how many votes you have.',
+    annotations: read('Get my votes'),
+    method: 'GET',
+    path: '/events/{event_id}/votes/me',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(MyVotesSchema),
+    list: false,
+  },
+  {
+    name: 'get_peoples_choice',
+    description: "The people's choice published with the results: projects by votes, most first (before publication: results_not_published).",
+    annotations: read("Get the people's choice"),
+    method: 'GET',
+    path: '/events/{event_id}/result/peoples-choice',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(PeoplesChoiceSchema),
     list: false,
   },
   {

@@ -92,10 +92,11 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     let body: unknown = { probe: true };
     for (const step of [...steps].reverse()) body = { [step.name]: step.array ? [body] : body };
     const reported = steps.map((step) => (step.array ? `${step.name}.0` : step.name)).join('.');
+    // A key of its own per probe: the suite's low per-key rate limit (shown in skill.md) must not answer instead.
+    const key = (await quickUser(t, 'organizer')).key;
     const res =
-      part === 'Body'
-        ? await t.request(method, path, { key: user.key, body })
-        : await t.request(method, `${path}?${field}=${encodeURIComponent('{probe}')}`, { key: user.key });
+      part === 'Body' ? await t.request(method, path, { key, body }) : await t.request(method, `${path}?${field}=${encodeURIComponent('{probe}')}`, { key });
+    if (res.status === 429) throw new Error(`rate limited while probing ${method} ${path} ${field}`);
     const errors = (res.body?.errors ?? []) as Array<{ field: string; message: string }>;
     return !errors.some((e) => e.field === reported && e.message.startsWith('is not a known property'));
   }
@@ -260,7 +261,15 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       }
       expect(byFile.organizer).toEqual(expect.arrayContaining(['invalid_transition', 'not_judging', 'unscored_projects', 'event_locked']));
       expect(byFile.webhook).toEqual(['webhook_not_found', 'webhook_delivery_not_found', 'webhook_url_refused']);
-      expect(byFile.showcase).toEqual(['gallery_not_open']);
+      expect(byFile.showcase).toEqual([
+        'gallery_not_open',
+        'voting_closed',
+        'vote_limit_reached',
+        'project_not_in_vote',
+        'own_project',
+        'account_too_new',
+        'vote_not_found',
+      ]);
       // Web sign-in codes concern no agent.
       for (const code of ['invalid_credentials', 'csrf_failed', 'session_not_found']) expect(docs).not.toContain(`\`${code}\``);
       // "409 results_not_published" style mentions in the prose.
@@ -284,6 +293,9 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'get_result',
         'list_gallery',
         'get_gallery_project',
+        'vote_for_project',
+        'get_my_votes',
+        'get_peoples_choice',
         'create_event',
         'list_registrations',
         'approve_registration',

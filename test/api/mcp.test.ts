@@ -20,6 +20,9 @@ const TOOL_NAMES = [
   'get_result',
   'list_gallery',
   'get_gallery_project',
+  'vote_for_project',
+  'get_my_votes',
+  'get_peoples_choice',
   'create_event',
   'list_registrations',
   'approve_registration',
@@ -532,6 +535,7 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
         'create_webhook',
         'test_webhook',
         'retry_webhook_delivery',
+        'vote_for_project',
       ].sort(),
     );
   });
