@@ -61,7 +61,6 @@ function fieldSections(markdown: string): Array<{ part: 'Body' | 'Query'; method
 
 describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
   let t: TestApp;
-  let user: TestUser;
   /** skill.md (the participant's), skill-organizer.md, skill-reference.md, and all three together. */
   let skill: string;
   let organizer: string;
@@ -73,7 +72,6 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     t = await startTestApp(dialect, {
       env: { PUBLIC_URL, RATE_LIMIT_PER_KEY: '77', RATE_LIMIT_PER_IP: '33', RATE_LIMIT_WINDOW_MS: '90000', MAX_WAIT_SECONDS: '45', BODY_LIMIT_BYTES: '51200' },
     });
-    user = await quickUser(t, 'organizer');
     skill = (await t.api('GET', '/skill.md')).text;
     organizer = (await t.api('GET', '/skill-organizer.md')).text;
     reference = (await t.api('GET', '/skill-reference.md')).text;
