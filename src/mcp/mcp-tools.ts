@@ -57,6 +57,7 @@ export const MCP_TOOL_NAMES = [
   'rerun_reviews',
   'create_webhook',
   'list_webhooks',
+  'delete_webhook',
   'test_webhook',
   'list_webhook_deliveries',
   'retry_webhook_delivery',
@@ -88,7 +89,7 @@ export interface ToolSpec {
   name: McpToolName;
   description: string;
   annotations: ToolAnnotations;
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Under /api/v1, with `{event_id}`-style holes named after the path arguments. */
   path: string;
   pathArgs: string[];
@@ -100,6 +101,8 @@ export interface ToolSpec {
   countHeader?: { header: string; property: string };
   /** Body members the tool always sends (a status change), merged under the arguments. */
   fixedBody?: Record<string, unknown>;
+  /** The route answers 204 with no body: the result is `{ <path argument>: value, deleted: true }`. */
+  noContent?: boolean;
 }
 
 interface ObjectLike {
@@ -433,6 +436,24 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     inputSchema: inputSchema({}),
     outputSchema: listOutput(WebhookSchema),
     list: true,
+  },
+  {
+    name: 'delete_webhook',
+    description:
+      'Delete one of your webhook subscriptions and its deliveries (no more messages are sent to it). Final: create_webhook again for a new one, with a new secret.',
+    annotations: write('Delete a webhook', true, true),
+    method: 'DELETE',
+    path: '/webhooks/{webhook_id}',
+    pathArgs: ['webhook_id'],
+    inputSchema: inputSchema({ webhook_id: webhookIdArg }),
+    outputSchema: objectOutput(
+      Type.Object({
+        webhook_id: Type.String({ description: 'the deleted subscription' }),
+        deleted: Type.Literal(true),
+      }),
+    ),
+    list: false,
+    noContent: true,
   },
   {
     name: 'test_webhook',

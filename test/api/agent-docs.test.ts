@@ -287,6 +287,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'rerun_reviews',
         'create_webhook',
         'list_webhooks',
+        'delete_webhook',
         'test_webhook',
         'list_webhook_deliveries',
         'retry_webhook_delivery',

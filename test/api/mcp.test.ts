@@ -31,6 +31,7 @@ const TOOL_NAMES = [
   'rerun_reviews',
   'create_webhook',
   'list_webhooks',
+  'delete_webhook',
   'test_webhook',
   'list_webhook_deliveries',
   'retry_webhook_delivery',
