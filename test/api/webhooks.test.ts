@@ -1,8 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.js';
+import { connectMcp } from '../helpers/mcp-client.js';
 import { createEvent, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
 import { startReceiver, verifySignature, type Received } from '../helpers/webhook-receiver.js';
@@ -213,8 +212,7 @@ describe.each(DIALECTS)('webhooks (%s)', (dialect) => {
 
   it('MCP tools create, list, test, retry and delete webhooks with the REST answers and codes', async () => {
     const u = await quickUser(t);
-    const client = new Client({ name: 'webhooks-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/api/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${u.key}` } } }));
+    const client = await connectMcp(t, u.key, 'webhooks-test');
     const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
     try {
       const created = await call('create_webhook', { url: rx.url('/mcp'), events: ['registration.created'] });
