@@ -50,6 +50,7 @@ export const MCP_TOOL_NAMES = [
   'list_gallery',
   'get_gallery_project',
   'vote_for_project',
+  'withdraw_vote',
   'get_my_votes',
   'get_peoples_choice',
   'create_event',
@@ -65,6 +66,7 @@ export const MCP_TOOL_NAMES = [
   'rerun_reviews',
   'create_webhook',
   'list_webhooks',
+  'delete_webhook',
   'test_webhook',
   'list_webhook_deliveries',
   'retry_webhook_delivery',
@@ -96,7 +98,7 @@ export interface ToolSpec {
   name: McpToolName;
   description: string;
   annotations: ToolAnnotations;
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Under /api/v1, with `{event_id}`-style holes named after the path arguments. */
   path: string;
   pathArgs: string[];
@@ -108,6 +110,8 @@ export interface ToolSpec {
   countHeader?: { header: string; property: string };
   /** Body members the tool always sends (a status change), merged under the arguments. */
   fixedBody?: Record<string, unknown>;
+  /** The route answers 204 with no body: the result is `{ <path argument>: value, deleted: true }`. */
+  noContent?: boolean;
 }
 
 interface ObjectLike {
@@ -321,6 +325,18 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     list: false,
   },
   {
+    name: 'withdraw_vote',
+    description: 'Withdraw your vote for a project while voting is open (to vote for another one).',
+    annotations: write('Withdraw a vote', true, true),
+    method: 'DELETE',
+    path: '/events/{event_id}/gallery/{project_id}/vote',
+    pathArgs: ['event_id', 'project_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg, project_id: projectIdArg }),
+    outputSchema: objectOutput(Type.Object({ event_id: Type.String(), project_id: Type.String(), deleted: Type.Literal(true) })),
+    list: false,
+    noContent: true,
+  },
+  {
     name: 'get_my_votes',
     description: 'Your votes in an event, whether voting is open, its window and how many votes you have.',
     annotations: read('Get my votes'),
@@ -500,6 +516,24 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     inputSchema: inputSchema({}),
     outputSchema: listOutput(WebhookSchema),
     list: true,
+  },
+  {
+    name: 'delete_webhook',
+    description:
+      'Delete one of your webhook subscriptions and its deliveries (no more messages are sent to it). Final: create_webhook again for a new one, with a new secret.',
+    annotations: write('Delete a webhook', true, true),
+    method: 'DELETE',
+    path: '/webhooks/{webhook_id}',
+    pathArgs: ['webhook_id'],
+    inputSchema: inputSchema({ webhook_id: webhookIdArg }),
+    outputSchema: objectOutput(
+      Type.Object({
+        webhook_id: Type.String({ description: 'the deleted subscription' }),
+        deleted: Type.Literal(true),
+      }),
+    ),
+    list: false,
+    noContent: true,
   },
   {
     name: 'test_webhook',

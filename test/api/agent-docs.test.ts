@@ -5,7 +5,8 @@ import { SCRIPT_NAMES } from '../../src/agents/shell-scripts.js';
 import { errorGroup, SKILL_FILES } from '../../src/agents/skill-md.js';
 import { ERROR_STATUS, type ErrorCode } from '../../src/core/errors.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { startTestApp, type TestApp } from '../helpers/harness.js';
+import { startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { EXPECTED_MCP_TOOLS } from '../helpers/mcp-client.js';
 import { quickUser } from '../helpers/quick-users.js';
 
 const PUBLIC_URL = 'https://hack.example.org/site';
@@ -281,36 +282,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(section.length).toBeGreaterThan(100);
       const tools = [...section.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
       expect(tools).toEqual(MCP_TOOLS.map((tool) => tool.name));
-      expect(tools).toEqual([
-        'list_events',
-        'get_event',
-        'get_registration_form',
-        'register_team',
-        'get_my_registration',
-        'submit_project',
-        'get_result',
-        'list_gallery',
-        'get_gallery_project',
-        'vote_for_project',
-        'get_my_votes',
-        'get_peoples_choice',
-        'create_event',
-        'list_registrations',
-        'approve_registration',
-        'reject_registration',
-        'get_leaderboard',
-        'publish_results',
-        'update_event',
-        'start_judging',
-        'cancel_event',
-        'list_reviews',
-        'rerun_reviews',
-        'create_webhook',
-        'list_webhooks',
-        'test_webhook',
-        'list_webhook_deliveries',
-        'retry_webhook_delivery',
-      ]);
+      expect(tools).toEqual(EXPECTED_MCP_TOOLS);
     });
   });
 

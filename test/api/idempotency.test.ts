@@ -427,7 +427,10 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       prepare: async () => {
         const eventId = await createEvent(t, org.key);
         const { team } = await approvedTeam(t, eventId, org.key);
-        const project = await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { name: 'Votable', github_url: 'https://github.com/team/votable' } });
+        const project = await t.api('POST', `/events/${eventId}/submit`, {
+          key: team.key,
+          body: { name: 'Votable', github_url: 'https://github.com/team/votable' },
+        });
         expect(project.status).toBe(201);
         // The voting window open now: the deadlines moved into the past in the database (the API refuses that).
         const now = t.clock.now().getTime();
