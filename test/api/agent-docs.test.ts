@@ -5,7 +5,7 @@ import { SCRIPT_NAMES } from '../../src/agents/shell-scripts.js';
 import { errorGroup, SKILL_FILES } from '../../src/agents/skill-md.js';
 import { ERROR_STATUS, type ErrorCode } from '../../src/core/errors.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { EXPECTED_MCP_TOOLS } from '../helpers/mcp-client.js';
 import { quickUser } from '../helpers/quick-users.js';
 
