@@ -38,6 +38,7 @@ import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
 import { reviewsRoutes } from './reviews/reviews-routes.js';
 import { statsRoutes } from './stats/stats-routes.js';
+import { participantsRoutes } from './participants/participants-routes.js';
 import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
 import { createStandingsRefresher } from './results/standings-refresh.js';
@@ -286,6 +287,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(resultsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
       await api.register(statsRoutes(ctx));
+      await api.register(participantsRoutes(ctx));
       await api.register(mcpRoutes(ctx));
       await api.register(accountsRoutes(ctx));
       await api.register(webhooksRoutes(ctx));
