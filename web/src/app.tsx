@@ -29,6 +29,11 @@ const pages = {
   reviewProjects: lazy(() => import('./features/reviewer/review-projects-page')),
   reviewProject: lazy(() => import('./features/reviewer/review-project-page')),
   invitation: lazy(() => import('./features/reviewer/invitation-page')),
+  register: lazy(() => import('./features/participant/register-page')),
+  team: lazy(() => import('./features/participant/team-page')),
+  join: lazy(() => import('./features/participant/join-page')),
+  project: lazy(() => import('./features/participant/project-page')),
+  myHackathons: lazy(() => import('./features/participant/my-hackathons-page')),
 };
 
 export function createQueryClient(): QueryClient {
@@ -70,6 +75,11 @@ export function Routes() {
       <Route path="/" component={pages.home} />
       <Route path="/hackathons/:id" component={pages.event} />
       <Route path="/hackathons/:id/result" component={pages.result} />
+      <Route path="/hackathons/:id/register" component={guarded(pages.register, 'user')} />
+      <Route path="/hackathons/:id/team" component={guarded(pages.team, 'user')} />
+      <Route path="/hackathons/:id/join" component={pages.join} />
+      <Route path="/hackathons/:id/project" component={guarded(pages.project, 'user')} />
+      <Route path="/me/hackathons" component={guarded(pages.myHackathons, 'user')} />
       <Route path="/signin" component={pages.signIn} />
       <Route path="/signup" component={pages.signUp} />
       <Route path="/signup/confirm" component={pages.signUpConfirm} />
