@@ -6,6 +6,7 @@ import { StatusBadge } from '../../ui/controls';
 import type { PublicEvent } from '../public/event-page';
 import { submissionsClosed } from './data';
 import { messages } from './messages';
+import './participant.css';
 
 /** The facts a status box needs: the registration's status and reason, and whether a project is in. */
 export interface TeamStatus {
