@@ -45,11 +45,11 @@ export async function myEventsPage(
       eb.or([eb('events.submission_deadline', '<', deadline), eb.and([eb('events.submission_deadline', '=', deadline), eb('events.id', '<', id)])]),
     );
   }
-  return (await q
+  return await q
     .orderBy('events.submission_deadline', 'desc')
     .orderBy('events.id', 'desc')
     .limit(limit + 1)
-    .execute()) as MyEventRow[];
+    .execute();
 }
 
 export interface MyRoleRows {
