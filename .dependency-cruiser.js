@@ -14,7 +14,7 @@ const DOMAIN_RANKS = [
   ['events', 'idempotency'],
   ['accounts', 'webhooks'],
   ['registrations'],
-  ['submissions'],
+  ['submissions', 'teams'],
   ['results', 'reviewers', 'reviews', 'stats', 'participants'],
 ];
 

@@ -15,6 +15,7 @@ import type { StandingsRefresher } from './results/standings-refresh.js';
 import type { ResultsService } from './results/results-service.js';
 import type { SubmissionsService } from './submissions/submissions-service.js';
 import type { WebhooksService } from './webhooks/webhooks-service.js';
+import type { TeamsService } from './teams/teams-service.js';
 
 /**
  * Everything buildApp builds once: the wiring's own view. Route modules do not import it: each
@@ -47,6 +48,8 @@ export interface AppContext {
   standings: StandingsRefresher;
   /** Webhook subscriptions and the delivery worker. */
   webhooks: WebhooksService;
+  /** Teams: members, join codes, leadership. */
+  teams: TeamsService;
 }
 
 export type { App } from './core/http/app-types.js';

@@ -46,6 +46,8 @@ import { createSubmissionsService } from './submissions/submissions-service.js';
 import { submissionsRoutes } from './submissions/submissions-routes.js';
 import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';
 import { webhooksRoutes } from './webhooks/webhooks-routes.js';
+import { teamsRoutes } from './teams/teams-routes.js';
+import { createTeamsService } from './teams/teams-service.js';
 import { createWebhooksService } from './webhooks/webhooks-service.js';
 
 export interface BuildOptions {
@@ -175,6 +177,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
+  const teams = createTeamsService({ db, clock, events, notifier, mailer, publicUrl: config.publicUrl, log: () => app.log });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log });
   const shutdown = new AbortController();
   const redisHealth = opts.redisHealth ?? ((): RedisHealth => 'not_configured');
@@ -198,6 +201,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     standings,
     reviews,
     webhooks,
+    teams,
   };
 
   const app = Fastify({
@@ -282,6 +286,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(skillRoutes(agents));
       await api.register(eventsRoutes(ctx));
       await api.register(registrationsRoutes(ctx));
+      await api.register(teamsRoutes(ctx));
       await api.register(submissionsRoutes(ctx));
       await api.register(reviewersRoutes(ctx));
       await api.register(resultsRoutes(ctx));

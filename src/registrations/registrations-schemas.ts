@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import type { ProjectRow, RegistrationRow } from '../core/db/schema.js';
+import type { RegistrationRow } from '../core/db/schema.js';
 import { organizerPageQuery } from '../core/http/pagination.js';
 import { Nullable } from '../core/http/schemas.js';
 import { LONG_POLL_MAX_SECONDS } from '../core/wait-policy.js';
 import { GITHUB_REPO_URL_PATTERN, GITHUB_URL_MESSAGE } from '../core/urls.js';
-import { ProjectSchema, projectForApi } from './project-schema.js';
+import { ProjectSchema, projectForApi, type ProjectWithAuthor } from './project-schema.js';
 
 export const RegisterBody = Type.Object(
   {
@@ -150,6 +150,6 @@ export function registrationForApi(r: RegistrationRow, reapplyUntil: string | nu
   };
 }
 
-export function myRegistrationForApi(r: RegistrationRow, project: ProjectRow | null, reapplyUntil: string | null) {
+export function myRegistrationForApi(r: RegistrationRow, project: ProjectWithAuthor | null, reapplyUntil: string | null) {
   return { ...registrationForApi(r, reapplyUntil), project: project ? projectForApi(project, r.team_name) : null };
 }

@@ -243,7 +243,8 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       }
       // Every code an agent may meet is in the table of the file for its reader; none twice.
       const rows = (text: string) => [...text.matchAll(/^\| `(\w+)` \| (\d{3}) \|/gm)].map((m) => m[1]!);
-      const byFile = { participant: rows(table), organizer: rows(organizer), webhook: rows(reference) };
+      const [teamPart, webhookPart] = reference.split('## Webhooks');
+      const byFile = { participant: rows(table), organizer: rows(organizer), team: rows(teamPart!), webhook: rows(webhookPart!) };
       for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
         const group = errorGroup(code);
         const holders = Object.entries(byFile)
