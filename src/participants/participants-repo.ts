@@ -36,7 +36,7 @@ export async function myEventsPage(
         eb('events.id', 'in', eb.selectFrom('event_organizers').select('event_id').where('user_id', '=', who.userId)),
         eb('events.id', 'in', eb.selectFrom('event_co_organizers').select('event_id').where('email', '=', who.email)),
         eb('events.id', 'in', eb.selectFrom('event_reviewers').select('event_id').where('user_id', '=', who.userId)),
-        eb('events.id', 'in', eb.selectFrom('registrations').select('event_id').where('user_id', '=', who.userId)),
+        eb('events.id', 'in', eb.selectFrom('team_members').select('event_id').where('user_id', '=', who.userId)),
       ]),
     );
   if (after) {
@@ -68,16 +68,17 @@ export async function myRoles(db: Executor, who: { userId: string; email: string
     db.selectFrom('event_co_organizers').select('event_id').where('email', '=', who.email).where('event_id', 'in', eventIds).execute(),
     db.selectFrom('event_reviewers').select('event_id').where('user_id', '=', who.userId).where('event_id', 'in', eventIds).execute(),
     db
-      .selectFrom('registrations')
-      .select(['id', 'event_id', 'user_id', 'team_name', 'status', 'reason'])
-      .where('user_id', '=', who.userId)
-      .where('event_id', 'in', eventIds)
+      .selectFrom('team_members')
+      .innerJoin('registrations', 'registrations.id', 'team_members.registration_id')
+      .select(['registrations.id', 'registrations.event_id', 'team_members.role', 'registrations.team_name', 'registrations.status', 'registrations.reason'])
+      .where('team_members.user_id', '=', who.userId)
+      .where('team_members.event_id', 'in', eventIds)
       .execute(),
   ]);
   for (const r of [...orgs, ...cos]) out.organizer.add(r.event_id);
   for (const r of reviews) out.reviewer.add(r.event_id);
   for (const r of regs) {
-    out.teams.set(r.event_id, { registration_id: r.id, team_name: r.team_name, status: r.status, reason: r.reason, leader: r.user_id === who.userId });
+    out.teams.set(r.event_id, { registration_id: r.id, team_name: r.team_name, status: r.status, reason: r.reason, leader: r.role === 'leader' });
   }
   return out;
 }

@@ -79,6 +79,22 @@ describe.each(DIALECTS)('GET /me/hackathons (%s)', (dialect) => {
     expect(seen.sort()).toEqual([registered, organized, reviewed, coOrganized].sort());
   });
 
+  it('names a member who joined by code as member, and drops the event when they leave', async () => {
+    const member = await quickUser(t);
+    const invitation = await t.api('POST', `/events/${registered}/team/invitations`, { key: person.key, body: {} });
+    expect(invitation.status).toBe(201);
+    const joined = await t.api('POST', `/events/${registered}/team/join`, { key: member.key, body: { join_code: invitation.body.join_code } });
+    expect(joined.status).toBe(200);
+    const mine = await t.api('GET', '/me/hackathons', { key: member.key });
+    expect(mine.body).toEqual([
+      expect.objectContaining({ event_id: registered, roles: ['member'], team: expect.objectContaining({ team_name: 'Night Owls' }) }),
+    ]);
+    const leaderView = (await t.api('GET', '/me/hackathons', { key: person.key })).body.find((e: { event_id: string }) => e.event_id === registered);
+    expect(leaderView.roles).toEqual(['leader']);
+    expect((await t.api('POST', `/events/${registered}/team/leave`, { key: member.key })).status).toBe(204);
+    expect((await t.api('GET', '/me/hackathons', { key: member.key })).body).toEqual([]);
+  });
+
   it('is empty for a person in no event, refuses a cursor of another person, and needs a key', async () => {
     const none = await t.api('GET', '/me/hackathons', { key: stranger.key });
     expect(none.status).toBe(200);

@@ -176,14 +176,6 @@ async function call(method: string, path: string, opts: AnyOptions = {}): Promis
   return text ? JSON.parse(text) : undefined;
 }
 
-/**
- * A call by a literal path (`/events/x/team`), for routes whose types the pages take from their own
- * module; prefer the typed get/post/… below.
- */
-export function callApi(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, opts: Omit<AnyOptions, 'path'> = {}): Promise<unknown> {
-  return call(method, path, opts);
-}
-
 /** The cursor of rel="next" in a Link header. */
 export function nextCursor(link: string | null): string | null {
   if (!link) return null;

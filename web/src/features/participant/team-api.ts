@@ -1,56 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiProblem, callApi } from '../../lib/api';
-import type { Project } from './data';
+import { ApiProblem, del, get, patch, post, type Answer } from '../../lib/api';
 
 /*
  * The team routes (GET/PATCH/DELETE /events/:id/team, invitations, join, leave, members, leader),
- * shaped as docs/api.md describes them. One file, so that the pages use them in one way.
+ * typed from the OpenAPI document. One file, so that the pages use them in one way.
  */
 
-export type TeamRole = 'leader' | 'member';
-
-export interface TeamMember {
-  user_id: string;
-  name: string;
-  email: string;
-  role: TeamRole;
-  joined_at: string;
-}
-
-export interface TeamInvitation {
-  id: string;
-  email: string | null;
-  created_at: string;
-  expires_at: string;
-}
-
-export interface Team {
-  event_id: string;
-  registration_id: string;
-  team_name: string;
-  status: string;
-  reason: string | null;
-  rejected_final: boolean;
-  track_id: string | null;
-  your_role: TeamRole;
-  leader: { user_id: string; name: string };
-  members: TeamMember[];
-  max_team_size: number | null;
-  min_team_size: number | null;
-  invitations: TeamInvitation[];
-  project: Project | null;
-  result: unknown;
-}
-
-export interface CreatedInvitation {
-  id: string;
-  join_code: string;
-  join_url: string;
-  expires_at: string;
-  email: string | null;
-}
-
-const path = (eventId: string, rest = '') => `/events/${encodeURIComponent(eventId)}/team${rest}`;
+export type Team = Answer<'/events/{id}/team'>;
+export type TeamMember = Team['members'][number];
+export type TeamRole = TeamMember['role'];
+export type CreatedInvitation = Answer<'/events/{id}/team/invitations', 'post'>;
 
 export const teamKey = (eventId: string) => ['team', eventId] as const;
 
@@ -60,7 +19,7 @@ export function useTeam(eventId: string) {
     queryKey: teamKey(eventId),
     queryFn: async ({ signal }): Promise<Team | null> => {
       try {
-        return (await callApi('GET', path(eventId), { signal })) as Team;
+        return await get('/events/{id}/team', { path: { id: eventId }, signal });
       } catch (err) {
         if (err instanceof ApiProblem && err.status === 404 && err.code === 'not_registered') return null;
         throw err;
@@ -71,12 +30,12 @@ export function useTeam(eventId: string) {
 
 export const teamApi = {
   createInvitation: (eventId: string, body: { email?: string; expires_in_hours?: number }) =>
-    callApi('POST', path(eventId, '/invitations'), { body }) as Promise<CreatedInvitation>,
-  revokeInvitation: (eventId: string, id: string) => callApi('DELETE', path(eventId, `/invitations/${encodeURIComponent(id)}`)) as Promise<void>,
-  join: (eventId: string, joinCode: string) => callApi('POST', path(eventId, '/join'), { body: { join_code: joinCode } }) as Promise<Team>,
-  leave: (eventId: string) => callApi('POST', path(eventId, '/leave')) as Promise<void>,
-  remove: (eventId: string, userId: string) => callApi('DELETE', path(eventId, `/members/${encodeURIComponent(userId)}`)) as Promise<void>,
-  handOver: (eventId: string, userId: string) => callApi('POST', path(eventId, '/leader'), { body: { user_id: userId } }) as Promise<Team>,
-  withdraw: (eventId: string) => callApi('DELETE', path(eventId)) as Promise<Team>,
-  rename: (eventId: string, teamName: string) => callApi('PATCH', path(eventId), { body: { team_name: teamName } }) as Promise<Team>,
+    post('/events/{id}/team/invitations', { path: { id: eventId }, body }),
+  revokeInvitation: (eventId: string, code: string) => del('/events/{id}/team/invitations/{code}', { path: { id: eventId, code } }),
+  join: (eventId: string, joinCode: string) => post('/events/{id}/team/join', { path: { id: eventId }, body: { join_code: joinCode } }),
+  leave: (eventId: string) => post('/events/{id}/team/leave', { path: { id: eventId } }),
+  remove: (eventId: string, userId: string) => del('/events/{id}/team/members/{user_id}', { path: { id: eventId, user_id: userId } }),
+  handOver: (eventId: string, userId: string) => post('/events/{id}/team/leader', { path: { id: eventId }, body: { user_id: userId } }),
+  withdraw: (eventId: string) => del('/events/{id}/team', { path: { id: eventId } }),
+  rename: (eventId: string, teamName: string) => patch('/events/{id}/team', { path: { id: eventId }, body: { team_name: teamName } }),
 };
