@@ -25,7 +25,8 @@ const FORM = {
  * sign-up (confirmed by the mailed link) back to the web form; the form shows the errors next to
  * their fields, then registers the team and lands on the team page; the organizer approves in the
  * dashboard; the team submits its project on the web and changes it; the event page and "my
- * hackathons" say the same status. Screenshots at phone and desktop width, in English and Chinese.
+ * hackathons" say the same status. The leader invites two people by link; one joins with an
+ * account, the other through sign-up; one member submits the project and the other changes it. Screenshots at phone and desktop width, in English and Chinese.
  */
 describe.each(DIALECTS)('participant flow through the web app (%s)', (dialect) => {
   let t: TestApp;
@@ -130,6 +131,59 @@ describe.each(DIALECTS)('participant flow through the web app (%s)', (dialect) =
       hours: 12,
     });
 
+    // 2b. The team page: the leader invites two people by link (copy button; each link shown once).
+    await page.getByRole('heading', { level: 1, name: 'Tide Pool' }).waitFor();
+    const invite = async () => {
+      await page.getByRole('button', { name: 'Create invitation link' }).click();
+      await page.getByText('Invitation link created.').waitFor();
+      const url = (await page.locator('.invite-link').textContent())!;
+      await page.getByRole('button', { name: 'Copy link' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+      await page.getByRole('button', { name: 'Done' }).click();
+      return url;
+    };
+    const link1 = await invite();
+    const link2 = await invite();
+    expect(link1).toMatch(new RegExp(`^${t.url}/hackathons/${eventId}/join\\?code=[A-Za-z0-9_-]{20,}$`));
+    expect(link2).not.toBe(link1);
+    await expect.poll(() => page.getByRole('button', { name: /^Revoke the invitation/ }).count()).toBe(2);
+    await expectAccessible(page);
+
+    // 2c. Member one has an account: signs in, opens the link, joins.
+    const one = await t.user();
+    await t.database.db.updateTable('users').set({ name: 'Omar One' }).where('id', '=', one.id).execute();
+    const m1 = await openPage(browser, { timezoneId: 'Asia/Tokyo' });
+    m1.page.setDefaultTimeout(15_000);
+    await signInSession(m1.context, t.url, one.email, PASSWORD);
+    await m1.page.goto(link1);
+    await settled(m1.page);
+    await m1.page.getByRole('button', { name: 'Join the team' }).click();
+    await m1.page.waitForURL(`${t.url}/hackathons/${eventId}/team`);
+    await m1.page.getByRole('heading', { level: 1, name: 'Tide Pool' }).waitFor();
+
+    // 2d. Member two has none: the link leads through sign-up (confirmed by mail) and back to the join button.
+    const twoEmail = `two-${dialect}@example.com`;
+    const m2 = await openPage(browser, { locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+    m2.page.setDefaultTimeout(15_000);
+    await m2.page.goto(link2);
+    await settled(m2.page);
+    await m2.page.getByRole('link', { name: '创建账户' }).click();
+    await m2.page.getByLabel('电子邮箱').fill(twoEmail);
+    await m2.page.getByLabel('姓名').fill('Tina Two');
+    await m2.page.getByLabel('密码', { exact: true }).fill(PASSWORD);
+    const mailsBefore = smtp.count();
+    await m2.page.getByRole('button', { name: '创建账户' }).click();
+    const twoLink = /http:\/\/127\.0\.0\.1:\d+\/signup\/confirm\?token=[A-Za-z0-9_-]{43}/.exec(unfoldMail((await smtp.nextTo(twoEmail, mailsBefore)).raw))![0];
+    await m2.page.goto(twoLink);
+    await m2.page.getByRole('button', { name: '创建我的账户' }).click();
+    await m2.page.waitForURL(link2);
+    await m2.page.getByRole('button', { name: '加入团队' }).click();
+    await m2.page.waitForURL(`${t.url}/hackathons/${eventId}/team`);
+
+    // The leader's page lists all three; the used invitations are gone.
+    await visit(page, `/hackathons/${eventId}/team`);
+    for (const name of ['Lea Leader', 'Omar One', 'Tina Two']) await page.getByRole('listitem').filter({ hasText: name }).first().waitFor();
+
     // 3. The event page shows the person's own status near the top; the project page waits for approval.
     await visit(page, `/hackathons/${eventId}`);
     const box = page.getByRole('region', { name: 'Your team: Tide Pool' });
@@ -148,21 +202,25 @@ describe.each(DIALECTS)('participant flow through the web app (%s)', (dialect) =
     expect(org.problems).toEqual([]);
     await org.context.close();
 
-    // 5. The project: submitted on the web, then changed; the page says it saved and who changed it last.
+    // 5. The project: one member submits it on the web, another changes it; the page says who changed it last.
+    await visit(m1.page, `/hackathons/${eventId}/project`);
+    await m1.page.getByRole('heading', { name: 'Submit your project' }).waitFor();
+    await m1.page.getByText('Developer tools').first().waitFor();
+    await m1.page.getByRole('textbox', { name: /^Project name/ }).fill('Tide Watch');
+    await m1.page.getByRole('textbox', { name: /^GitHub repository/ }).fill('https://github.com/tide/watch');
+    await m1.page.getByRole('textbox', { name: 'Demo video' }).fill('https://video.example.org/tide');
+    await m1.page.getByRole('textbox', { name: 'Description' }).fill('Water quality, every hour.');
+    await m1.page.getByRole('button', { name: 'Submit project' }).click();
+    await m1.page.getByRole('heading', { name: 'Edit your project' }).waitFor();
+    await m1.page.getByText('Last changed by Omar One').waitFor();
+    await visit(m2.page, `/hackathons/${eventId}/project`);
+    await m2.page.getByRole('heading', { name: '编辑作品' }).waitFor();
+    await m2.page.getByRole('textbox', { name: '网站' }).fill('https://tide.example.org/watch');
+    await m2.page.getByRole('button', { name: '保存修改' }).click();
+    await m2.page.getByRole('status').getByText('已保存。').waitFor();
+    await m2.page.getByText('最后由 Tina Two 修改').waitFor();
     await visit(page, `/hackathons/${eventId}/project`);
-    await page.getByRole('heading', { name: 'Submit your project' }).waitFor();
-    await page.getByText('Developer tools').first().waitFor();
-    await page.getByRole('textbox', { name: /^Project name/ }).fill('Tide Watch');
-    await page.getByRole('textbox', { name: /^GitHub repository/ }).fill('https://github.com/tide/watch');
-    await page.getByRole('textbox', { name: 'Demo video' }).fill('https://video.example.org/tide');
-    await page.getByRole('textbox', { name: 'Description' }).fill('Water quality, every hour.');
-    await page.getByRole('button', { name: 'Submit project' }).click();
-    await page.getByRole('heading', { name: 'Edit your project' }).waitFor();
-    await page.getByRole('textbox', { name: 'Website' }).fill('https://tide.example.org/watch');
-    await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('status').getByText('Saved.').waitFor();
-    const project = (await t.api('GET', `/events/${eventId}/my-registration`, { key: organizer.key })).status;
-    expect(project).toBe(404);
+    await page.getByText('Last changed by Tina Two').waitFor();
     const saved = await t.database.db.selectFrom('projects').selectAll().where('registration_id', '=', regRow.id).executeTakeFirstOrThrow();
     expect(saved).toMatchObject({
       project_name: 'Tide Watch',
@@ -172,6 +230,10 @@ describe.each(DIALECTS)('participant flow through the web app (%s)', (dialect) =
       track_id: 'tools',
     });
     await expectAccessible(page);
+    expect(m1.problems).toEqual([]);
+    expect(m2.problems).toEqual([]);
+    await m1.context.close();
+    await m2.context.close();
 
     // 6. My hackathons lists the event with the role and status; the header links to it.
     await page.getByRole('navigation', { name: 'Main' }).first().getByRole('link', { name: 'My hackathons' }).click();
@@ -185,6 +247,7 @@ describe.each(DIALECTS)('participant flow through the web app (%s)', (dialect) =
     // 7. Every page at phone and desktop width, in English and Chinese, axe-clean.
     for (const [path, name] of [
       [`/hackathons/${eventId}`, 'event'],
+      [`/hackathons/${eventId}/team`, 'team'],
       [`/hackathons/${eventId}/project`, 'project'],
       ['/me/hackathons', 'my-hackathons'],
     ] as const) {
