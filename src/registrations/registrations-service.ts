@@ -14,7 +14,7 @@ import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
 import { teamNameKey, validateRegistration, type NormalisedRegistration, type RegistrationInput } from './form.js';
 import { REGISTRATION_DECIDED, type RegistrationWaits } from './registration-waits.js';
-import { findTeamRegistration, listRegistrationsPage, projectOfRegistration } from './registrations-repo.js';
+import { findTeamRegistration, listRegistrationsPage, membersOf, projectOfRegistration } from './registrations-repo.js';
 import type { ProjectWithAuthor } from './project-schema.js';
 
 export interface RegistrationListQuery {
@@ -221,7 +221,15 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       ...(after !== undefined ? { after } : {}),
     });
     const page = takePage(rows, q.limit, (r) => [byName ? r.team_name_key : r.id]);
-    return { rows: page.items, nextCursor: page.nextKey ? encodeCursor(kind, event.id, page.nextKey) : null, reapplyUntil: reapplyUntil(event) };
+    const members = await membersOf(
+      db,
+      page.items.map((r) => r.id),
+    );
+    return {
+      rows: page.items.map((r) => ({ ...r, members: members.filter((m) => m.registration_id === r.id) })),
+      nextCursor: page.nextKey ? encodeCursor(kind, event.id, page.nextKey) : null,
+      reapplyUntil: reapplyUntil(event),
+    };
   }
 
   async function decide(who: Principal, eventId: string, registrationId: string, decision: 'approved' | 'rejected', reason?: string, final = false) {

@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
@@ -319,5 +322,117 @@ describe.each(DIALECTS)('teams (%s)', (dialect) => {
     expect((await team(a.leader.key, a.eventId)).body.invitations).toHaveLength(1);
     // Without a key: 401.
     expect((await t.api('GET', `/events/${a.eventId}/team`)).status).toBe(401);
+  });
+});
+
+describe.each(DIALECTS)('teams: organizer list, webhooks and MCP (%s)', (dialect) => {
+  let t: TestApp;
+  let org: TestUser;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    // Workers off: deliveries stay queued, read through the deliveries route; nothing is sent.
+    t = await startTestApp(dialect, { env: { WEBHOOKS_ALLOW_LOOPBACK: 'true', WEBHOOKS_WORKERS: 'false' } });
+    org = await quickUser(t, 'organizer');
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await t?.close();
+  });
+
+  async function mcp(key: string): Promise<Client> {
+    const client = new Client({ name: 'teams-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/api/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+    clients.push(client);
+    return client;
+  }
+  const call = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as CallToolResult;
+  const json = (r: CallToolResult) => JSON.parse((r.content[0] as { text: string }).text);
+
+  it("the organizer's list shows each team's members and count", async () => {
+    const eventId = await createEvent(t, org.key);
+    const leader = await quickUser(t);
+    const reg = await t.api('POST', `/events/${eventId}/register`, { key: leader.key, body: registrationBody() });
+    const code = (await t.api('POST', `/events/${eventId}/team/invitations`, { key: leader.key, body: {} })).body.join_code;
+    const member = await quickUser(t);
+    expect((await t.api('POST', `/events/${eventId}/team/join`, { key: member.key, body: { join_code: code } })).status).toBe(200);
+    const list = await t.api('GET', `/events/${eventId}/registrations`, { key: org.key });
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0]).toMatchObject({ id: reg.body.id, member_count: 2 });
+    expect(list.body[0].members.map((m: { user_id: string; email: string; role: string }) => [m.user_id, m.email, m.role])).toEqual([
+      [leader.id, leader.email, 'leader'],
+      [member.id, member.email, 'member'],
+    ]);
+  });
+
+  it("team.member.joined / left reach the organizer's and every member's subscriptions, not another team's", async () => {
+    const eventId = await createEvent(t, org.key);
+    const leader = await quickUser(t);
+    const other = await quickUser(t);
+    const member = await quickUser(t);
+    await t.api('POST', `/events/${eventId}/register`, { key: leader.key, body: registrationBody() });
+    await t.api('POST', `/events/${eventId}/register`, { key: other.key, body: registrationBody() });
+    const subscribe = async (key: string) => {
+      const res = await t.api('POST', '/webhooks', {
+        key,
+        body: { url: 'http://127.0.0.1:9/hook', events: ['team.member.joined', 'team.member.left', 'project.submitted'], event_id: eventId },
+      });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const hooks = {
+      org: await subscribe(org.key),
+      leader: await subscribe(leader.key),
+      other: await subscribe(other.key),
+      member: await subscribe(member.key),
+    };
+    const code = (await t.api('POST', `/events/${eventId}/team/invitations`, { key: leader.key, body: {} })).body.join_code;
+    expect((await t.api('POST', `/events/${eventId}/team/join`, { key: member.key, body: { join_code: code } })).status).toBe(200);
+    expect((await t.api('DELETE', `/events/${eventId}/team/members/${member.id}`, { key: leader.key })).status).toBe(204);
+    const kinds = async (owner: string, hook: string) =>
+      ((await t.api('GET', `/webhooks/${hook}/deliveries`, { key: owner })).body as Array<{ type: string; payload: { data: { removed: boolean } } }>)
+        .map((d) => `${d.type}${d.type === 'team.member.left' ? ` removed=${d.payload.data.removed}` : ''}`)
+        .sort();
+    const both = ['team.member.joined', 'team.member.left removed=true'];
+    expect(await kinds(org.key, hooks.org)).toEqual(both);
+    expect(await kinds(leader.key, hooks.leader)).toEqual(both);
+    expect(await kinds(member.key, hooks.member)).toEqual(both);
+    expect(await kinds(other.key, hooks.other)).toEqual([]);
+  });
+
+  it('the MCP tools drive the team routes with the same answers and refusals', async () => {
+    const eventId = await createEvent(t, org.key);
+    const leader = await quickUser(t);
+    const member = await quickUser(t);
+    const reg = await t.api('POST', `/events/${eventId}/register`, { key: leader.key, body: registrationBody() });
+    const lc = await mcp(leader.key);
+    const mc = await mcp(member.key);
+    const none = await call(mc, 'get_team', { event_id: eventId });
+    expect(none.isError).toBe(true);
+    expect(json(none)).toMatchObject({ code: 'not_registered', action: expect.stringContaining('join_team') });
+    const inv = await call(lc, 'create_team_invitation', { event_id: eventId, expires_in_hours: 2 });
+    expect(inv.isError).toBeFalsy();
+    expect(inv.structuredContent).toMatchObject({ expires_at: new Date(T0.getTime() + 2 * HOUR).toISOString() });
+    const joined = await call(mc, 'join_team', { event_id: eventId, join_code: (inv.structuredContent as { join_code: string }).join_code });
+    expect(joined.structuredContent).toMatchObject({ registration_id: reg.body.id, your_role: 'member', member_count: 2 });
+    const refused = await call(mc, 'remove_team_member', { event_id: eventId, user_id: leader.id });
+    expect(refused.isError).toBe(true);
+    expect(json(refused)).toMatchObject({ code: 'not_team_leader', status: 403, detail: expect.any(String), action: expect.stringContaining('get_team') });
+    const renamed = await call(lc, 'rename_team', { event_id: eventId, team_name: 'Renamed By MCP' });
+    expect(renamed.structuredContent).toMatchObject({ team_name: 'Renamed By MCP' });
+    const handed = await call(lc, 'hand_over_team', { event_id: eventId, user_id: member.id });
+    expect(handed.structuredContent).toMatchObject({ your_role: 'member', leader: { user_id: member.id } });
+    const left = await call(lc, 'leave_team', { event_id: eventId });
+    expect(left.structuredContent).toEqual({ done: true });
+    const inv2 = await call(mc, 'create_team_invitation', { event_id: eventId });
+    const revoked = await call(mc, 'revoke_team_invitation', { event_id: eventId, code: (inv2.structuredContent as { id: string }).id });
+    expect(revoked.structuredContent).toEqual({ done: true });
+    const gone = await call(mc, 'withdraw_registration', { event_id: eventId });
+    expect(gone.structuredContent).toMatchObject({ status: 'withdrawn', member_count: 1 });
+    const stranger = await call(lc, 'get_team', { event_id: eventId });
+    expect(json(stranger).code).toBe('not_registered');
+    const notMember = await call(mc, 'remove_team_member', { event_id: eventId, user_id: leader.id });
+    expect(json(notMember).code).toBe('team_member_not_found');
   });
 });
