@@ -232,7 +232,7 @@ function RegistrationRow({
   const answers = Object.entries(r.fields).filter(([, v]) => v !== null && v !== '');
   const labelOf = (key: string) => event.registration_config.fields.find((f) => f.key === key)?.label ?? key;
   // The team's members (name, e-mail, role), as the list and its CSV carry them.
-  const members = (r as { members?: Array<{ name: string; email: string; role: string }> }).members ?? [];
+  const members = r.members;
   return (
     <li className="detail-item">
       <div className="detail-item-head">
