@@ -195,6 +195,12 @@ describe.each(DIALECTS)('participant flow through the web app (%s)', (dialect) =
     const org = await openPage(browser);
     await signInSession(org.context, t.url, organizer.email, PASSWORD);
     await visit(org.page, `/events/${eventId}/registrations`);
+    // The registration lists its members (name, role, e-mail).
+    const members = org.page.locator('.registration-members');
+    await members.getByText('Tina Two').waitFor();
+    await members.getByText('Omar One').waitFor();
+    await members.getByText(leaderEmail).waitFor();
+    await screenshot(org.page, `participant-registrations-${dialect}`);
     await org.page.getByRole('button', { name: 'Approve Tide Pool' }).click();
     await expect
       .poll(async () => (await t.database.db.selectFrom('registrations').select('status').where('id', '=', regRow.id).executeTakeFirstOrThrow()).status)
