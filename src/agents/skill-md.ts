@@ -504,8 +504,8 @@ curl -s -X POST "${base}/webhooks" -H "Authorization: Bearer $KEY" -H 'Content-T
 
 ${fieldTable(CreateWebhookBody, { url: 'public https URL (no private or loopback host)', event_id: 'only this event; default: every event you may read' })}
 
-Kinds: ${WEBHOOK_EVENT_TYPES.map((k) => `\`${k}\``).join(', ')}. A team receives the registration and project kinds of its
-own registration only, and \`judging.started\` / \`results.published\` of events it is registered in;
+Kinds: ${WEBHOOK_EVENT_TYPES.map((k) => `\`${k}\``).join(', ')}. Every team member receives the registration, project and
+\`team.member.*\` kinds of its own team only, and \`judging.started\` / \`results.published\` of events it is in a team of;
 organizers receive every kind of the events they organize. Each POST has the body
 \`{"type", "timestamp", "data"}\` (the OpenAPI document's \`webhooks\` section has each kind's
 \`data\`) and the Standard Webhooks headers \`webhook-id\` (the same on every retry: deduplicate on it),

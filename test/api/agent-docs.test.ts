@@ -291,6 +291,15 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'test_webhook',
         'list_webhook_deliveries',
         'retry_webhook_delivery',
+        'get_team',
+        'create_team_invitation',
+        'revoke_team_invitation',
+        'join_team',
+        'leave_team',
+        'remove_team_member',
+        'hand_over_team',
+        'rename_team',
+        'withdraw_registration',
       ]);
     });
   });
