@@ -45,6 +45,7 @@ import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
 import { reviewsRoutes } from './reviews/reviews-routes.js';
 import { statsRoutes } from './stats/stats-routes.js';
+import { participantsRoutes } from './participants/participants-routes.js';
 import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
 import { createStandingsRefresher } from './results/standings-refresh.js';
@@ -58,6 +59,8 @@ import { galleryRoutes } from './showcase/gallery-routes.js';
 import { createGalleryService } from './showcase/gallery-service.js';
 import { votingRoutes } from './showcase/voting-routes.js';
 import { createVotingService } from './showcase/voting-service.js';
+import { teamsRoutes } from './teams/teams-routes.js';
+import { createTeamsService } from './teams/teams-service.js';
 import { createWebhooksService } from './webhooks/webhooks-service.js';
 
 export interface BuildOptions {
@@ -189,6 +192,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const gallery = createGalleryService({ db, clock, events });
+  const teams = createTeamsService({ db, clock, events, notifier, mailer, publicUrl: config.publicUrl, log: () => app.log });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log });
   // What the pages' HTML says before any script runs (title, link previews): only public events.
   const pageHead: PageHeadSource = {
@@ -225,6 +229,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     webhooks,
     gallery,
     voting,
+    teams,
   };
 
   const app = Fastify({
@@ -315,11 +320,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(skillRoutes(agents));
       await api.register(eventsRoutes(ctx));
       await api.register(registrationsRoutes(ctx));
+      await api.register(teamsRoutes(ctx));
       await api.register(submissionsRoutes(ctx));
       await api.register(reviewersRoutes(ctx));
       await api.register(resultsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
       await api.register(statsRoutes(ctx));
+      await api.register(participantsRoutes(ctx));
       await api.register(mcpRoutes(ctx));
       await api.register(accountsRoutes(ctx));
       await api.register(webhooksRoutes(ctx));

@@ -39,6 +39,15 @@ export const EXPECTED_MCP_TOOLS = [
   'test_webhook',
   'list_webhook_deliveries',
   'retry_webhook_delivery',
+  'get_team',
+  'create_team_invitation',
+  'revoke_team_invitation',
+  'join_team',
+  'leave_team',
+  'remove_team_member',
+  'hand_over_team',
+  'rename_team',
+  'withdraw_registration',
 ] as const;
 
 /** An official MCP SDK client on the test server's /api/v1/mcp, authenticated with `key`. */

@@ -9,7 +9,7 @@ import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import { useSite } from '../../lib/site';
 import { AuthCard } from './auth-shell';
-import { afterSignIn, passwordProblem } from './logic';
+import { afterSignIn, passwordProblem, rememberSignupNext } from './logic';
 import { messages } from './messages';
 
 type Checks = Partial<Record<'email' | 'password' | 'invite_code', string>>;
@@ -51,7 +51,10 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
   const signUp = useMutation({
     mutationFn: (body: Body<'/auth/signup', 'post'>) => post('/auth/signup', { body }),
     onSuccess: (answer) => {
-      if ('status' in answer) return;
+      if ('status' in answer) {
+        rememberSignupNext(next);
+        return;
+      }
       signedIn(answer);
       navigate(afterSignIn(next, answer.user.role, safeNext), { replace: true });
     },
