@@ -114,7 +114,7 @@ function parts(c: MailContext): Parts {
   const d = c.data;
   const team = oneLine(d.team_name) || (zh ? '你的团队' : 'your team');
   const ev = oneLine(c.event.name);
-  const org = c.organizerName ? oneLine(c.organizerName) : zh ? '主办方' : 'the organizers';
+  const org = c.organizerName ? oneLine(c.organizerName) : zh ? '主办方' : 'The organizers';
   const at = (iso: string) => formatInZone(iso, c.timeZone, c.language);
   const eventLink = { label: zh ? '活动页面' : 'Event page', url: eventUrl(c.event.id) };
   switch (c.kind) {
