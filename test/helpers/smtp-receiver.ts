@@ -7,7 +7,8 @@ export interface ReceivedMail {
 }
 
 /** A real SMTP receiver on 127.0.0.1 (no auth, no STARTTLS), keeping every message it gets. */
-export async function startSmtpReceiver(listenPort = 0) {
+/** `listenPort` 0 = any free port; `delayMs`: how long each message waits before it is accepted (a slow server). */
+export async function startSmtpReceiver(listenPort = 0, delayMs = 0) {
   const mails: ReceivedMail[] = [];
   const waiters: Array<{ to: string; after: number; resolve: (m: ReceivedMail) => void }> = [];
   const server = new SMTPServer({
@@ -26,7 +27,8 @@ export async function startSmtpReceiver(listenPort = 0) {
             w.resolve(mail);
           }
         }
-        callback();
+        if (delayMs > 0) setTimeout(() => callback(), delayMs);
+        else callback();
       });
     },
   });
