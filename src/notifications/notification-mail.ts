@@ -69,7 +69,7 @@ export interface RenderedMail {
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
 function clean(value: unknown, max = 500): string {
-  if (value === null || value === undefined) return '';
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return '';
   return String(value).replace(CONTROL, '').slice(0, max);
 }
 
