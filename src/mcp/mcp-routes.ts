@@ -119,8 +119,9 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
       const query = new URLSearchParams();
       for (const [k, v] of Object.entries(rest)) query.set(k, String(v));
       if ([...query.keys()].length) url += `?${query}`;
-    } else {
+    } else if (spec.method !== 'DELETE') {
       // The remaining arguments are the JSON body (an empty object where the route takes none).
+      // A DELETE takes its path arguments only.
       payload = JSON.stringify({ ...rest, ...spec.fixedBody });
       headers['content-type'] = 'application/json';
     }
@@ -136,7 +137,9 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
     }
     const structured: Record<string, unknown> = spec.list
       ? { items: body, next_cursor: nextCursorOf(res.headers.link as string | undefined) }
-      : (body as Record<string, unknown>);
+      : spec.noContent
+        ? { ...Object.fromEntries(spec.pathArgs.map((name) => [name, args[name]])), deleted: true }
+        : (body as Record<string, unknown>);
     if (spec.countHeader) structured[spec.countHeader.property] = Number(res.headers[spec.countHeader.header] ?? 0);
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
