@@ -103,3 +103,22 @@ export function takeSignupNext(): string | null {
     return null;
   }
 }
+
+/** The mail language for the browser's languages: zh for any Chinese first preference, else en. */
+export function browserMailLanguage(preferred: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages): 'en' | 'zh' {
+  for (const lang of preferred) {
+    const l = lang.toLowerCase();
+    if (l.startsWith('zh')) return 'zh';
+    if (l.startsWith('en')) return 'en';
+  }
+  return 'en';
+}
+
+/** The browser's IANA time zone, or UTC when it does not say. */
+export function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
