@@ -17,6 +17,8 @@ import * as repo from './results-repo.js';
 import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
 import { placeOf, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import type { TeamResult } from '../registrations/team-result-schema.js';
+import { teamResult } from './team-result.js';
 
 /** Pages: `limit` entries (default and maximum as GET /events paginates), the next one by `cursor`. */
 export const DEFAULT_PAGE_LIMIT = 100;
@@ -239,7 +241,7 @@ export function createResultsService(deps: {
    * primary key of `results` (one row per event) backs this up should anything slip past.
    * Refused with unscored_projects while a judged project has no score at all, unless `force`.
    */
-  async function publish(who: Principal, eventId: string, opts: { force?: boolean } = {}) {
+  async function publish(who: Principal, eventId: string, opts: { force?: boolean; releaseFeedback?: boolean } = {}) {
     const owned = await events.getOwned(eventId, who);
     // Most of the recomputation happens here, outside the transaction and its locks.
     await standings.complete(owned.id);
@@ -304,7 +306,15 @@ export function createResultsService(deps: {
               trackPosition = t.position++;
               trackRank = t.rankOf(row.score_key);
             }
-            rows.push({ position: position++, rank, track_id: row.track_id, track_position: trackPosition, track_rank: trackRank, entry_tail: tail });
+            rows.push({
+              position: position++,
+              rank,
+              track_id: row.track_id,
+              track_position: trackPosition,
+              track_rank: trackRank,
+              entry_tail: tail,
+              project_id: row.project_id,
+            });
           }
           const piece = (pieces.length > 0 ? ',' : '') + texts.join(',');
           pieces.push(piece);
@@ -316,13 +326,19 @@ export function createResultsService(deps: {
         // The entries live in result_entries; the tag is the hash of their whole array's bytes.
         await tx.updateTable('results').set({ etag }).where('event_id', '=', event.id).execute();
         const peoplesChoice = deps.peoplesChoice ? await deps.peoplesChoice(tx, event) : null;
-        await tx.updateTable('events').set({ status: 'ended', result_announced_at: stamp, updated_at: stamp }).where('id', '=', event.id).execute();
+        const feedbackReleased = opts.releaseFeedback === true;
+        await tx
+          .updateTable('events')
+          .set({ status: 'ended', result_announced_at: stamp, updated_at: stamp, feedback_released: feedbackReleased ? 1 : 0 })
+          .where('id', '=', event.id)
+          .execute();
         await enqueueWebhookEvent(tx, { type: 'results.published', eventId: event.id, data: { event_id: event.id, published_at: stamp }, at: stamp });
         return {
           event_id: event.id,
           status: 'ended' as const,
           result_announced_at: stamp,
           published_at: stamp,
+          feedback_released: feedbackReleased,
           etag: `"${etag}"`,
           peoples_choice: peoplesChoice,
           entryPieces: pieces,
@@ -389,7 +405,35 @@ export function createResultsService(deps: {
     };
   }
 
-  return { leaderboard, leaderboardCsv, publish, published };
+  /**
+   * Owners, once results are published: whether the teams may read their reviews. One conditional
+   * update (the result must exist), so a switch before publication changes nothing.
+   */
+  async function setFeedbackRelease(who: Principal, eventId: string, released: boolean) {
+    const event = await events.getOwned(eventId, who);
+    const stamp = iso(clock.now());
+    const done = await db
+      .updateTable('events')
+      .set({ feedback_released: released ? 1 : 0, updated_at: stamp })
+      .where('id', '=', event.id)
+      .where((eb) => eb.exists(eb.selectFrom('results').select('results.event_id').whereRef('results.event_id', '=', 'events.id')))
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0) throw notPublished(event, clock.now());
+    events.changed(event.id);
+    return { event_id: event.id, feedback_released: released, updated_at: stamp };
+  }
+
+  /**
+   * A registration's own result (null before publication). The caller vouches that the reader is
+   * on the team or an organizer: my-registration and the team route read it for the caller's own team.
+   */
+  async function teamResultOf(registration: { id: string; event_id: string; track_id: string | null }): Promise<TeamResult | null> {
+    const event = await events.load(registration.event_id);
+    if (!event) return null;
+    return teamResult(db, event, registration);
+  }
+
+  return { leaderboard, leaderboardCsv, publish, published, setFeedbackRelease, teamResult: teamResultOf };
 }
 
 export type ResultsService = ReturnType<typeof createResultsService>;
