@@ -290,6 +290,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'reject_registration',
         'get_leaderboard',
         'publish_results',
+        'set_feedback_release',
         'update_event',
         'start_judging',
         'cancel_event',

@@ -26,6 +26,7 @@ const TOOL_NAMES = [
   'reject_registration',
   'get_leaderboard',
   'publish_results',
+  'set_feedback_release',
   'update_event',
   'start_judging',
   'cancel_event',
@@ -226,6 +227,19 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     expect(problem(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId } }))).toMatchObject({
       code: 'results_already_published',
       status: 409,
+    });
+
+    // The team's own result; the reviews once the organizer releases them, the model unnamed.
+    const before = ok(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
+    expect(before.result).toMatchObject({ rank: 1, score: 7.6667, feedback: null });
+    const released = ok(await orgClient.callTool({ name: 'set_feedback_release', arguments: { event_id: eventId, released: true } }));
+    expect(released).toMatchObject({ event_id: eventId, feedback_released: true });
+    const after = ok(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
+    expect(after.result.feedback).toEqual([{ source: 'model', scores: { impact: 8, craft: 7 }, comment: null }]);
+    expect(JSON.stringify(after)).not.toContain('gpt-4o-mini');
+    expect(problem(await teamClient.callTool({ name: 'set_feedback_release', arguments: { event_id: eventId, released: false } }))).toMatchObject({
+      code: 'forbidden',
+      status: 403,
     });
   });
 

@@ -4,6 +4,7 @@ import { messages as keys } from '../features/keys/messages';
 import { formMessages as organizerForm } from '../features/organizer/form-messages';
 import { messages as organizer } from '../features/organizer/messages';
 import { messages as publicPages } from '../features/public/messages';
+import { messages as teamResult } from '../features/participant/team-result-messages';
 import { messages as reviewer } from '../features/reviewer/messages';
 import { messages as showcase } from '../features/showcase/messages';
 import { messages as webhooks } from '../features/webhooks/messages';
@@ -21,5 +22,6 @@ export const ALL_MESSAGES: Record<string, MessageBundle> = {
   'organizer-form': organizerForm,
   reviewer,
   showcase,
+  'team-result': teamResult,
   webhooks,
 };
