@@ -17,6 +17,7 @@ import type { SubmissionsService } from './submissions/submissions-service.js';
 import type { WebhooksService } from './webhooks/webhooks-service.js';
 import type { GalleryService } from './showcase/gallery-service.js';
 import type { VotingService } from './showcase/voting-service.js';
+import type { TeamsService } from './teams/teams-service.js';
 
 /**
  * Everything buildApp builds once: the wiring's own view. Route modules do not import it: each
@@ -53,6 +54,8 @@ export interface AppContext {
   gallery: GalleryService;
   /** People's choice voting. */
   voting: VotingService;
+  /** Teams: members, join codes, leadership. */
+  teams: TeamsService;
 }
 
 export type { App } from './core/http/app-types.js';

@@ -51,6 +51,8 @@ import { galleryRoutes } from './showcase/gallery-routes.js';
 import { createGalleryService } from './showcase/gallery-service.js';
 import { votingRoutes } from './showcase/voting-routes.js';
 import { createVotingService } from './showcase/voting-service.js';
+import { teamsRoutes } from './teams/teams-routes.js';
+import { createTeamsService } from './teams/teams-service.js';
 import { createWebhooksService } from './webhooks/webhooks-service.js';
 
 export interface BuildOptions {
@@ -182,6 +184,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const gallery = createGalleryService({ db, clock, events });
+  const teams = createTeamsService({ db, clock, events, notifier, mailer, publicUrl: config.publicUrl, log: () => app.log });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log });
   // What the pages' HTML says before any script runs (title, link previews): only public events.
   const pageHead: PageHeadSource = {
@@ -218,6 +221,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     webhooks,
     gallery,
     voting,
+    teams,
   };
 
   const app = Fastify({
@@ -302,6 +306,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(skillRoutes(agents));
       await api.register(eventsRoutes(ctx));
       await api.register(registrationsRoutes(ctx));
+      await api.register(teamsRoutes(ctx));
       await api.register(submissionsRoutes(ctx));
       await api.register(reviewersRoutes(ctx));
       await api.register(resultsRoutes(ctx));

@@ -42,8 +42,8 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   forbidden: "Your key may not do this (not the event's organizer, or a review key). Do not retry.",
   registration_not_approved: 'Not approved (yet). Wait for the decision (`my-registration?wait=`), then submit.',
   not_found: 'No such URL. Check the path.',
-  event_not_found: 'Wrong event id (or a draft you cannot see). List events again; do not poll.',
-  not_registered: 'You have no registration for this event. Register first.',
+  event_not_found: 'Wrong event id (or a hidden draft). List events again; do not poll.',
+  not_registered: 'In no team of this event. Register (or join) first.',
   registration_not_found: 'Organizers: the registration id is wrong for this event.',
   project_not_found: 'The project id is wrong for this event.',
   webhook_not_found: 'No webhook of yours has this id. List yours with `GET /webhooks`.',
@@ -53,8 +53,16 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   registration_closed: 'Registration is closed (`detail` says why). Do not retry.',
   already_registered: 'Registered already (pending or approved; `id` is it). Read `my-registration`.',
   registration_rejected_final: 'Rejected as final: no re-application. Do not retry.',
-  team_name_taken: 'Another team here has this name (case-insensitively). Pick another `team_name`.',
+  team_name_taken: 'Another team here has this name (any case). Pick another `team_name`.',
   submission_closed: 'Submission is closed (`detail` says why). Do not retry.',
+  already_in_team: 'You are in a team of this event already (`registration_id`). Read `GET /team`; leave it first to change.',
+  team_full: "The team has the event's `max_team_size` members. Do not retry.",
+  team_too_small: 'Fewer members than `min_team_size` (`members_needed` more). Invite them, then submit.',
+  leader_must_hand_over: 'A leader hands over (`POST /team/leader`) before leaving; alone: withdraw (`DELETE /team`).',
+  registration_not_pending: 'Only a pending registration can be renamed (or invited to, once withdrawn). Do not retry.',
+  not_team_leader: 'Only the team leader may do this. Ask them.',
+  join_code_invalid: 'Unknown, revoked or expired code, or another event. Ask the leader for a new one.',
+  team_member_not_found: 'That user is not in your team. Use a `user_id` from `GET /team`.',
   results_not_published: `Not published yet (\`event_status\` says where the event is). Ask again after \`Retry-After\` (${POLL_MAX_SECONDS} s); cancelled (no Retry-After): stop.`,
   invalid_transition: 'Organizers: an event status only moves forward.',
   event_locked: 'Organizers: judging has started, so dimensions, models, tracks and deadlines are fixed.',
@@ -64,16 +72,16 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   idempotency_key_reused: 'This `Idempotency-Key` came with another body. Use a new key for a new request.',
   idempotency_key_in_use: 'The first request with this key still runs. Retry it after a moment.',
   conflict_of_interest: 'Reviewers cannot review their own team.',
-  payload_too_large: 'The body is over the limit; shorten it.',
+  payload_too_large: 'Body over the limit; shorten it.',
   unsupported_media_type: 'Send `Content-Type: application/json`.',
   validation_failed: '`errors[]` names each wrong `field` with a `message`. Fix them and retry.',
   rate_limited: 'Wait `Retry-After` seconds, then go slower.',
-  request_timeout: 'The request arrived too slowly. Retry.',
+  request_timeout: 'Sent too slowly. Retry.',
   uri_too_long: 'Shorten the URL.',
   headers_too_large: 'Send smaller headers.',
   internal_error: 'Server fault. Retry later with backoff (same `Idempotency-Key`).',
   service_unavailable: 'Retry later with backoff.',
-  database_unavailable: 'Database unreachable for now. Wait `Retry-After` seconds, then resend (same `Idempotency-Key`).',
+  database_unavailable: 'Database unreachable. Wait `Retry-After` seconds, resend (same `Idempotency-Key`).',
 };
 
 /** Codes that concern operators, the web sign-in or other clients (CLI, invitations), never an agent's flow. */
@@ -108,6 +116,18 @@ const ORGANIZER_CODES = new Set<ErrorCode>([
   'conflict_of_interest',
 ]);
 
+/** Codes of the team routes: listed with the teams in skill-reference.md (skill.md stays lean). */
+const TEAM_CODES = new Set<ErrorCode>([
+  'already_in_team',
+  'team_full',
+  'team_too_small',
+  'leader_must_hand_over',
+  'registration_not_pending',
+  'not_team_leader',
+  'join_code_invalid',
+  'team_member_not_found',
+]);
+
 /** Codes of the webhook routes: listed with the webhooks in skill-reference.md. */
 const WEBHOOK_CODES = new Set<ErrorCode>(['webhook_not_found', 'webhook_delivery_not_found', 'webhook_url_refused']);
 
@@ -115,12 +135,13 @@ const WEBHOOK_CODES = new Set<ErrorCode>(['webhook_not_found', 'webhook_delivery
 const SHOWCASE_CODES = new Set<ErrorCode>(['gallery_not_open']);
 
 /** Which file's error table holds each code an agent may meet (every other code is in NOT_FOR_AGENTS). */
-export type ErrorGroup = 'participant' | 'organizer' | 'webhook' | 'showcase' | 'none';
+export type ErrorGroup = 'participant' | 'organizer' | 'webhook' | 'showcase' | 'team' | 'none';
 export function errorGroup(code: ErrorCode): ErrorGroup {
   if (NOT_FOR_AGENTS.has(code)) return 'none';
   if (ORGANIZER_CODES.has(code)) return 'organizer';
   if (WEBHOOK_CODES.has(code)) return 'webhook';
   if (SHOWCASE_CODES.has(code)) return 'showcase';
+  if (TEAM_CODES.has(code)) return 'team';
   return 'participant';
 }
 
@@ -132,7 +153,7 @@ export interface SkillMdInput {
 /** The served agent documents besides skill.md, each with the one line skill.md says about it. */
 export const SKILL_FILES = [
   ['skill-organizer.md', 'organizers: create events, decide registrations, judging, publishing, their errors'],
-  ['skill-reference.md', 'MCP server and tools, webhooks (push, not polling), the project gallery, shell scripts'],
+  ['skill-reference.md', 'teams, MCP server and tools, webhooks (push, not polling), the project gallery, shell scripts'],
 ] as const;
 
 /** The error table rows of one group: code, status and what to do. */
@@ -436,15 +457,32 @@ ${errorRows('organizer')}
 `;
 }
 
-/** `{base_url}/skill-reference.md`: the MCP server, webhooks and the shell scripts in full. */
+/** `{base_url}/skill-reference.md`: teams, the MCP server, webhooks and the shell scripts in full. */
 export function renderSkillReferenceMd(input: SkillMdInput): string {
   const { site, base, wait } = context(input);
   const exitCodes = EXIT_CODES.map(([c, what]) => `| ${c} | ${what} |`).join('\n');
   const scripts = SCRIPT_NAMES.map((n) => `- \`${site}/scripts/${n}.sh\``).join('\n');
   const tools = MCP_TOOL_LINES.map(([n, what]) => `| \`${n}\` | ${what} |`).join('\n');
-  return `# Reference: MCP, webhooks and scripts of the hackathon platform at ${site}
+  return `# Reference: teams, MCP, webhooks and scripts of the hackathon platform at ${site}
 
 The flow, fields and error codes are in \`${base}/skill.md\` (participants) and \`${base}/skill-organizer.md\` (organizers).
+
+## Teams
+
+A registration is a team; whoever registers leads it. Every member (by key or session) reads
+\`my-registration\` and may submit and update the project (last write wins; the project's \`updated_by\`
+and \`updated_at\` say who and when). A person is in one team per event. Routes, all under \`${base}/events/{id}\`:
+
+- \`GET /team\`: the caller's team: \`status\`, \`leader\`, \`members\` (name, e-mail, role), \`your_role\`,
+  \`max_team_size\`/\`min_team_size\`, open \`invitations\` (leader only), \`project\`.
+- Leader: \`POST /team/invitations\` \`{"email"?, "expires_in_hours"? (1-720, default 72)}\` → \`201 {id, join_code, join_url, expires_at}\`
+  (the code is shown once; \`email\` also mails the link); \`DELETE /team/invitations/{code or id}\` revokes;
+  \`DELETE /team/members/{user_id}\` removes; \`POST /team/leader {"user_id"}\` hands over;
+  \`PATCH /team {"team_name"}\` renames while pending; \`DELETE /team\` withdraws (status \`withdrawn\`; register again to re-apply).
+- Anyone: \`POST /team/join {"join_code"}\` (until \`submission_deadline\`); a member: \`POST /team/leave\` (\`204\`).
+  Someone removed or gone gets \`404 not_registered\` at once.
+
+${errorRows('team')}
 
 ## MCP server
 
@@ -484,8 +522,8 @@ curl -s -X POST "${base}/webhooks" -H "Authorization: Bearer $KEY" -H 'Content-T
 
 ${fieldTable(CreateWebhookBody, { url: 'public https URL (no private or loopback host)', event_id: 'only this event; default: every event you may read' })}
 
-Kinds: ${WEBHOOK_EVENT_TYPES.map((k) => `\`${k}\``).join(', ')}. A team receives the registration and project kinds of its
-own registration only, and \`judging.started\` / \`results.published\` of events it is registered in;
+Kinds: ${WEBHOOK_EVENT_TYPES.map((k) => `\`${k}\``).join(', ')}. Every team member receives the registration, project and
+\`team.member.*\` kinds of its own team only, and \`judging.started\` / \`results.published\` of events it is in a team of;
 organizers receive every kind of the events they organize. Each POST has the body
 \`{"type", "timestamp", "data"}\` (the OpenAPI document's \`webhooks\` section has each kind's
 \`data\`) and the Standard Webhooks headers \`webhook-id\` (the same on every retry: deduplicate on it),

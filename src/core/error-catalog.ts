@@ -37,8 +37,9 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'List events with GET /api/v1/events and use an id from there; do not poll on.',
   },
   not_registered: {
-    when: 'Your account has no registration for this event (reading my-registration, or submitting).',
-    action: 'Register first with POST /api/v1/events/{id}/register; submit once the registration is approved.',
+    when: 'Your account is in no team of this event (reading my-registration or the team, or submitting): it never registered or joined, or it left or was removed.',
+    action:
+      'Register first with POST /api/v1/events/{id}/register (or join a team with its join code: POST /api/v1/events/{id}/team/join); submit once the registration is approved.',
   },
   registration_not_found: {
     when: 'The registration id does not belong to this event.',
@@ -153,6 +154,40 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   team_name_taken: {
     when: 'Another team of this event already uses this name.',
     action: 'Register again with another team_name.',
+  },
+  already_in_team: {
+    when: "You are already in a team of this event (this one or another): a person is in at most one team per event. The problem carries that team's `registration_id`.",
+    action:
+      'Read your team with GET /api/v1/events/{id}/team. To change teams, leave yours first (POST /api/v1/events/{id}/team/leave; a leader hands over or withdraws first).',
+  },
+  team_full: {
+    when: "The team already has the event's maximum number of members (registration_config.max_team_size, the leader counted).",
+    action: 'Do not retry: ask the leader to make room, or join another team.',
+  },
+  team_too_small: {
+    when: "The team has fewer members than the event's minimum (registration_config.min_team_size, the leader counted), so it cannot submit yet. The problem says how many more are needed (`members_needed`).",
+    action: 'Invite more members (POST /api/v1/events/{id}/team/invitations) and submit once they have joined.',
+  },
+  leader_must_hand_over: {
+    when: 'The team leader tried to leave (or to be removed). A team always has a leader.',
+    action:
+      'Hand leadership to another member first (POST /api/v1/events/{id}/team/leader), then leave; alone in the team, withdraw it instead (DELETE /api/v1/events/{id}/team).',
+  },
+  registration_not_pending: {
+    when: 'The team name can only be changed while the registration is pending (before the organizer decides).',
+    action: 'Keep the name, or ask the organizer.',
+  },
+  not_team_leader: {
+    when: 'Only the team leader may do this (invite, revoke a code, remove a member, hand over, rename, withdraw).',
+    action: 'Ask your team leader (GET /api/v1/events/{id}/team names them). Retrying does not help.',
+  },
+  join_code_invalid: {
+    when: 'No open invitation of this event has this join code: it is unknown, revoked, expired, or for another event (or its team withdrew).',
+    action: 'Ask the team leader for a new join code; do not retry this one.',
+  },
+  team_member_not_found: {
+    when: 'The user id names nobody in your team.',
+    action: 'Use a user_id from the members of GET /api/v1/events/{id}/team.',
   },
   submission_closed: {
     when: 'The event does not take submissions now (past its submission deadline, or judging has begun).',

@@ -278,6 +278,7 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
       tags: [
         { name: 'events', description: 'Find events and read them' },
         { name: 'registration', description: 'Register a team and follow the decision' },
+        { name: 'teams', description: "A registration's team: members, join codes, leadership, withdrawal" },
         { name: 'submission', description: 'Submit and update the project' },
         { name: 'results', description: 'The published ranking' },
         { name: 'showcase', description: "The public gallery of an event's projects" },

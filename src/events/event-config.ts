@@ -41,7 +41,13 @@ export interface EventConfigInput {
   time_zone?: string | null;
   gallery_visibility?: GalleryVisibility;
   voting?: VotingInput;
-  registration_config?: { open?: boolean; auto_approve?: boolean; fields?: FormFieldInput[] };
+  registration_config?: {
+    open?: boolean;
+    auto_approve?: boolean;
+    fields?: FormFieldInput[];
+    max_team_size?: number | null;
+    min_team_size?: number | null;
+  };
 }
 
 export interface EventConfig {
@@ -61,6 +67,9 @@ export interface EventConfig {
   registration_open: boolean;
   auto_approve: boolean;
   fields: FormField[];
+  /** Team-size limits, the leader counted; null = no limit. */
+  max_team_size: number | null;
+  min_team_size: number | null;
 }
 
 /** People's choice voting, as stored: times are ISO instants; opens_at null means the submission deadline. */
@@ -146,7 +155,17 @@ export function buildEventConfig(input: EventConfigInput, base?: EventConfig): {
     registration_open: input.registration_config?.open ?? base?.registration_open ?? true,
     auto_approve: input.registration_config?.auto_approve ?? base?.auto_approve ?? false,
     fields: input.registration_config?.fields ? normaliseFields(input.registration_config.fields, errors) : (base?.fields ?? []),
+    max_team_size: input.registration_config?.max_team_size !== undefined ? input.registration_config.max_team_size : (base?.max_team_size ?? null),
+    min_team_size: input.registration_config?.min_team_size !== undefined ? input.registration_config.min_team_size : (base?.min_team_size ?? null),
   };
+  for (const key of ['max_team_size', 'min_team_size'] as const) {
+    const v = config[key];
+    if (v !== null && (!Number.isInteger(v) || v < 1 || v > 100))
+      errors.push({ field: `registration_config.${key}`, message: 'must be an integer from 1 to 100, or null for no limit' });
+  }
+  if (config.max_team_size !== null && config.min_team_size !== null && config.min_team_size > config.max_team_size) {
+    errors.push({ field: 'registration_config.min_team_size', message: `must not be more than max_team_size (${config.max_team_size})` });
+  }
   if (typeof config.name === 'string' && input.name !== undefined && config.name.trim() === '') {
     errors.push({ field: 'name', message: 'must not be blank' });
   }

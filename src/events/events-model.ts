@@ -37,6 +37,8 @@ export function fromRow(row: EventRow): EventRecord {
     registration_open: row.registration_open === 1,
     auto_approve: row.auto_approve === 1,
     fields: JSON.parse(row.form_fields) as FormField[],
+    max_team_size: row.max_team_size ?? null,
+    min_team_size: row.min_team_size ?? null,
     created_by: row.created_by,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -58,6 +60,8 @@ export function configColumns(config: EventConfig) {
     registration_open: config.registration_open ? 1 : 0,
     auto_approve: config.auto_approve ? 1 : 0,
     form_fields: JSON.stringify(config.fields),
+    max_team_size: config.max_team_size,
+    min_team_size: config.min_team_size,
   };
 }
 
@@ -91,7 +95,13 @@ export function eventForApi(e: EventRecord, now: Date) {
     tracks: e.tracks,
     dimensions: e.dimensions,
     models: e.models,
-    registration_config: { open: e.registration_open, auto_approve: e.auto_approve, fields: fieldsForApi(e.fields) },
+    registration_config: {
+      open: e.registration_open,
+      auto_approve: e.auto_approve,
+      fields: fieldsForApi(e.fields),
+      max_team_size: e.max_team_size,
+      min_team_size: e.min_team_size,
+    },
     created_at: e.created_at,
     updated_at: e.updated_at,
   };
@@ -121,6 +131,8 @@ export function registrationFormForApi(e: EventRecord, now: Date) {
     status,
     open: registrationAccepted(e, now),
     auto_approve: e.auto_approve,
+    max_team_size: e.max_team_size,
+    min_team_size: e.min_team_size,
     timeline: timeline(e),
     tracks: e.tracks,
     fields: fieldsForApi(e.fields),

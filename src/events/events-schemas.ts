@@ -61,6 +61,10 @@ export const EventSchema = Type.Object({
     open: Type.Boolean(),
     auto_approve: Type.Boolean(),
     fields: Type.Array(FormFieldSchema),
+    max_team_size: Nullable(Type.Integer({ minimum: 1, maximum: 100, description: 'the most people a team may have, the leader counted; null: no limit' })),
+    min_team_size: Nullable(
+      Type.Integer({ minimum: 1, maximum: 100, description: 'the fewest people a team must have to submit, the leader counted; null: no limit' }),
+    ),
   }),
   feedback_released: Type.Optional(
     Type.Boolean({
@@ -99,6 +103,10 @@ export const RegistrationFormSchema = Type.Object({
   status: Type.String(),
   open: Type.Boolean(),
   auto_approve: Type.Boolean(),
+  max_team_size: Nullable(Type.Integer({ minimum: 1, maximum: 100, description: 'the most people a team may have, the leader counted; null: no limit' })),
+  min_team_size: Nullable(
+    Type.Integer({ minimum: 1, maximum: 100, description: 'the fewest people a team must have to submit, the leader counted; null: no limit' }),
+  ),
   timeline: TimelineSchema,
   tracks: Type.Array(TrackSchema),
   fields: Type.Array(FormFieldSchema),
@@ -178,6 +186,12 @@ const eventInputProperties = {
         open: opt(Type.Boolean()),
         auto_approve: opt(Type.Boolean()),
         fields: opt(Type.Array(FormFieldInputSchema, { maxItems: 50 })),
+        max_team_size: opt(
+          Nullable(Type.Integer({ minimum: 1, maximum: 100, description: 'the most people a team may have, the leader counted; null: no limit' })),
+        ),
+        min_team_size: opt(
+          Nullable(Type.Integer({ minimum: 1, maximum: 100, description: 'the fewest people a team must have to submit, the leader counted; null: no limit' })),
+        ),
       },
       { additionalProperties: false },
     ),

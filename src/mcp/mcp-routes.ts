@@ -115,7 +115,9 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
     }
     if (typeof args[IDEMPOTENCY_ARG] === 'string') headers[IDEMPOTENCY_HEADER] = args[IDEMPOTENCY_ARG];
     let payload: string | undefined;
-    if (spec.method === 'GET') {
+    if (spec.method === 'DELETE') {
+      // The DELETE routes take no body.
+    } else if (spec.method === 'GET') {
       const query = new URLSearchParams();
       for (const [k, v] of Object.entries(rest)) query.set(k, String(v));
       if ([...query.keys()].length) url += `?${query}`;
@@ -134,9 +136,12 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
       const problem = isJson && body && typeof body === 'object' ? (body as Record<string, unknown>) : { status: res.statusCode, detail: res.body };
       return refusal(problem, res.headers['retry-after']);
     }
-    const structured: Record<string, unknown> = spec.list
-      ? { items: body, next_cursor: nextCursorOf(res.headers.link as string | undefined) }
-      : (body as Record<string, unknown>);
+    const structured: Record<string, unknown> =
+      res.statusCode === 204
+        ? { done: true }
+        : spec.list
+          ? { items: body, next_cursor: nextCursorOf(res.headers.link as string | undefined) }
+          : (body as Record<string, unknown>);
     if (spec.countHeader) structured[spec.countHeader.property] = Number(res.headers[spec.countHeader.header] ?? 0);
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }

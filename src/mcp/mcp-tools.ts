@@ -19,6 +19,7 @@ import {
   MyRegistrationSchema,
   RegisterBody,
   RegisterResponse,
+  OrganizerRegistrationSchema,
   RegistrationParams,
   RegistrationSchema,
 } from '../registrations/registrations-schemas.js';
@@ -43,6 +44,16 @@ import {
   WebhookIdParams,
   WebhookSchema,
 } from '../webhooks/webhooks-schemas.js';
+import {
+  CreateInvitationBody,
+  HandOverBody,
+  InvitationCreatedSchema,
+  InvitationParams,
+  JoinBody,
+  MemberParams,
+  RenameTeamBody,
+  TeamSchema,
+} from '../teams/teams-schemas.js';
 
 import { GalleryItem, GalleryProject, GalleryProjectParams, GalleryQuery } from '../showcase/gallery-schemas.js';
 
@@ -74,6 +85,15 @@ export const MCP_TOOL_NAMES = [
   'test_webhook',
   'list_webhook_deliveries',
   'retry_webhook_delivery',
+  'get_team',
+  'create_team_invitation',
+  'revoke_team_invitation',
+  'join_team',
+  'leave_team',
+  'remove_team_member',
+  'hand_over_team',
+  'rename_team',
+  'withdraw_registration',
 ] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
@@ -102,7 +122,7 @@ export interface ToolSpec {
   name: McpToolName;
   description: string;
   annotations: ToolAnnotations;
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Under /api/v1, with `{event_id}`-style holes named after the path arguments. */
   path: string;
   pathArgs: string[];
@@ -112,6 +132,8 @@ export interface ToolSpec {
   list: boolean;
   /** A count header of the REST answer the result carries as a property (absent header: 0). */
   countHeader?: { header: string; property: string };
+  /** false: the REST route keeps no Idempotency-Key answers (the team routes: a retry is refused or harmless), so no key argument. */
+  idempotencyKey?: false;
   /** Body members the tool always sends (a status change), merged under the arguments. */
   fixedBody?: Record<string, unknown>;
 }
@@ -126,6 +148,11 @@ interface ObjectLike {
 const eventIdArg = { ...EventIdParams.properties.id, description: 'the event id (evt_…), from list_events' };
 const webhookIdArg = { ...WebhookIdParams.properties.id, description: 'the webhook id (whk_…), from list_webhooks' };
 const deliveryIdArg = { ...DeliveryIdParams.properties.delivery_id, description: 'the delivery id (msg_…), from list_webhook_deliveries' };
+const joinCodeArg = { ...InvitationParams.properties.code, description: 'the join code, or the invitation id (tinv_…) from get_team' };
+const memberIdArg = { ...MemberParams.properties.user_id, description: "a member's user_id, from get_team" };
+const createInvitationObject = CreateInvitationBody.anyOf[0];
+/** The answer of a tool whose REST route answers 204 (nothing to show). */
+const doneOutput = objectOutput(Type.Object({ done: Type.Literal(true, { description: 'the change was made' }) }));
 const registrationIdArg = { ...RegistrationParams.properties.rid, description: 'the registration id (reg_…), from list_registrations' };
 
 /**
@@ -195,7 +222,7 @@ const idempotencyArg = Type.String({
 
 function withIdempotencyArgs(tools: ToolSpec[]): ToolSpec[] {
   return tools.map((t) =>
-    t.method !== 'POST'
+    t.method !== 'POST' || t.idempotencyKey === false
       ? t
       : {
           ...t,
@@ -336,7 +363,7 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     path: '/events/{event_id}/registrations',
     pathArgs: ['event_id'],
     inputSchema: inputSchema({ event_id: eventIdArg }, ListRegistrationsQuery),
-    outputSchema: listOutput(RegistrationSchema),
+    outputSchema: listOutput(OrganizerRegistrationSchema),
     list: true,
   },
   {
@@ -521,6 +548,112 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     outputSchema: objectOutput(DeliverySchema),
     list: false,
   },
+  {
+    name: 'get_team',
+    description:
+      'Your team in an event: status, leader, members (name, e-mail, role), your_role, team-size limits, open join codes (leader only) and the project. Every member may submit_project.',
+    annotations: read('Get my team'),
+    method: 'GET',
+    path: '/events/{event_id}/team',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(TeamSchema),
+    list: false,
+  },
+  {
+    name: 'create_team_invitation',
+    description:
+      'Team leaders: make a join code for your team (expires_in_hours, default 72); `email` also mails the join link there. Give the join_code (or join_url) to the person: they call join_team. The code is shown only in this answer.',
+    annotations: write('Invite a team member', false, false),
+    method: 'POST',
+    path: '/events/{event_id}/team/invitations',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, createInvitationObject),
+    outputSchema: objectOutput(InvitationCreatedSchema),
+    list: false,
+    idempotencyKey: false,
+  },
+  {
+    name: 'revoke_team_invitation',
+    description: 'Team leaders: revoke a join code (give the code or its invitation id); nobody can join with it afterwards.',
+    annotations: write('Revoke a join code', true, true),
+    method: 'DELETE',
+    path: '/events/{event_id}/team/invitations/{code}',
+    pathArgs: ['event_id', 'code'],
+    inputSchema: inputSchema({ event_id: eventIdArg, code: joinCodeArg }),
+    outputSchema: doneOutput,
+    list: false,
+  },
+  {
+    name: 'join_team',
+    description:
+      'Join a team with the join code its leader gave you (until the submission deadline). You are then a member: get_my_registration and submit_project work for you. One team per person and event; a full team is team_full.',
+    annotations: write('Join a team', false, true),
+    method: 'POST',
+    path: '/events/{event_id}/team/join',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, JoinBody),
+    outputSchema: objectOutput(TeamSchema),
+    list: false,
+    idempotencyKey: false,
+  },
+  {
+    name: 'leave_team',
+    description: 'Leave your team (members; a leader hands over first with hand_over_team, or withdraws when alone).',
+    annotations: write('Leave the team', true, true),
+    method: 'POST',
+    path: '/events/{event_id}/team/leave',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: doneOutput,
+    list: false,
+    idempotencyKey: false,
+  },
+  {
+    name: 'remove_team_member',
+    description: 'Team leaders: remove a member from your team; they lose access to the registration at once.',
+    annotations: write('Remove a team member', true, true),
+    method: 'DELETE',
+    path: '/events/{event_id}/team/members/{user_id}',
+    pathArgs: ['event_id', 'user_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg, user_id: memberIdArg }),
+    outputSchema: doneOutput,
+    list: false,
+  },
+  {
+    name: 'hand_over_team',
+    description: 'Team leaders: make another member the leader; you become a member.',
+    annotations: write('Hand over the team', true, true),
+    method: 'POST',
+    path: '/events/{event_id}/team/leader',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, HandOverBody),
+    outputSchema: objectOutput(TeamSchema),
+    list: false,
+    idempotencyKey: false,
+  },
+  {
+    name: 'rename_team',
+    description: "Team leaders: change the team's name while the registration is pending.",
+    annotations: write('Rename the team', false, true),
+    method: 'PATCH',
+    path: '/events/{event_id}/team',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, RenameTeamBody),
+    outputSchema: objectOutput(TeamSchema),
+    list: false,
+  },
+  {
+    name: 'withdraw_registration',
+    description: "Team leaders: withdraw your team's registration (status withdrawn: out of judging, join codes revoked). register_team again re-applies.",
+    annotations: write('Withdraw the registration', true, true),
+    method: 'DELETE',
+    path: '/events/{event_id}/team',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(TeamSchema),
+    list: false,
+  },
 ]);
 
 /**
@@ -528,7 +661,8 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
  * REST routes: the tool to call instead. Other codes take the problem page's `action` as is.
  */
 export const MCP_NEXT_ACTIONS: Partial<Record<ErrorCode, string>> = {
-  not_registered: 'Register first with register_team (read get_registration_form for the tracks and fields); submit once approved.',
+  not_registered:
+    'Register first with register_team (read get_registration_form for the tracks and fields), or join a team with join_team; submit once approved.',
   registration_not_approved: `Wait for the decision with get_my_registration (wait: ${LONG_POLL_MAX_SECONDS}), calling again while pending; submit once approved. A rejection carries the reason.`,
   event_not_found: 'Use an event id from list_events; do not call again with this one.',
   registration_not_found: 'Use a registration id from list_registrations.',
@@ -537,6 +671,12 @@ export const MCP_NEXT_ACTIONS: Partial<Record<ErrorCode, string>> = {
     'Call get_result again after retry_after_seconds; event_status says where the event stands (results come after judging). A cancelled event never publishes: stop.',
   invalid_transition: 'Read the event with get_event and move it one allowed step at a time (the detail names what is allowed).',
   webhook_not_found: 'Use a webhook id from list_webhooks.',
+  already_in_team: 'Read your team with get_team; to change teams, leave_team first (a leader hands over or withdraws first).',
+  not_team_leader: 'Only the team leader may do this; get_team names them.',
+  join_code_invalid: 'Ask the team leader for a new join code (create_team_invitation); do not retry this one.',
+  leader_must_hand_over: 'Hand over with hand_over_team first, then leave_team; alone in the team, use withdraw_registration.',
+  team_too_small: 'Invite more members with create_team_invitation; submit_project once they have joined.',
+  team_member_not_found: 'Use a user_id from the members of get_team.',
   webhook_delivery_not_found: 'Use a delivery id from list_webhook_deliveries.',
 };
 

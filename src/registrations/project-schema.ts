@@ -26,10 +26,19 @@ export const ProjectSchema = Type.Object({
   review_status: Type.String(),
   submitted_at: Type.String(),
   created_at: Type.String(),
-  updated_at: Type.String(),
+  updated_at: Type.String({ description: 'when the project was last created or changed' }),
+  updated_by: Nullable(
+    Type.Object(
+      { user_id: Type.String(), name: Type.String() },
+      { description: 'the team member who last created or changed the project (last write wins); null for projects written before teams existed' },
+    ),
+  ),
 });
 
-export function projectForApi(p: ProjectRow, teamName?: string) {
+/** A project row with the display name of its last author (read by a join on users). */
+export type ProjectWithAuthor = ProjectRow & { updated_by_name?: string | null };
+
+export function projectForApi(p: ProjectWithAuthor, teamName?: string) {
   return {
     id: p.id,
     event_id: p.event_id,
@@ -49,5 +58,6 @@ export function projectForApi(p: ProjectRow, teamName?: string) {
     submitted_at: p.first_submitted_at,
     created_at: p.created_at,
     updated_at: p.updated_at,
+    updated_by: p.updated_by_user_id ? { user_id: p.updated_by_user_id, name: p.updated_by_name ?? '' } : null,
   };
 }

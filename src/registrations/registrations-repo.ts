@@ -1,6 +1,7 @@
 import { SqliteAdapter, sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
 import type { RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
+import type { ProjectWithAuthor } from './project-schema.js';
 
 export interface RegistrationPageQuery {
   eventId: string;
@@ -56,4 +57,66 @@ export function registrationsPageQuery(db: Executor, q: RegistrationPageQuery) {
 
 export async function listRegistrationsPage(db: Executor, q: RegistrationPageQuery): Promise<RegistrationRow[]> {
   return registrationsPageQuery(db, q).execute();
+}
+
+/** The registration of the team `userId` is in (leader or member) in the event, through team_members. */
+export async function findTeamRegistration(db: Executor, eventId: string, userId: string): Promise<RegistrationRow | undefined> {
+  return db
+    .selectFrom('team_members as tm')
+    .innerJoin('registrations as r', 'r.id', 'tm.registration_id')
+    .selectAll('r')
+    .where('tm.event_id', '=', eventId)
+    .where('tm.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export interface TeamMemberView {
+  registration_id: string;
+  user_id: string;
+  name: string;
+  email: string;
+  role: 'leader' | 'member';
+  joined_at: string;
+}
+
+/** The display name teammates see: the account's name, else the part of the address before @. */
+export function memberName(name: string | null, email: string): string {
+  return name?.trim() || email.split('@')[0]!;
+}
+
+/** The members of these registrations (leader first, then by joining time), with their names and addresses. */
+export async function membersOf(db: Executor, registrationIds: string[]): Promise<TeamMemberView[]> {
+  if (registrationIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('team_members as tm')
+    .innerJoin('users as u', 'u.id', 'tm.user_id')
+    .select(['tm.registration_id', 'tm.user_id', 'tm.role', 'tm.joined_at', 'u.name', 'u.email'])
+    .where('tm.registration_id', 'in', registrationIds)
+    .orderBy('tm.registration_id')
+    .orderBy('tm.joined_at')
+    .orderBy('tm.user_id')
+    .execute();
+  const view = rows.map((r) => ({
+    registration_id: r.registration_id,
+    user_id: r.user_id,
+    name: memberName(r.name, r.email),
+    email: r.email,
+    role: r.role,
+    joined_at: r.joined_at,
+  }));
+  return [...view.filter((m) => m.role === 'leader'), ...view.filter((m) => m.role !== 'leader')];
+}
+
+/** The team's project with the display name of whoever last wrote it; null before the first submit. */
+export async function projectOfRegistration(db: Executor, registrationId: string): Promise<ProjectWithAuthor | null> {
+  const row = await db
+    .selectFrom('projects as p')
+    .leftJoin('users as u', 'u.id', 'p.updated_by_user_id')
+    .selectAll('p')
+    .select(['u.name as author_name', 'u.email as author_email'])
+    .where('p.registration_id', '=', registrationId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { author_name, author_email, ...project } = row;
+  return { ...project, updated_by_name: author_email ? memberName(author_name, author_email) : null };
 }

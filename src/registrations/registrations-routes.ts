@@ -13,6 +13,7 @@ import {
   ListRegistrationsQuery,
   MyRegistrationQuery,
   MyRegistrationSchema,
+  OrganizerRegistrationSchema,
   RegisterBody,
   RegisterResponse,
   RegistrationParams,
@@ -104,7 +105,7 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
           summary: 'Registrations of the event, with contact details: one page (cursor pagination, Link rel="next")',
           params: EventIdParams,
           querystring: ListRegistrationsQuery,
-          response: { 200: Type.Array(RegistrationSchema), ...problems('forbidden', 'event_not_found') },
+          response: { 200: Type.Array(OrganizerRegistrationSchema), ...problems('forbidden', 'event_not_found') },
         },
       },
       async (request, reply) => {
@@ -117,7 +118,10 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
           ...(q.q !== undefined ? { q: q.q } : {}),
         });
         setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(request.params.id)}/registrations`, q, page.nextCursor);
-        return page.rows.map((r) => registrationForApi(r, page.reapplyUntil));
+        return page.rows.map((r) => ({
+          ...registrationForApi(r, page.reapplyUntil),
+          members: r.members.map((m) => ({ user_id: m.user_id, name: m.name, email: m.email, role: m.role, joined_at: m.joined_at })),
+        }));
       },
     );
 

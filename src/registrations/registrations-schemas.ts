@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import type { ProjectRow, RegistrationRow } from '../core/db/schema.js';
+import type { RegistrationRow } from '../core/db/schema.js';
 import { organizerPageQuery } from '../core/http/pagination.js';
 import { Nullable } from '../core/http/schemas.js';
 import { LONG_POLL_MAX_SECONDS } from '../core/wait-policy.js';
 import { GITHUB_REPO_URL_PATTERN, GITHUB_URL_MESSAGE } from '../core/urls.js';
-import { ProjectSchema, projectForApi } from './project-schema.js';
+import { ProjectSchema, projectForApi, type ProjectWithAuthor } from './project-schema.js';
 import { TeamResultSchema } from './team-result-schema.js';
 
 export const RegisterBody = Type.Object(
@@ -62,8 +62,23 @@ export const RegistrationSchema = Type.Object({
     }),
   ),
   next_step: Type.String({ description: 'what the team does next, in one sentence' }),
+  member_count: Type.Integer({ minimum: 1, description: 'people in the team, the leader counted' }),
   created_at: Type.String(),
   updated_at: Type.String(),
+});
+
+/** A registration in the organizer's list: with its team's members (the leader first). */
+export const OrganizerRegistrationSchema = Type.Object({
+  ...RegistrationSchema.properties,
+  members: Type.Array(
+    Type.Object({
+      user_id: Type.String(),
+      name: Type.String(),
+      email: Type.String(),
+      role: Type.Union([Type.Literal('leader'), Type.Literal('member')]),
+      joined_at: Type.String(),
+    }),
+  ),
 });
 
 export const MyRegistrationSchema = Type.Object({
@@ -87,7 +102,7 @@ export const MyRegistrationQuery = Type.Object(
 
 export const ListRegistrationsQuery = Type.Object(
   {
-    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')])),
+    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('withdrawn')])),
     track_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'case-insensitive team-name prefix; results are then ordered by team name' })),
     ...organizerPageQuery,
@@ -125,6 +140,7 @@ export const RegistrationParams = Type.Object({
 export function nextStep(r: RegistrationRow, reapplyUntil: string | null): string {
   if (r.status === 'approved') return 'Approved: submit your project before the submission deadline.';
   if (r.status === 'pending') return 'Pending: wait for the organizer to decide (GET my-registration?wait=…).';
+  if (r.status === 'withdrawn') return 'Withdrawn by the team leader: register again to re-apply, while registration is open.';
   if (r.rejected_final) return 'Rejected as final: you may not re-apply to this event.';
   if (reapplyUntil) return `Rejected: you may re-apply with changed answers (POST register again) until ${reapplyUntil}.`;
   return 'Rejected: registration has closed, so you can no longer re-apply.';
@@ -147,11 +163,12 @@ export function registrationForApi(r: RegistrationRow, reapplyUntil: string | nu
     reapplied_at: r.reapplied_at,
     reapply_until: canReapply ? reapplyUntil : null,
     next_step: nextStep(r, reapplyUntil),
+    member_count: r.member_count,
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
 }
 
-export function myRegistrationForApi(r: RegistrationRow, project: ProjectRow | null, reapplyUntil: string | null) {
+export function myRegistrationForApi(r: RegistrationRow, project: ProjectWithAuthor | null, reapplyUntil: string | null) {
   return { ...registrationForApi(r, reapplyUntil), project: project ? projectForApi(project, r.team_name) : null };
 }

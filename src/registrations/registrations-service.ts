@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
-import type { ProjectRow, RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
+import type { RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
 import { AppError, validationError } from '../core/errors.js';
 import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
@@ -14,7 +14,8 @@ import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
 import { teamNameKey, validateRegistration, type NormalisedRegistration, type RegistrationInput } from './form.js';
 import { REGISTRATION_DECIDED, type RegistrationWaits } from './registration-waits.js';
-import { listRegistrationsPage } from './registrations-repo.js';
+import { findTeamRegistration, listRegistrationsPage, membersOf, projectOfRegistration } from './registrations-repo.js';
+import type { ProjectWithAuthor } from './project-schema.js';
 
 export interface RegistrationListQuery {
   limit: number;
@@ -47,19 +48,34 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       reapplied_at: null,
       created_at: stamp,
       updated_at: stamp,
+      member_count: 1,
     };
     try {
       // The webhook deliveries are queued in the same transaction: acknowledged means queued.
       await db.transaction().execute(async (tx) => {
         await tx.insertInto('registrations').values(row).execute();
-        await enqueueWebhookEvent(tx, { type: 'registration.created', eventId: event.id, subjectUserId: who.userId, data: registrationData(row), at: stamp });
+        // The registrant leads the new team; team_members_event_user_uq refuses a person already in a team of the event.
+        await tx
+          .insertInto('team_members')
+          .values({ registration_id: row.id, event_id: event.id, user_id: who.userId, role: 'leader', joined_at: stamp })
+          .execute();
+        await enqueueWebhookEvent(tx, {
+          type: 'registration.created',
+          eventId: event.id,
+          subjectUserId: who.userId,
+          registrationId: row.id,
+          data: registrationData(row),
+          at: stamp,
+        });
       });
     } catch (err) {
       const which = uniqueViolation(err);
       // A user's own earlier registration wins over the team name: re-sending the same registration
       // breaks both constraints, and which one a database reports first is not defined.
       const existing = which ? await findForUser(event.id, who.userId) : undefined;
-      if (existing?.status === 'rejected') {
+      // A member of another team (not its leader) cannot register a team of their own.
+      if (existing && existing.user_id !== who.userId) throw alreadyInTeam(existing);
+      if (existing && (existing.status === 'rejected' || existing.status === 'withdrawn')) {
         return { registration: await reapply(existing, value, stamp), event, reapplied: true };
       }
       if (which === 'registrations_event_user_uq' || existing) throw alreadyRegistered(existing);
@@ -100,7 +116,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
             updated_at: stamp,
           })
           .where('id', '=', existing.id)
-          .where('status', '=', 'rejected')
+          .where('status', 'in', ['rejected', 'withdrawn'])
           .where('rejected_final', '=', 0)
           .returningAll()
           .executeTakeFirst();
@@ -109,6 +125,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
             type: 'registration.created',
             eventId: existing.event_id,
             subjectUserId: row.user_id,
+            registrationId: row.id,
             data: registrationData(row),
             at: stamp,
           });
@@ -129,12 +146,19 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
     });
   }
 
+  function alreadyInTeam(existing: RegistrationRow) {
+    return new AppError('already_in_team', `You are already a member of the team "${existing.team_name}" in this event; a person is in one team per event.`, {
+      extra: { registration_id: existing.id },
+    });
+  }
+
   function teamNameTaken(name: string) {
     return new AppError('team_name_taken', `The team name "${name}" is already taken in this event.`);
   }
 
+  /** The registration of the team the user is in (as leader or member) in this event. */
   async function findForUser(eventId: string, userId: string): Promise<RegistrationRow | undefined> {
-    return db.selectFrom('registrations').selectAll().where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst();
+    return findTeamRegistration(db, eventId, userId);
   }
 
   /** Until when a rejected (not final) team may re-apply: the registration deadline while registration is accepted, else null. */
@@ -144,12 +168,15 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
     return typeof deadline === 'string' ? deadline : iso(deadline);
   }
 
-  async function mine(who: Principal, eventId: string): Promise<{ registration: RegistrationRow; project: ProjectRow | null; reapplyUntil: string | null }> {
+  async function mine(
+    who: Principal,
+    eventId: string,
+  ): Promise<{ registration: RegistrationRow; project: ProjectWithAuthor | null; reapplyUntil: string | null }> {
     const event = await events.getVisible(eventId, who);
     const registration = await findForUser(event.id, who.userId);
     if (!registration) throw new AppError('not_registered', 'You have not registered for this event.');
-    const project = await db.selectFrom('projects').selectAll().where('registration_id', '=', registration.id).executeTakeFirst();
-    return { registration, project: project ?? null, reapplyUntil: reapplyUntil(event) };
+    const project = await projectOfRegistration(db, registration.id);
+    return { registration, project, reapplyUntil: reapplyUntil(event) };
   }
 
   /**
@@ -194,7 +221,15 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       ...(after !== undefined ? { after } : {}),
     });
     const page = takePage(rows, q.limit, (r) => [byName ? r.team_name_key : r.id]);
-    return { rows: page.items, nextCursor: page.nextKey ? encodeCursor(kind, event.id, page.nextKey) : null, reapplyUntil: reapplyUntil(event) };
+    const members = await membersOf(
+      db,
+      page.items.map((r) => r.id),
+    );
+    return {
+      rows: page.items.map((r) => ({ ...r, members: members.filter((m) => m.registration_id === r.id) })),
+      nextCursor: page.nextKey ? encodeCursor(kind, event.id, page.nextKey) : null,
+      reapplyUntil: reapplyUntil(event),
+    };
   }
 
   async function decide(who: Principal, eventId: string, registrationId: string, decision: 'approved' | 'rejected', reason?: string, final = false) {
@@ -218,7 +253,14 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
         .returningAll()
         .executeTakeFirst();
       if (row)
-        await enqueueWebhookEvent(tx, { type: 'registration.decided', eventId: event.id, subjectUserId: row.user_id, data: registrationData(row), at: stamp });
+        await enqueueWebhookEvent(tx, {
+          type: 'registration.decided',
+          eventId: event.id,
+          subjectUserId: row.user_id,
+          registrationId: row.id,
+          data: registrationData(row),
+          at: stamp,
+        });
       return row;
     });
     if (!decided) throw new AppError('registration_not_found', `no registration ${registrationId} in this event`);

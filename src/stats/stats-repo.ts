@@ -15,7 +15,7 @@ export async function registrationCounts(db: Executor, eventId: string): Promise
     .where('event_id', '=', eventId)
     .groupBy('status')
     .execute();
-  const out: Record<RegistrationStatus, number> = { pending: 0, approved: 0, rejected: 0 };
+  const out: Record<RegistrationStatus, number> = { pending: 0, approved: 0, rejected: 0, withdrawn: 0 };
   for (const r of rows) out[r.status] = Number(r.n);
   return out;
 }

@@ -4,7 +4,7 @@ const Count = Type.Integer({ minimum: 0 });
 
 export const EventStatsSchema = Type.Object({
   event_id: Type.String(),
-  registrations: Type.Object({ pending: Count, approved: Count, rejected: Count }),
+  registrations: Type.Object({ pending: Count, approved: Count, rejected: Count, withdrawn: Count }),
   projects: Type.Integer({ minimum: 0, description: 'every submitted project of the event' }),
   judged_projects: Type.Integer({ minimum: 0, description: 'projects of approved teams: the ones reviewed and ranked' }),
   reviews: Type.Object({

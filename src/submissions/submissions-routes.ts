@@ -29,7 +29,7 @@ export function submissionsRoutes(ctx: SubmissionsRoutesDeps) {
           response: {
             200: SubmitResponse,
             201: SubmitResponse,
-            ...problems('registration_not_approved', 'not_registered', 'event_not_found', 'submission_closed'),
+            ...problems('registration_not_approved', 'not_registered', 'event_not_found', 'submission_closed', 'team_too_small'),
           },
         },
       },

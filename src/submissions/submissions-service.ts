@@ -1,7 +1,8 @@
 import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/db/index.js';
-import type { ProjectRow } from '../core/db/schema.js';
+import type { ProjectWithAuthor } from '../registrations/project-schema.js';
+import { memberName } from '../registrations/registrations-repo.js';
 import { AppError, validationError } from '../core/errors.js';
 import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
@@ -21,7 +22,7 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
    * registration_id decides which of several concurrent first submits creates it: that one gets
    * `created`, the others fall through to the update.
    */
-  async function submit(who: Principal, eventId: string, input: SubmissionInput): Promise<{ project: ProjectRow; created: boolean; teamName: string }> {
+  async function submit(who: Principal, eventId: string, input: SubmissionInput): Promise<{ project: ProjectWithAuthor; created: boolean; teamName: string }> {
     const event = await events.getPublic(eventId, who);
     const now = clock.now();
     if (!submissionAccepted(event, now)) throw new AppError('submission_closed', submissionClosedDetail(event, now));
@@ -35,6 +36,14 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
       throw new AppError('registration_not_approved', `Your registration is ${registration.status}; only approved teams can submit.`, {
         extra: { registration_status: registration.status },
       });
+    }
+    if (event.min_team_size !== null && registration.member_count < event.min_team_size) {
+      const missing = event.min_team_size - registration.member_count;
+      throw new AppError(
+        'team_too_small',
+        `This event needs teams of at least ${event.min_team_size}; your team has ${registration.member_count}: invite ${missing} more member${missing === 1 ? '' : 's'} (POST /api/v1/events/${event.id}/team/invitations), then submit.`,
+        { extra: { min_team_size: event.min_team_size, member_count: registration.member_count, members_needed: missing } },
+      );
     }
     const { value, errors } = validateSubmission(input, { tracks: event.tracks, registrationTrack: registration.track_id });
     if (errors.length) throw validationError(errors);
@@ -54,6 +63,7 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
           first_submitted_at: stamp,
           created_at: stamp,
           updated_at: stamp,
+          updated_by_user_id: who.userId,
         })
         .onConflict((oc) => oc.column('registration_id').doNothing())
         .returningAll()
@@ -62,7 +72,7 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
         inserted ??
         (await tx
           .updateTable('projects')
-          .set({ ...value, updated_at: stamp })
+          .set({ ...value, updated_at: stamp, updated_by_user_id: who.userId })
           .where('registration_id', '=', registration.id)
           .returningAll()
           .executeTakeFirstOrThrow());
@@ -70,10 +80,16 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
         type: inserted ? 'project.submitted' : 'project.updated',
         eventId: event.id,
         subjectUserId: registration.user_id,
+        registrationId: registration.id,
         data: projectData(project),
         at: stamp,
       });
-      return { project, created: inserted !== undefined, teamName: registration.team_name };
+      const author = await tx.selectFrom('users').select(['name', 'email']).where('id', '=', who.userId).executeTakeFirst();
+      return {
+        project: { ...project, updated_by_name: author ? memberName(author.name, author.email) : null },
+        created: inserted !== undefined,
+        teamName: registration.team_name,
+      };
     });
   }
 
@@ -88,8 +104,9 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
     let query = db
       .selectFrom('projects')
       .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+      .leftJoin('users as author', 'author.id', 'projects.updated_by_user_id')
       .selectAll('projects')
-      .select(['registrations.team_name', 'registrations.status as registration_status'])
+      .select(['registrations.team_name', 'registrations.status as registration_status', 'author.name as author_name', 'author.email as author_email'])
       .where('projects.event_id', '=', event.id);
     if (after) query = query.where((eb) => eb(eb.refTuple('projects.first_submitted_at', 'projects.id'), '>', eb.tuple(after[0]!, after[1]!)));
     const rows = await query
@@ -98,7 +115,10 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
       .limit(q.limit + 1)
       .execute();
     const page = takePage(rows, q.limit, (r) => [r.first_submitted_at, r.id]);
-    return { rows: page.items, nextCursor: page.nextKey ? encodeCursor('projects', event.id, page.nextKey) : null };
+    return {
+      rows: page.items.map((r) => ({ ...r, updated_by_name: r.author_email ? memberName(r.author_name, r.author_email) : null })),
+      nextCursor: page.nextKey ? encodeCursor('projects', event.id, page.nextKey) : null,
+    };
   }
 
   return { submit, listForEvent };

@@ -7,9 +7,10 @@ import { newId } from '../core/ids.js';
  * The kinds of webhook events, and who may receive each (a subscriber only ever receives what it
  * may read over the API):
  * - the event's organizers receive every kind of the events they organize;
- * - a participant receives the registration and project kinds of its own registration only, and
- *   the event-wide kinds (judging started, results published: public facts) of events it is
- *   registered in; never `review.failed` (reviews are the organizers' view).
+ * - a participant receives the registration, project and team kinds of its own team only (every
+ *   member of the team, leader or not; a member who leaves or is removed also receives that
+ *   `team.member.left`), and the event-wide kinds (judging started, results published: public
+ *   facts) of events it is in a team of; never `review.failed` (reviews are the organizers' view).
  * A subscription with `event_id` narrows that to one event.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -17,6 +18,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'registration.decided',
   'project.submitted',
   'project.updated',
+  'team.member.joined',
+  'team.member.left',
   'review.failed',
   'judging.started',
   'results.published',
@@ -26,13 +29,15 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_TEST_TYPE = 'webhook.test';
 
 /** Who besides the organizers may receive an occurrence. */
-type Audience = { participant: string } | 'registered' | 'organizers';
+type Audience = { participant: string; registrationId: string } | 'registered' | 'organizers';
 
 const AUDIENCE: Record<WebhookEventType, 'subject' | 'registered' | 'organizers'> = {
   'registration.created': 'subject',
   'registration.decided': 'subject',
   'project.submitted': 'subject',
   'project.updated': 'subject',
+  'team.member.joined': 'subject',
+  'team.member.left': 'subject',
   'review.failed': 'organizers',
   'judging.started': 'registered',
   'results.published': 'registered',
@@ -41,8 +46,10 @@ const AUDIENCE: Record<WebhookEventType, 'subject' | 'registered' | 'organizers'
 export interface WebhookOccurrence {
   type: WebhookEventType;
   eventId: string;
-  /** The registrant the occurrence is about (registration and project kinds). */
+  /** The person the occurrence is about (registration, project and team kinds): the leader, or the member who joined or left. */
   subjectUserId?: string;
+  /** The team the occurrence is about: every member's subscriptions receive it. */
+  registrationId?: string;
   data: Record<string, unknown>;
   /** ISO instant of the change. */
   at: string;
@@ -61,7 +68,7 @@ export function webhookBody(type: string, at: string, data: Record<string, unkno
  */
 export async function enqueueWebhookEvent(tx: Executor, o: WebhookOccurrence): Promise<void> {
   const kind = AUDIENCE[o.type];
-  const audience: Audience = kind === 'subject' ? { participant: o.subjectUserId ?? '' } : kind;
+  const audience: Audience = kind === 'subject' ? { participant: o.subjectUserId ?? '', registrationId: o.registrationId ?? '' } : kind;
   const payload = webhookBody(o.type, o.at, o.data);
   const base = newId('msg');
   const pattern = `%,${o.type},%`;
@@ -99,14 +106,24 @@ export async function enqueueWebhookEvent(tx: Executor, o: WebhookOccurrence): P
               organizes,
               w.exists(
                 w
-                  .selectFrom('registrations as r')
+                  .selectFrom('team_members as tm')
                   .select(sql`1`.as('one'))
-                  .where('r.event_id', '=', o.eventId)
-                  .whereRef('r.user_id', '=', 'w.user_id'),
+                  .where('tm.event_id', '=', o.eventId)
+                  .whereRef('tm.user_id', '=', 'w.user_id'),
               ),
             ]);
           }
-          return w.or([organizes, w('w.user_id', '=', audience.participant)]);
+          return w.or([
+            organizes,
+            w('w.user_id', '=', audience.participant),
+            w.exists(
+              w
+                .selectFrom('team_members as tm')
+                .select(sql`1`.as('one'))
+                .where('tm.registration_id', '=', audience.registrationId)
+                .whereRef('tm.user_id', '=', 'w.user_id'),
+            ),
+          ]);
         }),
     )
     .execute();
@@ -143,5 +160,24 @@ export function projectData(p: ProjectRow): Record<string, unknown> {
       first_submitted_at: p.first_submitted_at,
       updated_at: p.updated_at,
     },
+  };
+}
+
+/** The `data` of the team kinds. */
+export function teamMemberData(o: {
+  eventId: string;
+  registrationId: string;
+  teamName: string;
+  member: { user_id: string; name: string };
+  removed: boolean;
+  memberCount: number;
+}): Record<string, unknown> {
+  return {
+    event_id: o.eventId,
+    registration_id: o.registrationId,
+    team_name: o.teamName,
+    member: o.member,
+    removed: o.removed,
+    member_count: o.memberCount,
   };
 }

@@ -10,6 +10,8 @@ export const WebhookEventTypeSchema = Type.Union(
     Type.Literal('registration.decided'),
     Type.Literal('project.submitted'),
     Type.Literal('project.updated'),
+    Type.Literal('team.member.joined'),
+    Type.Literal('team.member.left'),
     Type.Literal('review.failed'),
     Type.Literal('judging.started'),
     Type.Literal('results.published'),
@@ -106,7 +108,7 @@ const registrationData = Type.Object({
   registration: Type.Object({
     id: Type.String(),
     team_name: Type.String(),
-    status: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('withdrawn')]),
     reason: Nullable(Type.String()),
     track_id: Nullable(Type.String()),
     final: Type.Boolean({ description: 'rejected as final: the team may not re-apply' }),
@@ -128,6 +130,15 @@ const projectData = Type.Object({
   }),
 });
 
+const teamMemberData = Type.Object({
+  event_id: Type.String(),
+  registration_id: Type.String(),
+  team_name: Type.String(),
+  member: Type.Object({ user_id: Type.String(), name: Type.String() }),
+  removed: Type.Boolean({ description: 'team.member.left only: true when the leader removed the member, false when they left' }),
+  member_count: Type.Integer({ description: 'members after the change, the leader counted' }),
+});
+
 export const WEBHOOK_BODIES: Record<WebhookEventType | typeof WEBHOOK_TEST_TYPE, TSchema> = {
   'registration.created': envelope(
     'registration.created',
@@ -141,6 +152,16 @@ export const WEBHOOK_BODIES: Record<WebhookEventType | typeof WEBHOOK_TEST_TYPE,
   ),
   'project.submitted': envelope('project.submitted', projectData, "A team's first submission (to its organizers and the team)."),
   'project.updated': envelope('project.updated', projectData, 'A team re-submitted its project (to its organizers and the team).'),
+  'team.member.joined': envelope(
+    'team.member.joined',
+    teamMemberData,
+    "Someone joined a team with its join code (to the event's organizers and every member of the team).",
+  ),
+  'team.member.left': envelope(
+    'team.member.left',
+    teamMemberData,
+    "A member left a team or its leader removed them (to the event's organizers, the team's members and the member who left).",
+  ),
   'review.failed': envelope(
     'review.failed',
     Type.Object({ event_id: Type.String(), project_id: Type.String(), review_id: Type.String(), reviewer: Type.String(), error: Type.String() }),

@@ -247,10 +247,11 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       const byFile = {
         participant: rows(table),
         organizer: rows(organizer),
+        team: rows(reference.split('## Webhooks')[0]!),
         webhook: rows(section(reference, '## Webhooks', '## Gallery')),
         showcase: rows(section(reference, '## Gallery', '## Shell scripts')),
       };
-      expect(rows(reference).length).toBe(byFile.webhook.length + byFile.showcase.length);
+      expect(rows(reference).length).toBe(byFile.team.length + byFile.webhook.length + byFile.showcase.length);
       for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
         const group = errorGroup(code);
         const holders = Object.entries(byFile)
@@ -301,6 +302,15 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'test_webhook',
         'list_webhook_deliveries',
         'retry_webhook_delivery',
+        'get_team',
+        'create_team_invitation',
+        'revoke_team_invitation',
+        'join_team',
+        'leave_team',
+        'remove_team_member',
+        'hand_over_team',
+        'rename_team',
+        'withdraw_registration',
       ]);
     });
   });

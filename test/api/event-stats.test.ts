@@ -39,7 +39,7 @@ describe.each(DIALECTS)('GET /events/:id/stats (%s)', (dialect) => {
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     expect(res.body).toEqual({
       event_id: eventId,
-      registrations: { pending: 0, approved: 0, rejected: 0 },
+      registrations: { pending: 0, approved: 0, rejected: 0, withdrawn: 0 },
       projects: 0,
       judged_projects: 0,
       reviews: {
@@ -86,7 +86,7 @@ describe.each(DIALECTS)('GET /events/:id/stats (%s)', (dialect) => {
     expect(invite.status).toBe(201);
 
     let stats = (await t.api('GET', `/events/${eventId}/stats`, { key: org.key })).body;
-    expect(stats.registrations).toEqual({ pending: 1, approved: 3, rejected: 1 });
+    expect(stats.registrations).toEqual({ pending: 1, approved: 3, rejected: 1, withdrawn: 0 });
     expect(stats.projects).toBe(3);
     expect(stats.judged_projects).toBe(3);
     expect(stats.reviews.human).toEqual({ reviewers: 2, invitations_pending: 1, reviews_done: 0 });

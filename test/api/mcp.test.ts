@@ -37,6 +37,15 @@ const TOOL_NAMES = [
   'test_webhook',
   'list_webhook_deliveries',
   'retry_webhook_delivery',
+  'get_team',
+  'create_team_invitation',
+  'revoke_team_invitation',
+  'join_team',
+  'leave_team',
+  'remove_team_member',
+  'hand_over_team',
+  'rename_team',
+  'withdraw_registration',
 ];
 
 async function connect(t: TestApp, key: string): Promise<Client> {

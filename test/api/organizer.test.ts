@@ -40,7 +40,7 @@ describe.each(DIALECTS)('organizer API (%s)', (dialect) => {
       const body = { name: 'Minimal', registration_deadline: '2030-02-01T00:00:00Z', submission_deadline: '2030-02-02T00:00:00Z' };
       const res = await t.api('POST', '/events', { key: org.key, body });
       expect(res.status, res.text).toBe(201);
-      expect(res.body.registration_config).toEqual({ open: true, auto_approve: false, fields: [] });
+      expect(res.body.registration_config).toEqual({ open: true, auto_approve: false, fields: [], max_team_size: null, min_team_size: null });
       expect(res.body.dimensions.length).toBeGreaterThan(0);
       expect(res.body.tracks).toEqual([]);
       expect(res.body.registration_deadline).toBe('2030-02-01T00:00:00.000Z');

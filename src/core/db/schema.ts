@@ -9,7 +9,8 @@ export type Role = 'user' | 'organizer' | 'admin';
 export type StoredEventStatus = 'draft' | 'open' | 'active' | 'judging' | 'ended' | 'cancelled';
 /** When an event's projects are public in its gallery. */
 export type GalleryVisibility = 'after_deadline' | 'after_results' | 'never';
-export type RegistrationStatus = 'pending' | 'approved' | 'rejected';
+/** `withdrawn`: the team's leader withdrew it (DELETE /events/:id/team); it may register again like a non-final rejection. */
+export type RegistrationStatus = 'pending' | 'approved' | 'rejected' | 'withdrawn';
 /** What an API key may do: everything its user may, or only the reviewer routes (invitation-made keys). */
 export type KeyScope = 'full' | 'review';
 
@@ -115,6 +116,9 @@ export interface EventsTable {
   voting: string | null;
   /** 1: the teams may read their reviews (scores, comments, summaries; reviewers unnamed) once results are out. */
   feedback_released: Generated<number>;
+  /** Team-size limits (the leader counts); null = no limit (since 0214). */
+  max_team_size: Generated<number | null>;
+  min_team_size: Generated<number | null>;
 }
 
 export interface EventOrganizersTable {
@@ -149,6 +153,33 @@ export interface RegistrationsTable {
   reapplied_at: string | null;
   created_at: string;
   updated_at: string;
+  /** How many people are in the team (team_members rows), kept by the same transactions (since 0214). */
+  member_count: Generated<number>;
+}
+
+export type TeamRole = 'leader' | 'member';
+
+/** One person in a team (since 0214): a person is in at most one team per event. */
+export interface TeamMembersTable {
+  registration_id: string;
+  event_id: string;
+  user_id: string;
+  role: TeamRole;
+  joined_at: string;
+}
+
+/** A join code for a team: sha256 stored, the code shown once. */
+export interface TeamInvitationsTable {
+  /** `tinv_…` */
+  id: string;
+  registration_id: string;
+  event_id: string;
+  code_hash: string;
+  email: string | null;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
 }
 
 export interface ProjectsTable {
@@ -169,6 +200,8 @@ export interface ProjectsTable {
   updated_at: string;
   /** 1 when the organizer took the project out of the people's choice vote. */
   vote_excluded: Generated<number>;
+  /** Who last created or changed it; null for rows written before 0214. */
+  updated_by_user_id: Generated<string | null>;
 }
 
 export type ReviewStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -375,6 +408,8 @@ export interface Database {
   event_organizers: EventOrganizersTable;
   event_co_organizers: EventCoOrganizersTable;
   registrations: RegistrationsTable;
+  team_members: TeamMembersTable;
+  team_invitations: TeamInvitationsTable;
   projects: ProjectsTable;
 }
 
@@ -387,6 +422,8 @@ export type NewEventRow = Insertable<EventsTable>;
 export type EventUpdate = Updateable<EventsTable>;
 export type RegistrationRow = Selectable<RegistrationsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
+export type TeamMemberRow = Selectable<TeamMembersTable>;
+export type TeamInvitationRow = Selectable<TeamInvitationsTable>;
 export type ReviewRow = Selectable<ReviewsTable>;
 export type InvitationRow = Selectable<ReviewerInvitationsTable>;
 export type ResultRow = Selectable<ResultsTable>;

@@ -14,7 +14,7 @@ const event = {
 function stats(over: Partial<EventStats> = {}): EventStats {
   return {
     event_id: 'evt_1',
-    registrations: { pending: 0, approved: 3, rejected: 0 },
+    registrations: { pending: 0, approved: 3, rejected: 0, withdrawn: 0 },
     projects: 3,
     judged_projects: 3,
     reviews: {
@@ -35,7 +35,7 @@ describe('next steps', () => {
   });
 
   it('says when registration closes and that decisions wait', () => {
-    expect(nextSteps(event, stats({ registrations: { pending: 2, approved: 0, rejected: 0 } }))).toEqual([
+    expect(nextSteps(event, stats({ registrations: { pending: 2, approved: 0, rejected: 0, withdrawn: 0 } }))).toEqual([
       { key: 'next.registrationCloses', values: { date: event.registration_deadline }, tone: 'info' },
       { key: 'next.pendingRegistrations', values: { count: 2 }, tab: 'registrations', tone: 'warn' },
     ]);

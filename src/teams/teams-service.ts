@@ -1,0 +1,383 @@
+import { sql } from 'kysely';
+import type { Clock } from '../core/clock.js';
+import { uniqueViolation, type Db, type Executor } from '../core/db/index.js';
+import type { RegistrationRow, TeamMemberRow } from '../core/db/schema.js';
+import { AppError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Mailer } from '../core/mailer.js';
+import type { Notifier } from '../core/notifier.js';
+import type { Principal } from '../core/principal.js';
+import { iso } from '../core/time.js';
+import { submissionClosedDetail } from '../events/closed-reasons.js';
+import type { EventRecord } from '../events/events-model.js';
+import type { EventsService } from '../events/events-service.js';
+import { effectiveStatus, submissionAccepted } from '../events/status.js';
+import { teamNameKey } from '../registrations/form.js';
+import { REGISTRATION_DECIDED } from '../registrations/registration-waits.js';
+import { memberName, membersOf, projectOfRegistration, type TeamMemberView } from '../registrations/registrations-repo.js';
+import type { ProjectWithAuthor } from '../registrations/project-schema.js';
+import { enqueueWebhookEvent, teamMemberData } from '../webhooks/webhook-events.js';
+import { teamInvitationMail } from './team-invitation-mail.js';
+import { hashJoinCode, looksLikeJoinCode, membershipOf, newJoinCode, openInvitations } from './teams-repo.js';
+
+export interface TeamView {
+  event: EventRecord;
+  registration: RegistrationRow;
+  role: 'leader' | 'member';
+  members: TeamMemberView[];
+  invitations: Array<{ id: string; email: string | null; created_at: string; expires_at: string }>;
+  project: ProjectWithAuthor | null;
+}
+
+export const DEFAULT_INVITATION_HOURS = 72;
+
+export function createTeamsService(deps: {
+  db: Db;
+  clock: Clock;
+  events: EventsService;
+  notifier: Notifier;
+  mailer: Mailer;
+  publicUrl: string;
+  log: () => { warn: (obj: object, msg: string) => void };
+}) {
+  const { db, clock, events, notifier, mailer, publicUrl } = deps;
+
+  const notRegistered = () =>
+    new AppError('not_registered', 'You are in no team of this event: register (POST …/register) or join a team with its join code (POST …/team/join).');
+
+  /** The caller's team in the event: 404 not_registered when they are in none. */
+  async function membership(who: Principal, eventId: string): Promise<{ event: EventRecord; member: TeamMemberRow; registration: RegistrationRow }> {
+    const event = await events.getVisible(eventId, who);
+    const member = await membershipOf(db, event.id, who.userId);
+    if (!member) throw notRegistered();
+    const registration = await db.selectFrom('registrations').selectAll().where('id', '=', member.registration_id).executeTakeFirst();
+    if (!registration) throw notRegistered();
+    return { event, member, registration };
+  }
+
+  async function asLeader(who: Principal, eventId: string) {
+    const m = await membership(who, eventId);
+    if (m.member.role !== 'leader') {
+      throw new AppError('not_team_leader', 'Only the team leader may do this; ask them (GET …/team names the leader).');
+    }
+    return m;
+  }
+
+  async function view(event: EventRecord, registration: RegistrationRow, role: 'leader' | 'member'): Promise<TeamView> {
+    const members = await membersOf(db, [registration.id]);
+    const invitations =
+      role === 'leader'
+        ? (await openInvitations(db, registration.id, iso(clock.now()))).map((i) => ({
+            id: i.id,
+            email: i.email,
+            created_at: i.created_at,
+            expires_at: i.expires_at,
+          }))
+        : [];
+    const project = await projectOfRegistration(db, registration.id);
+    return { event, registration, role, members, invitations, project };
+  }
+
+  async function get(who: Principal, eventId: string): Promise<TeamView> {
+    const { event, member, registration } = await membership(who, eventId);
+    return view(event, registration, member.role);
+  }
+
+  function assertNotFinished(event: EventRecord) {
+    const status = effectiveStatus(event, clock.now());
+    if (status === 'ended' || status === 'cancelled') throw new AppError('event_locked', `the event is ${status}; its teams can no longer change`);
+  }
+
+  /** The leader renames the team, only while the registration is pending. */
+  async function rename(who: Principal, eventId: string, teamName: string): Promise<TeamView> {
+    const { event, registration } = await asLeader(who, eventId);
+    const name = teamName.trim();
+    if (!name) throw new AppError('validation_failed', 'team_name: must not be blank', { errors: [{ field: 'team_name', message: 'must not be blank' }] });
+    let row: RegistrationRow | undefined;
+    try {
+      row = await db
+        .updateTable('registrations')
+        .set({ team_name: name, team_name_key: teamNameKey(name), updated_at: iso(clock.now()) })
+        .where('id', '=', registration.id)
+        .where('status', '=', 'pending')
+        .returningAll()
+        .executeTakeFirst();
+    } catch (err) {
+      if (uniqueViolation(err) === 'registrations_event_team_uq')
+        throw new AppError('team_name_taken', `The team name "${name}" is already taken in this event.`);
+      throw err;
+    }
+    if (!row) {
+      throw new AppError('registration_not_pending', `The registration is ${registration.status}: the team name can only change while it is pending.`, {
+        extra: { registration_status: registration.status },
+      });
+    }
+    return view(event, row, 'leader');
+  }
+
+  /** The leader withdraws the registration: it drops out of judging; its open join codes stop working. */
+  async function withdraw(who: Principal, eventId: string): Promise<TeamView> {
+    const { event, registration } = await asLeader(who, eventId);
+    assertNotFinished(event);
+    const stamp = iso(clock.now());
+    const row = await db.transaction().execute(async (tx) => {
+      const updated = await tx
+        .updateTable('registrations')
+        .set({ status: 'withdrawn', reason: null, updated_at: stamp })
+        .where('id', '=', registration.id)
+        .where('status', '!=', 'withdrawn')
+        .returningAll()
+        .executeTakeFirst();
+      await tx
+        .updateTable('team_invitations')
+        .set({ revoked_at: stamp })
+        .where('registration_id', '=', registration.id)
+        .where('revoked_at', 'is', null)
+        .execute();
+      return updated;
+    });
+    notifier.publish(REGISTRATION_DECIDED, registration.id);
+    return view(event, row ?? { ...registration, status: 'withdrawn' }, 'leader');
+  }
+
+  /** The leader makes a join code (optionally mailed to `email`); the code is in this answer only. */
+  async function invite(who: Principal, eventId: string, input: { email?: string; expires_in_hours?: number }) {
+    const { event, registration } = await asLeader(who, eventId);
+    const now = clock.now();
+    if (registration.status === 'withdrawn') {
+      throw new AppError('registration_not_pending', 'The team has withdrawn its registration: register again before inviting.', {
+        extra: { registration_status: registration.status },
+      });
+    }
+    if (!submissionAccepted(event, now)) throw new AppError('submission_closed', `Joining is closed: ${submissionClosedDetail(event, now)}`);
+    const email = input.email?.trim() || null;
+    if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+      throw new AppError('validation_failed', 'email: must be an e-mail address', { errors: [{ field: 'email', message: 'must be an e-mail address' }] });
+    }
+    const hours = input.expires_in_hours ?? DEFAULT_INVITATION_HOURS;
+    const { code, hash } = newJoinCode();
+    const stamp = iso(now);
+    const row = {
+      id: newId('tinv'),
+      registration_id: registration.id,
+      event_id: event.id,
+      code_hash: hash,
+      email,
+      created_by: who.userId,
+      created_at: stamp,
+      expires_at: iso(now.getTime() + hours * 3_600_000),
+      revoked_at: null,
+    };
+    await db.insertInto('team_invitations').values(row).execute();
+    const joinUrl = `${publicUrl}/hackathons/${encodeURIComponent(event.id)}/join?code=${code}`;
+    if (email) {
+      // Not yet through the durable mail queue (branch mail-queue): sent at once, like reviewer invitations.
+      const inviter = await db.selectFrom('users').select(['name', 'email']).where('id', '=', who.userId).executeTakeFirst();
+      const mail = teamInvitationMail({
+        to: email,
+        eventName: event.name,
+        teamName: registration.team_name,
+        inviterName: inviter ? memberName(inviter.name, inviter.email) : who.email,
+        link: joinUrl,
+        expiresAt: row.expires_at,
+      });
+      await mailer.send(mail).catch((err: unknown) => deps.log().warn({ err, invitation: row.id }, 'team invitation mail not sent'));
+    }
+    return { id: row.id, join_code: code, join_url: joinUrl, expires_at: row.expires_at, email };
+  }
+
+  /** The leader revokes a join code (given as the code or the invitation id). Revoking twice is fine. */
+  async function revokeInvitation(who: Principal, eventId: string, codeOrId: string): Promise<void> {
+    const { registration } = await asLeader(who, eventId);
+    const stamp = iso(clock.now());
+    let q = db
+      .updateTable('team_invitations')
+      .set({ revoked_at: sql<string>`coalesce(revoked_at, ${stamp})` })
+      .where('registration_id', '=', registration.id);
+    if (codeOrId.startsWith('tinv_')) q = q.where('id', '=', codeOrId);
+    else if (looksLikeJoinCode(codeOrId)) q = q.where('code_hash', '=', hashJoinCode(codeOrId));
+    else throw joinCodeInvalid();
+    const res = await q.executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) throw joinCodeInvalid();
+  }
+
+  function joinCodeInvalid() {
+    return new AppError('join_code_invalid', 'No open invitation of this event has this join code (unknown, revoked, expired or for another event).');
+  }
+
+  async function announce(
+    tx: Executor,
+    type: 'team.member.joined' | 'team.member.left',
+    o: { eventId: string; registration: RegistrationRow; userId: string; removed: boolean; memberCount: number; at: string },
+  ) {
+    const user = await tx.selectFrom('users').select(['name', 'email']).where('id', '=', o.userId).executeTakeFirst();
+    await enqueueWebhookEvent(tx, {
+      type,
+      eventId: o.eventId,
+      subjectUserId: o.userId,
+      registrationId: o.registration.id,
+      data: teamMemberData({
+        eventId: o.eventId,
+        registrationId: o.registration.id,
+        teamName: o.registration.team_name,
+        member: { user_id: o.userId, name: user ? memberName(user.name, user.email) : o.userId },
+        removed: o.removed,
+        memberCount: o.memberCount,
+      }),
+      at: o.at,
+    });
+  }
+
+  /**
+   * Joins the team of a join code. The member count goes up by a conditional UPDATE in the same
+   * transaction as the member row, so of many joins at once only as many as fit the maximum
+   * succeed; team_members_event_user_uq keeps a person in one team per event.
+   */
+  async function join(who: Principal, eventId: string, joinCode: string): Promise<TeamView> {
+    const event = await events.getVisible(eventId, who);
+    const now = clock.now();
+    if (!submissionAccepted(event, now)) throw new AppError('submission_closed', `Joining is closed: ${submissionClosedDetail(event, now)}`);
+    if (!looksLikeJoinCode(joinCode)) throw joinCodeInvalid();
+    const stamp = iso(now);
+    const invitation = await db
+      .selectFrom('team_invitations')
+      .selectAll()
+      .where('code_hash', '=', hashJoinCode(joinCode))
+      .where('event_id', '=', event.id)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', stamp)
+      .executeTakeFirst();
+    if (!invitation) throw joinCodeInvalid();
+    const existing = await membershipOf(db, event.id, who.userId);
+    if (existing) throw alreadyInTeam(existing.registration_id);
+    const max = event.max_team_size;
+    let joined: RegistrationRow | undefined;
+    try {
+      joined = await db.transaction().execute(async (tx) => {
+        const reg = await tx
+          .updateTable('registrations')
+          .set({ member_count: sql<number>`member_count + 1` })
+          .where('id', '=', invitation.registration_id)
+          .where('status', '!=', 'withdrawn')
+          .where((w) => (max === null ? sql<boolean>`1 = 1` : w('member_count', '<', max)))
+          .returningAll()
+          .executeTakeFirst();
+        if (!reg) return undefined;
+        await tx
+          .insertInto('team_members')
+          .values({ registration_id: reg.id, event_id: event.id, user_id: who.userId, role: 'member', joined_at: stamp })
+          .execute();
+        await announce(tx, 'team.member.joined', {
+          eventId: event.id,
+          registration: reg,
+          userId: who.userId,
+          removed: false,
+          memberCount: reg.member_count,
+          at: stamp,
+        });
+        return reg;
+      });
+    } catch (err) {
+      const which = uniqueViolation(err);
+      if (which === 'team_members_event_user_uq' || which === 'team_members_pkey') {
+        const now = await membershipOf(db, event.id, who.userId);
+        throw alreadyInTeam(now?.registration_id ?? invitation.registration_id);
+      }
+      throw err;
+    }
+    if (!joined) {
+      const reg = await db.selectFrom('registrations').select(['status']).where('id', '=', invitation.registration_id).executeTakeFirst();
+      if (!reg || reg.status === 'withdrawn') throw joinCodeInvalid();
+      throw new AppError('team_full', `The team already has ${max} members, the most this event allows.`, { extra: { max_team_size: max } });
+    }
+    return view(event, joined, 'member');
+  }
+
+  function alreadyInTeam(registrationId: string) {
+    return new AppError('already_in_team', 'You are already in a team of this event; a person is in one team per event.', {
+      extra: { registration_id: registrationId },
+    });
+  }
+
+  /** Takes a member (never the leader) out of the team, with the count, in one transaction. */
+  async function dropMember(event: EventRecord, registration: RegistrationRow, userId: string, removed: boolean): Promise<boolean> {
+    const stamp = iso(clock.now());
+    return db.transaction().execute(async (tx) => {
+      const gone = await tx
+        .deleteFrom('team_members')
+        .where('registration_id', '=', registration.id)
+        .where('user_id', '=', userId)
+        .where('role', '=', 'member')
+        .executeTakeFirst();
+      if (Number(gone.numDeletedRows) === 0) return false;
+      const reg = await tx
+        .updateTable('registrations')
+        .set({ member_count: sql<number>`member_count - 1` })
+        .where('id', '=', registration.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await announce(tx, 'team.member.left', { eventId: event.id, registration: reg, userId, removed, memberCount: reg.member_count, at: stamp });
+      return true;
+    });
+  }
+
+  function leaderMustHandOver(alone: boolean) {
+    return new AppError(
+      'leader_must_hand_over',
+      alone
+        ? 'You lead this team alone: withdraw the registration instead (DELETE …/team).'
+        : 'The leader cannot leave: hand leadership to another member first (POST …/team/leader), then leave.',
+    );
+  }
+
+  async function leave(who: Principal, eventId: string): Promise<void> {
+    const { event, member, registration } = await membership(who, eventId);
+    if (member.role === 'leader') throw leaderMustHandOver(registration.member_count <= 1);
+    if (!(await dropMember(event, registration, who.userId, false))) throw notRegistered();
+  }
+
+  async function removeMember(who: Principal, eventId: string, userId: string): Promise<void> {
+    const { event, registration } = await asLeader(who, eventId);
+    if (userId === who.userId) throw leaderMustHandOver(registration.member_count <= 1);
+    if (!(await dropMember(event, registration, userId, true))) {
+      throw new AppError('team_member_not_found', `No member ${userId} in your team.`);
+    }
+  }
+
+  /** The leader hands leadership to another member: registrations.user_id follows. */
+  async function handOver(who: Principal, eventId: string, userId: string): Promise<TeamView> {
+    const { event, registration } = await asLeader(who, eventId);
+    if (userId === who.userId) return view(event, registration, 'leader');
+    const stamp = iso(clock.now());
+    const row = await db.transaction().execute(async (tx) => {
+      const promoted = await tx
+        .updateTable('team_members')
+        .set({ role: 'leader' })
+        .where('registration_id', '=', registration.id)
+        .where('user_id', '=', userId)
+        .where('role', '=', 'member')
+        .executeTakeFirst();
+      if (Number(promoted.numUpdatedRows) === 0) return undefined;
+      const demoted = await tx
+        .updateTable('team_members')
+        .set({ role: 'member' })
+        .where('registration_id', '=', registration.id)
+        .where('user_id', '=', who.userId)
+        .where('role', '=', 'leader')
+        .executeTakeFirst();
+      if (Number(demoted.numUpdatedRows) === 0) throw new AppError('not_team_leader', 'You are no longer the team leader.');
+      return tx
+        .updateTable('registrations')
+        .set({ user_id: userId, updated_at: stamp })
+        .where('id', '=', registration.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    if (!row) throw new AppError('team_member_not_found', `No member ${userId} in your team.`);
+    return view(event, row, 'member');
+  }
+
+  return { get, rename, withdraw, invite, revokeInvitation, join, leave, removeMember, handOver };
+}
+
+export type TeamsService = ReturnType<typeof createTeamsService>;
