@@ -12,7 +12,7 @@ const WIRING = '^src/[^/]+\\.ts$';
  */
 const DOMAIN_RANKS = [
   ['events', 'idempotency'],
-  ['accounts', 'webhooks'],
+  ['accounts', 'webhooks', 'notifications'],
   ['registrations'],
   ['submissions', 'teams'],
   ['results', 'reviewers', 'reviews', 'stats'],

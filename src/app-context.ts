@@ -15,6 +15,8 @@ import type { StandingsRefresher } from './results/standings-refresh.js';
 import type { ResultsService } from './results/results-service.js';
 import type { SubmissionsService } from './submissions/submissions-service.js';
 import type { WebhooksService } from './webhooks/webhooks-service.js';
+import type { MailWorker } from './notifications/mail-worker.js';
+import type { SettingsService } from './notifications/settings-service.js';
 import type { GalleryService } from './showcase/gallery-service.js';
 import type { VotingService } from './showcase/voting-service.js';
 import type { TeamsService } from './teams/teams-service.js';
@@ -50,6 +52,10 @@ export interface AppContext {
   standings: StandingsRefresher;
   /** Webhook subscriptions and the delivery worker. */
   webhooks: WebhooksService;
+  /** Sends the queued notification mails. */
+  mailWorker: MailWorker;
+  /** A person's own settings (GET/PATCH /me/settings). */
+  settings: SettingsService;
   /** The public gallery of projects. */
   gallery: GalleryService;
   /** People's choice voting. */

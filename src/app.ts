@@ -47,6 +47,10 @@ import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';
 import type { PageHeadSource } from './web/page-head.js';
 import { markdownText } from './core/markdown.js';
 import { webhooksRoutes } from './webhooks/webhooks-routes.js';
+import { createMailWorker } from './notifications/mail-worker.js';
+import { MAIL_QUEUED } from './notifications/notification-queue.js';
+import { settingsRoutes } from './notifications/settings-routes.js';
+import { createSettingsService } from './notifications/settings-service.js';
 import { galleryRoutes } from './showcase/gallery-routes.js';
 import { createGalleryService } from './showcase/gallery-service.js';
 import { votingRoutes } from './showcase/voting-routes.js';
@@ -186,6 +190,17 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const gallery = createGalleryService({ db, clock, events });
   const teams = createTeamsService({ db, clock, events, notifier, mailer, publicUrl: config.publicUrl, log: () => app.log });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log });
+  const settings = createSettingsService({ db, clock });
+  const mailWorker = createMailWorker({
+    db,
+    dialect: database.dialect,
+    clock,
+    config: config.mailQueue,
+    mailer,
+    publicUrl: config.publicUrl,
+    siteName: config.siteName,
+    log: () => app.log,
+  });
   // What the pages' HTML says before any script runs (title, link previews): only public events.
   const pageHead: PageHeadSource = {
     siteName: config.siteName,
@@ -219,6 +234,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     standings,
     reviews,
     webhooks,
+    mailWorker,
+    settings,
     gallery,
     voting,
     teams,
@@ -280,6 +297,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.addHook('onClose', async () => reviews.stop());
   // Deliveries in flight finish (each within its timeout) before the database closes.
   app.addHook('onClose', async () => webhooks.stop());
+  // Notification mails in flight finish before the database closes (the rest stay queued).
+  app.addHook('onClose', async () => mailWorker.close());
   // Background recomputation of standings stops at its next chunk, before the database closes.
   app.addHook('onClose', async () => standings.stop());
   app.decorateRequest('principal', null);
@@ -315,6 +334,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(mcpRoutes(ctx));
       await api.register(accountsRoutes(ctx));
       await api.register(webhooksRoutes(ctx));
+      await api.register(settingsRoutes(ctx));
       await api.register(galleryRoutes(ctx));
       await api.register(votingRoutes(ctx));
     },
@@ -333,5 +353,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     );
   }
   if (config.webhooks.workersEnabled) webhooks.start();
+  if (config.mailQueue.workersEnabled) {
+    // Woken by every commit that queued mail (in this process or, with a cross-process notifier, another).
+    const stopWaking = notifier.subscribe(MAIL_QUEUED, () => void mailWorker.pump().catch((err: unknown) => app.log.warn({ err }, 'mail pump failed')));
+    app.addHook('onClose', async () => stopWaking());
+    mailWorker.start();
+  }
   return { app, ctx };
 }

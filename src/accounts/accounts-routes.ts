@@ -121,7 +121,11 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
       },
       async (request, reply) => {
         const b = request.body;
-        const result = await auth.signup({ email: b.email, password: b.password, name: b.name, inviteCode: b.invite_code }, clientMeta(request), request.log);
+        const result = await auth.signup(
+          { email: b.email, password: b.password, name: b.name, inviteCode: b.invite_code, language: b.language },
+          clientMeta(request),
+          request.log,
+        );
         if (result.kind === 'confirmation_sent') {
           reply.status(202);
           return { status: 'confirmation_sent' as const, email: result.email };

@@ -33,6 +33,11 @@ export const SignupBody = Type.Object(
     password: Type.String({ maxLength: 1000, description: `At least ${PASSWORD_MIN_LENGTH} characters` }),
     name: Type.Optional(Type.String({ maxLength: 100 })),
     invite_code: Type.Optional(Type.String({ maxLength: 200, description: 'Needed when signup_mode is "invite"' })),
+    language: Type.Optional(
+      Type.Union([Type.Literal('en'), Type.Literal('zh')], {
+        description: "Language of the mails the platform sends this person (default en); the web sign-up sends the browser's",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db, type Executor } from '../core/db/index.js';
 import type { ApiKeyRow, KeyScope, Role, UserRow } from '../core/db/schema.js';
+import { DEFAULT_SETTINGS } from '../core/db/schema.js';
 import { requireEmailAddress } from '../core/email-address.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -117,6 +118,7 @@ export function createAccountsService(deps: {
       updated_at: now,
       name: null,
       disabled_at: null,
+      ...DEFAULT_SETTINGS,
     };
     try {
       await repo.insertUser(db, user);

@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
 import type { InviteCodeRow, Role, UserRow } from '../core/db/schema.js';
+import { DEFAULT_SETTINGS } from '../core/db/schema.js';
 import { normaliseEmailAddress, requireEmailAddress } from '../core/email-address.js';
 import { AppError, validationError } from '../core/errors.js';
 import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
@@ -70,7 +71,7 @@ export function createAuthService(deps: {
    * address in use is `email_taken`: that answer reveals the address (see docs/operator.md).
    */
   async function signup(
-    input: { email: string; password: string; name?: string | undefined; inviteCode?: string | undefined },
+    input: { email: string; password: string; name?: string | undefined; inviteCode?: string | undefined; language?: 'en' | 'zh' | undefined },
     meta: ClientMeta,
     log: Log,
   ): Promise<{ kind: 'created'; user: UserRow; session: StartedSession } | { kind: 'confirmation_sent'; email: string }> {
@@ -87,7 +88,7 @@ export function createAuthService(deps: {
       // The code says nothing about the address: checked here (not used up: that happens at the link).
       if (codeHash && !(await repo.inviteCodeUsable(db, codeHash, iso(now)))) throw invalidCode();
       const name = input.name?.trim() || null;
-      const job = sendSignupMail({ email, password: input.password, name, codeHash }, now, log).catch((err: Error) =>
+      const job = sendSignupMail({ email, password: input.password, name, codeHash, language: input.language ?? null }, now, log).catch((err: Error) =>
         log.error({ reason: err.message }, 'sign-up e-mail could not be sent'),
       );
       pending.add(job);
@@ -106,6 +107,8 @@ export function createAuthService(deps: {
       updated_at: now,
       name: input.name?.trim() || null,
       disabled_at: null,
+      ...DEFAULT_SETTINGS,
+      language: input.language ?? null,
     };
     try {
       const session = await db.transaction().execute(async (tx) => {
@@ -122,7 +125,11 @@ export function createAuthService(deps: {
   }
 
   /** In the background: a link for a new address, a notice to the owner of an existing one. */
-  async function sendSignupMail(req: { email: string; password: string; name: string | null; codeHash: string | null }, now: Date, log: Log): Promise<void> {
+  async function sendSignupMail(
+    req: { email: string; password: string; name: string | null; codeHash: string | null; language: string | null },
+    now: Date,
+    log: Log,
+  ): Promise<void> {
     const existing = await repo.findUserByEmail(db, req.email);
     if (existing) {
       if (existing.disabled_at) return;
@@ -141,6 +148,7 @@ export function createAuthService(deps: {
       email: req.email,
       password_hash: passwordHash,
       name: req.name,
+      language: req.language,
       invite_code_hash: req.codeHash,
       token_hash: hashResetToken(token),
       created_at: iso(now),
@@ -181,6 +189,8 @@ export function createAuthService(deps: {
           updated_at: now,
           name: req.name,
           disabled_at: null,
+          ...DEFAULT_SETTINGS,
+          language: req.language,
         };
         await repo.insertUser(tx, user);
         return { user, session: await accounts.startSession(user.id, meta, tx) };

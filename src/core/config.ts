@@ -23,6 +23,20 @@ export interface WebhooksConfig {
   disableAfter: number;
 }
 
+/** The notification mail queue (src/notifications). */
+export interface MailQueueConfig {
+  /** MAIL_WORKERS: whether this process sends queued notification mails (off: it only queues). */
+  workersEnabled: boolean;
+  /** MAIL_CONCURRENCY: mails in flight at once per process (also the most a crash can send twice). */
+  concurrency: number;
+  pollMs: number;
+  leaseMs: number;
+  /** First retry delay; doubles per attempt up to an hour, with jitter. */
+  retryBaseMs: number;
+  /** Retries stop this long after the first failure (the mail is marked failed). */
+  giveUpHours: number;
+}
+
 export interface Config {
   /** The one directory for the platform's files: the default SQLite database and the e-mail outbox. */
   dataDir: string;
@@ -61,6 +75,7 @@ export interface Config {
   webhooks: WebhooksConfig;
   github: { apiUrl: string; token: string | undefined; timeoutMs: number; maxBytes: number };
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string; invitationTtlHours: number };
+  mailQueue: MailQueueConfig;
   /** scrypt work factor for new password hashes (PASSWORD_SCRYPT_N); r and p stay at OWASP's 8 and 1. */
   passwordScrypt: { N: number; r: number; p: number };
   /** Password hashes (scrypt) running at once per process; more queue (PASSWORD_CHECKS_AT_ONCE). */
@@ -436,6 +451,14 @@ export function loadConfig(env: Env = process.env): Config {
       from: env.MAIL_FROM || 'Hackathon Platform <no-reply@localhost>',
       outboxDir,
       invitationTtlHours: int('INVITATION_TTL_HOURS', 168, 1, 24 * 365),
+    },
+    mailQueue: {
+      workersEnabled: bool('MAIL_WORKERS', true),
+      concurrency: int('MAIL_CONCURRENCY', 4, 1, 64),
+      pollMs: int('MAIL_POLL_MS', 1000, 10, 60_000),
+      leaseMs: int('MAIL_LEASE_MS', 120_000, 1000, 3_600_000),
+      retryBaseMs: int('MAIL_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+      giveUpHours: int('MAIL_GIVE_UP_HOURS', 24, 1, 24 * 30),
     },
     passwordScrypt: { N: scryptN(), r: 8, p: 1 },
     passwordChecksAtOnce: int('PASSWORD_CHECKS_AT_ONCE', 2, 1, 64),

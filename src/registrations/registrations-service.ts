@@ -1,3 +1,4 @@
+import { MAIL_QUEUED, queueNotification } from '../notifications/notification-queue.js';
 import { sql } from 'kysely';
 import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
@@ -252,7 +253,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
         .where('event_id', '=', event.id)
         .returningAll()
         .executeTakeFirst();
-      if (row)
+      if (row) {
         await enqueueWebhookEvent(tx, {
           type: 'registration.decided',
           eventId: event.id,
@@ -261,10 +262,20 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
           data: registrationData(row),
           at: stamp,
         });
+        // Queued with the decision: a crash never loses the mail, a rollback never sends it.
+        await queueNotification(tx, {
+          kind: decision === 'approved' ? 'registration_approved' : 'registration_rejected',
+          eventId: event.id,
+          recipients: [{ userId: row.user_id }],
+          data: { team_name: row.team_name, ...(decision === 'rejected' && row.reason ? { reason: row.reason } : {}) },
+          now: clock.now(),
+        });
+      }
       return row;
     });
     if (!decided) throw new AppError('registration_not_found', `no registration ${registrationId} in this event`);
     notifier.publish(REGISTRATION_DECIDED, registrationId);
+    notifier.publish(MAIL_QUEUED);
     return { row: decided, reapplyUntil: reapplyUntil(event) };
   }
 

@@ -7,7 +7,8 @@ export interface ReceivedMail {
 }
 
 /** A real SMTP receiver on 127.0.0.1 (no auth, no STARTTLS), keeping every message it gets. */
-export async function startSmtpReceiver() {
+/** `listenPort` 0 = any free port; `delayMs`: how long each message waits before it is accepted (a slow server). */
+export async function startSmtpReceiver(listenPort = 0, delayMs = 0) {
   const mails: ReceivedMail[] = [];
   const waiters: Array<{ to: string; after: number; resolve: (m: ReceivedMail) => void }> = [];
   const server = new SMTPServer({
@@ -26,11 +27,12 @@ export async function startSmtpReceiver() {
             w.resolve(mail);
           }
         }
-        callback();
+        if (delayMs > 0) setTimeout(() => callback(), delayMs);
+        else callback();
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
   return {
     port,
@@ -50,4 +52,10 @@ export async function startSmtpReceiver() {
 /** Undoes quoted-printable soft line breaks (and =3D) so a long link reads in one piece. */
 export function unfoldMail(raw: string): string {
   return raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+}
+
+/** The decoded text of a quoted-printable UTF-8 mail (both parts, headers as sent). */
+export function decodeMail(raw: string): string {
+  const unfolded = raw.replace(/=\r?\n/g, '');
+  return unfolded.replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8'));
 }

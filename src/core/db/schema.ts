@@ -25,6 +25,14 @@ export interface UsersTable {
   name: Generated<string | null>;
   /** Set when an admin disables the account: its keys and sessions stop working. */
   disabled_at: Generated<string | null>;
+  /** Language of the person's mails: 'en' | 'zh'; null = en (0216). */
+  language: Generated<string | null>;
+  /** IANA time zone times in mails are shown in; null = UTC (0216). */
+  time_zone: Generated<string | null>;
+  /** Notification mail switches, 1 = send (0216). */
+  notify_registration: Generated<number>;
+  notify_team: Generated<number>;
+  notify_results: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -68,6 +76,8 @@ export interface SignupRequestsTable {
   email: string;
   password_hash: string;
   name: string | null;
+  /** Mail language asked for at sign-up ('en' | 'zh'), null if none (0216). */
+  language: Generated<string | null>;
   /** sha256 of the invite code given at sign-up (invite mode), claimed when the link is confirmed; else null. */
   invite_code_hash: string | null;
   token_hash: string;
@@ -386,7 +396,31 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
 }
 
+/** A rendered notification mail waiting to be sent (0215). */
+export interface MailQueueTable {
+  id: string;
+  kind: string;
+  event_id: string | null;
+  user_id: string | null;
+  to_address: string;
+  language: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  status: 'queued' | 'running' | 'sent' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  last_error: string | null;
+  give_up_at: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
 export interface Database {
+  mail_queue: MailQueueTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   standings: StandingsTable;
@@ -414,6 +448,8 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
+/** A new account's person settings: language and zone unset (en, UTC), every mail on. */
+export const DEFAULT_SETTINGS = { language: null, time_zone: null, notify_registration: 1, notify_team: 1, notify_results: 1 } as const;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type InviteCodeRow = Selectable<InviteCodesTable>;
@@ -427,6 +463,7 @@ export type TeamInvitationRow = Selectable<TeamInvitationsTable>;
 export type ReviewRow = Selectable<ReviewsTable>;
 export type InvitationRow = Selectable<ReviewerInvitationsTable>;
 export type ResultRow = Selectable<ResultsTable>;
+export type MailQueueRow = Selectable<MailQueueTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;

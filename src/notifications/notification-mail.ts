@@ -1,0 +1,229 @@
+import { escapeHtml } from '../core/html.js';
+
+/**
+ * The notification mails: one template per kind, in English and Chinese, as plain text and simple
+ * HTML. Pure: everything a mail says comes in `MailContext` (the caller reads the event, the
+ * organizer's display name and the recipient's settings).
+ *
+ * `data` per kind (what callers of queueNotification pass):
+ * - registration_approved / registration_rejected: `{ team_name, reason? }`
+ * - team_member_joined / team_member_left: `{ team_name, member_name, removed?: boolean }`
+ * - results_published: `{ team_name, rank, score, track_rank?, track_name? }` (rank null when unranked)
+ * - team_invitation: `{ team_name, inviter_name, join_url, expires_at }`
+ */
+export type NotificationKind =
+  'registration_approved' | 'registration_rejected' | 'team_member_joined' | 'team_member_left' | 'results_published' | 'team_invitation';
+
+export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
+  'registration_approved',
+  'registration_rejected',
+  'team_member_joined',
+  'team_member_left',
+  'results_published',
+  'team_invitation',
+];
+
+export type MailLanguage = 'en' | 'zh';
+
+/** Which of a person's switches governs a kind; null: always sent (an invitation to an address). */
+export function switchFor(kind: NotificationKind): 'registration' | 'team' | 'results' | null {
+  if (kind === 'registration_approved' || kind === 'registration_rejected') return 'registration';
+  if (kind === 'team_member_joined' || kind === 'team_member_left') return 'team';
+  if (kind === 'results_published') return 'results';
+  return null;
+}
+
+/**
+ * Stands for PUBLIC_URL in a stored mail: the worker puts the configured address in at sending, so
+ * queueing needs only the transaction. Control characters never survive from user text (clean()).
+ */
+export const PUBLIC_URL_MARK = '\u0001PUBLIC_URL\u0001';
+/** Stands for SITE_NAME in a stored mail, likewise. */
+export const SITE_NAME_MARK = '\u0001SITE_NAME\u0001';
+
+/** Puts the configured address and site name into a stored mail (the worker, at sending). */
+export function fillMarks(text: string, publicUrl: string, siteName: string, html: boolean): string {
+  const name = html ? escapeHtml(siteName) : siteName;
+  const url = html ? escapeHtml(publicUrl) : publicUrl;
+  return text.split(PUBLIC_URL_MARK).join(url).split(SITE_NAME_MARK).join(name);
+}
+
+export interface MailContext {
+  kind: NotificationKind;
+  language: MailLanguage;
+  /** IANA zone the recipient reads times in (UTC when they never chose one). */
+  timeZone: string;
+  event: { id: string; name: string; submission_deadline: string; registration_deadline: string };
+  /** The organizer's display name, or null when they have none (never their address). */
+  organizerName: string | null;
+  data: Record<string, unknown>;
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what is removed
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+function clean(value: unknown, max = 500): string {
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return '';
+  return String(value).replace(CONTROL, '').slice(0, max);
+}
+
+function oneLine(value: unknown, max = 200): string {
+  return clean(value, max).replace(/\s+/g, ' ').trim();
+}
+
+/** `instant` in `timeZone`, the zone named: "1 Dec 2026, 18:00 (Europe/Berlin)". */
+export function formatInZone(instant: string, timeZone: string, language: MailLanguage): string {
+  const d = new Date(instant);
+  if (Number.isNaN(d.getTime())) return clean(instant, 40);
+  let zone = timeZone;
+  let text: string;
+  try {
+    text = new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }).format(d);
+  } catch {
+    zone = 'UTC';
+    text = new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', {
+      timeZone: 'UTC',
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      hourCycle: 'h23',
+    }).format(d);
+  }
+  return language === 'zh' ? `${text}（${zone}）` : `${text} (${zone})`;
+}
+
+interface Parts {
+  subject: string;
+  /** Paragraphs (plain text; escaped for HTML). */
+  lines: string[];
+  /** A link line: label and address. */
+  link?: { label: string; url: string };
+}
+
+function eventUrl(eventId: string): string {
+  return `${PUBLIC_URL_MARK}/hackathons/${encodeURIComponent(eventId)}`;
+}
+
+function parts(c: MailContext): Parts {
+  const zh = c.language === 'zh';
+  const d = c.data;
+  const team = oneLine(d.team_name) || (zh ? '你的团队' : 'your team');
+  const ev = oneLine(c.event.name);
+  const org = c.organizerName ? oneLine(c.organizerName) : zh ? '主办方' : 'The organizers';
+  const at = (iso: string) => formatInZone(iso, c.timeZone, c.language);
+  const eventLink = { label: zh ? '活动页面' : 'Event page', url: eventUrl(c.event.id) };
+  switch (c.kind) {
+    case 'registration_approved':
+      return zh
+        ? {
+            subject: `${ev}：「${team}」的报名已通过`,
+            lines: [`${org} 已通过「${team}」参加 ${ev} 的报名。`, `作品提交截止时间：${at(c.event.submission_deadline)}。`],
+            link: eventLink,
+          }
+        : {
+            subject: `${ev}: ${team} is approved`,
+            lines: [`${org} approved the registration of ${team} for ${ev}.`, `Projects are due by ${at(c.event.submission_deadline)}.`],
+            link: eventLink,
+          };
+    case 'registration_rejected': {
+      const reason = clean(d.reason, 2000).trim();
+      return zh
+        ? {
+            subject: `${ev}：「${team}」的报名未通过`,
+            lines: [`${org} 未通过「${team}」参加 ${ev} 的报名。`, reason ? `原因：${reason}` : '主办方没有说明原因。'],
+            link: eventLink,
+          }
+        : {
+            subject: `${ev}: ${team} was not approved`,
+            lines: [`${org} did not approve the registration of ${team} for ${ev}.`, reason ? `Reason: ${reason}` : 'The organizers gave no reason.'],
+            link: eventLink,
+          };
+    }
+    case 'team_member_joined': {
+      const who = oneLine(d.member_name) || (zh ? '一位新成员' : 'A new member');
+      return zh
+        ? { subject: `${ev}：${who} 加入了「${team}」`, lines: [`${who} 加入了你在 ${ev} 的团队「${team}」。`], link: eventLink }
+        : { subject: `${ev}: ${who} joined ${team}`, lines: [`${who} joined your team ${team} in ${ev}.`], link: eventLink };
+    }
+    case 'team_member_left': {
+      const who = oneLine(d.member_name) || (zh ? '一位成员' : 'A member');
+      const removed = d.removed === true;
+      return zh
+        ? {
+            subject: `${ev}：${who} ${removed ? '已被移出' : '离开了'}「${team}」`,
+            lines: [removed ? `${who} 已被队长移出你在 ${ev} 的团队「${team}」。` : `${who} 离开了你在 ${ev} 的团队「${team}」。`],
+            link: eventLink,
+          }
+        : {
+            subject: `${ev}: ${who} ${removed ? 'was removed from' : 'left'} ${team}`,
+            lines: [removed ? `The team leader removed ${who} from your team ${team} in ${ev}.` : `${who} left your team ${team} in ${ev}.`],
+            link: eventLink,
+          };
+    }
+    case 'results_published': {
+      const rank = typeof d.rank === 'number' ? d.rank : null;
+      const score = typeof d.score === 'number' ? d.score : null;
+      const trackRank = typeof d.track_rank === 'number' ? d.track_rank : null;
+      const track = oneLine(d.track_name);
+      const lines: string[] = [];
+      if (zh) {
+        lines.push(rank === null ? `${ev} 的结果已公布。「${team}」未进入排名。` : `${ev} 的结果已公布：「${team}」获得第 ${rank} 名。`);
+        if (score !== null) lines.push(`得分：${score}`);
+        if (trackRank !== null && track) lines.push(`在赛道「${track}」中排名第 ${trackRank}。`);
+        return { subject: `${ev}：结果已公布`, lines, link: { label: '查看结果', url: `${eventUrl(c.event.id)}/result` } };
+      }
+      lines.push(rank === null ? `The results of ${ev} are out. ${team} is not ranked.` : `The results of ${ev} are out: ${team} placed #${rank}.`);
+      if (score !== null) lines.push(`Score: ${score}`);
+      if (trackRank !== null && track) lines.push(`In the track ${track}: #${trackRank}.`);
+      return { subject: `${ev}: results are out`, lines, link: { label: 'See the results', url: `${eventUrl(c.event.id)}/result` } };
+    }
+    case 'team_invitation': {
+      const inviter = oneLine(d.inviter_name) || (zh ? '一位队长' : 'A team leader');
+      const url = clean(d.join_url, 1000).replace(/\s/g, '');
+      const expires = typeof d.expires_at === 'string' ? at(d.expires_at) : null;
+      return zh
+        ? {
+            subject: `${inviter} 邀请你加入 ${ev} 的「${team}」`,
+            lines: [`${inviter} 邀请你加入 ${ev} 的团队「${team}」。`, ...(expires ? [`邀请在 ${expires} 失效。`] : [])],
+            link: { label: '加入团队', url },
+          }
+        : {
+            subject: `${inviter} invites you to join ${team} in ${ev}`,
+            lines: [`${inviter} invites you to join the team ${team} in ${ev}.`, ...(expires ? [`The invitation expires ${expires}.`] : [])],
+            link: { label: 'Join the team', url },
+          };
+    }
+  }
+}
+
+function footer(c: MailContext): string {
+  const settings = `${PUBLIC_URL_MARK}/account`;
+  if (switchFor(c.kind) === null) return c.language === 'zh' ? `这封邮件由 ${SITE_NAME_MARK} 发送。` : `This mail was sent by ${SITE_NAME_MARK}.`;
+  return c.language === 'zh'
+    ? `这封邮件由 ${SITE_NAME_MARK} 发送。可在账户设置中关闭此类邮件：${settings}`
+    : `This mail was sent by ${SITE_NAME_MARK}. You can turn this kind of mail off in your account settings: ${settings}`;
+}
+
+/** Renders one notification mail. */
+export function renderNotification(c: MailContext): RenderedMail {
+  const p = parts(c);
+  const foot = footer(c);
+  const text = [...p.lines, ...(p.link ? [`${p.link.label}: ${p.link.url}`] : []), '', '--', foot].join('\n\n').replace(/\n\n--\n\n/, '\n--\n');
+  const footHtml = escapeHtml(foot).replace(
+    escapeHtml(`${PUBLIC_URL_MARK}/account`),
+    `<a href="${escapeHtml(`${PUBLIC_URL_MARK}/account`)}">${escapeHtml(`${PUBLIC_URL_MARK}/account`)}</a>`,
+  );
+  const html = [
+    `<!doctype html><html lang="${c.language === 'zh' ? 'zh-CN' : 'en'}"><body style="font-family:sans-serif;line-height:1.5">`,
+    ...p.lines.map((l) => `<p>${escapeHtml(l).replace(/\n/g, '<br>')}</p>`),
+    ...(p.link ? [`<p><a href="${escapeHtml(p.link.url)}">${escapeHtml(p.link.label)}</a></p>`] : []),
+    `<hr><p style="color:#555;font-size:smaller">${footHtml}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject: oneLine(p.subject, 250), text, html };
+}
