@@ -17,6 +17,8 @@ import * as repo from './results-repo.js';
 import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
 import { placeOf, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import { MAIL_QUEUED, queueNotificationBatch } from '../notifications/notification-queue.js';
+import type { Notifier } from '../core/notifier.js';
 import type { TeamResult } from '../registrations/team-result-schema.js';
 import { teamResult } from './team-result.js';
 
@@ -128,6 +130,45 @@ function ranker(rank: number, position: number) {
 }
 
 /**
+ * The results_published mail to every member of every ranked team, with the team's rank, score and
+ * track rank: the members of all teams in one read, the mails queued in bulk (1,000 teams must not
+ * make publication slow).
+ */
+async function queueResultMails(
+  tx: Executor,
+  event: EventRecord,
+  placed: ReadonlyArray<{ project_id: string; team_name: string; rank: number; score: number; track_id: string | null; track_rank: number | null }>,
+  now: Date,
+): Promise<number> {
+  if (placed.length === 0) return 0;
+  const members = await tx
+    .selectFrom('team_members')
+    .innerJoin('projects', 'projects.registration_id', 'team_members.registration_id')
+    .select(['projects.id as project_id', 'team_members.user_id', 'team_members.role'])
+    .where('projects.event_id', '=', event.id)
+    .execute();
+  const byProject = new Map<string, string[]>();
+  for (const m of members) {
+    const list = byProject.get(m.project_id) ?? [];
+    // The leader first, as teamMemberIds lists them.
+    if (m.role === 'leader') list.unshift(m.user_id);
+    else list.push(m.user_id);
+    byProject.set(m.project_id, list);
+  }
+  const trackNames = new Map(event.tracks.map((t) => [t.id, t.name]));
+  const groups = placed.map((p) => ({
+    userIds: byProject.get(p.project_id) ?? [],
+    data: {
+      team_name: p.team_name,
+      rank: p.rank,
+      score: p.score,
+      ...(p.track_id !== null && p.track_rank !== null ? { track_rank: p.track_rank, track_name: trackNames.get(p.track_id) ?? p.track_id } : {}),
+    },
+  }));
+  return queueNotificationBatch(tx, { kind: 'results_published', eventId: event.id, groups, now });
+}
+
+/**
  * Counted into the result at publication, in its transaction, by a domain above this one (the
  * people's choice vote): its entries go into the publish answer, or null when the event has none.
  */
@@ -140,6 +181,8 @@ export function createResultsService(deps: {
   events: EventsService;
   standings: StandingsRefresher;
   peoplesChoice?: PublicationExtra;
+  /** Told after a publication that queued mail, so the mail worker sends at once. */
+  notifier?: Pick<Notifier, 'publish'>;
 }) {
   const { db, clock, events, standings } = deps;
 
@@ -247,6 +290,7 @@ export function createResultsService(deps: {
     await standings.complete(owned.id);
     const now = clock.now();
     const stamp = iso(now);
+    let mailsQueued = 0;
     try {
       const published = await db.transaction().execute(async (tx) => {
         // A no-op write as the first statement: on PostgreSQL it locks the event row until commit;
@@ -290,6 +334,8 @@ export function createResultsService(deps: {
         const pieces: string[] = [];
         const hash = createHash('sha256').update('[');
         const tracks = new Map<string, { position: number; rankOf: (key: number) => number }>();
+        // What each ranked team's mail says (queued below, in this transaction).
+        const placed: Array<{ project_id: string; team_name: string; rank: number; score: number; track_id: string | null; track_rank: number | null }> = [];
         let position = 0;
         for await (const chunk of walk(tx, event.id, undefined)) {
           // Stored as they are read: only the chunk's text is kept for the answer.
@@ -306,6 +352,14 @@ export function createResultsService(deps: {
               trackPosition = t.position++;
               trackRank = t.rankOf(row.score_key);
             }
+            placed.push({
+              project_id: row.project_id,
+              team_name: row.team_name,
+              rank,
+              score: row.score_key < 0 ? 0 : row.score_key / SCALE,
+              track_id: row.track_id,
+              track_rank: trackRank,
+            });
             rows.push({
               position: position++,
               rank,
@@ -332,6 +386,7 @@ export function createResultsService(deps: {
           .set({ status: 'ended', result_announced_at: stamp, updated_at: stamp, feedback_released: feedbackReleased ? 1 : 0 })
           .where('id', '=', event.id)
           .execute();
+        mailsQueued = await queueResultMails(tx, event, placed, now);
         await enqueueWebhookEvent(tx, { type: 'results.published', eventId: event.id, data: { event_id: event.id, published_at: stamp }, at: stamp });
         return {
           event_id: event.id,
@@ -346,6 +401,7 @@ export function createResultsService(deps: {
       });
       // The event row changed (status, result_announced_at): drop cached copies of it.
       events.changed(owned.id);
+      if (mailsQueued > 0) deps.notifier?.publish(MAIL_QUEUED);
       // `entryPieces`: the entries array's JSON text without its brackets, in pieces; between
       // brackets, exactly the bytes the tag was computed from.
       return published;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { approvedTeam, createEvent, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { decodeMail, startSmtpReceiver } from '../helpers/smtp-receiver.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -20,11 +21,14 @@ describe.each(DIALECTS)('team result and feedback release (%s)', (dialect) => {
   let otherOrg: TestUser;
   let stranger: TestUser;
   let reviewer: TestUser;
+  let member: TestUser;
   let eventId: string;
+  let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   const teams: Record<string, { user: TestUser; registrationId: string; projectId?: string }> = {};
 
   beforeAll(async () => {
-    t = await startTestApp(dialect);
+    smtp = await startSmtpReceiver();
+    t = await startTestApp(dialect, { env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_POLL_MS: '50' } });
     org = await t.user('organizer');
     otherOrg = await t.user('organizer');
     stranger = await t.user();
@@ -40,6 +44,12 @@ describe.each(DIALECTS)('team result and feedback release (%s)', (dialect) => {
       const { team, registrationId } = await approvedTeam(t, eventId, org.key, { team_name: `${k} team`, track_id: track });
       teams[k] = { user: team, registrationId };
     }
+    // alpha has a second member, who joined with a code.
+    member = await t.user();
+    const code = await t.api('POST', `/events/${eventId}/team/invitations`, { key: teams.alpha!.user.key, body: {} });
+    expect(code.status).toBe(201);
+    const joined = await t.api('POST', `/events/${eventId}/team/join`, { key: member.key, body: { join_code: code.body.join_code } });
+    expect(joined.status).toBe(200);
     t.clock.set(T0.getTime() + DAY + HOUR);
     for (const k of ['alpha', 'beta', 'gamma']) {
       t.clock.advance(HOUR);
@@ -58,7 +68,10 @@ describe.each(DIALECTS)('team result and feedback release (%s)', (dialect) => {
     await insertReview('beta', GPT, 'model', { impact: 6, craft: 5 }, null);
     await insertReview('gamma', reviewer.id, 'human', { impact: 7, craft: 9 }, 'Fun!');
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
 
   async function insertReview(
     team: string,
@@ -87,6 +100,17 @@ describe.each(DIALECTS)('team result and feedback release (%s)', (dialect) => {
         completed_at: status === 'queued' ? null : now,
       })
       .execute();
+  }
+
+  /** The results mail to `user` (they got the approval mail before it), waited for. */
+  async function resultMail(user: TestUser): Promise<string> {
+    let after = 0;
+    for (;;) {
+      const mail = await smtp.nextTo(user.email, after);
+      const text = decodeMail(mail.raw);
+      if (text.includes('results are out')) return text;
+      after = smtp.mails.indexOf(mail) + 1;
+    }
   }
 
   const mine = (team: string) => t.api('GET', `/events/${eventId}/my-registration`, { key: teams[team]!.user.key });
@@ -140,6 +164,33 @@ describe.each(DIALECTS)('team result and feedback release (%s)', (dialect) => {
     expect((await mine('beta')).body.result).toMatchObject({ rank: 3, score: 5.6667, track_rank: 2 });
     expect((await mine('gamma')).body.result).toMatchObject({ rank: 2, track_rank: 1 });
     expect(tools.body.map((e: { project_id: string }) => e.project_id)).toEqual([teams.alpha!.projectId, teams.beta!.projectId]);
+  });
+
+  it('gives every member the same result, on my-registration and on the team', async () => {
+    const leader = await mine('alpha');
+    const mineAsMember = await t.api('GET', `/events/${eventId}/my-registration`, { key: member.key });
+    expect(mineAsMember.status).toBe(200);
+    expect(mineAsMember.body.result).toEqual(leader.body.result);
+    const team = await t.api('GET', `/events/${eventId}/team`, { key: member.key });
+    expect(team.status).toBe(200);
+    expect(team.body.result).toEqual(leader.body.result);
+    const strangerTeam = await t.api('GET', `/events/${eventId}/team`, { key: stranger.key });
+    expect(strangerTeam.status).toBe(404);
+    expect(strangerTeam.body).toMatchObject({ code: 'not_registered' });
+  });
+
+  it('mails every member of every ranked team its rank at publication, and no one else', async () => {
+    const mailOf = resultMail;
+    const alphaLeader = await mailOf(teams.alpha!.user);
+    expect(alphaLeader).toContain('alpha team placed #1');
+    expect(alphaLeader).toContain('Score: 8.1667');
+    expect(alphaLeader).toContain('In the track Developer tools: #1.');
+    expect(await mailOf(member)).toContain('alpha team placed #1');
+    expect(await mailOf(teams.beta!.user)).toContain('beta team placed #3');
+    expect(await mailOf(teams.gamma!.user)).toContain('gamma team placed #2');
+    // Queued in the publication's transaction: exactly one per member of a ranked team.
+    const queued = await t.ctx.db.selectFrom('mail_queue').select('user_id').where('event_id', '=', eventId).where('kind', '=', 'results_published').execute();
+    expect(queued.map((r) => r.user_id).sort()).toEqual([teams.alpha!.user.id, member.id, teams.beta!.user.id, teams.gamma!.user.id].sort());
   });
 
   it('gives a team without a project no rank', async () => {
@@ -235,6 +286,7 @@ describe.each(DIALECTS)('team result and feedback release (%s)', (dialect) => {
     expect(pub.status).toBe(200);
     expect(pub.body.feedback_released).toBe(true);
     const res = await t.api('GET', `/events/${other}/my-registration`, { key: team.key });
+    expect(await resultMail(team)).toContain('solo team placed #1');
     expect(res.body.result).toMatchObject({
       rank: 1,
       score: 5,
