@@ -187,7 +187,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // Its logger, like the reviews', is read lazily (see below).
   const standings = createStandingsRefresher({ db, dialect: database.dialect, inlineRows: config.leaderboardInlineRefresh, log: () => app.log });
   const voting = createVotingService({ db, clock, events });
-  const results = createResultsService({ db, dialect: database.dialect, clock, events, standings, peoplesChoice: voting.freeze });
+  const results = createResultsService({ db, dialect: database.dialect, clock, events, standings, peoplesChoice: voting.freeze, notifier });
   const mailer = createMailer(config.mail);
   const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });
   const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer });

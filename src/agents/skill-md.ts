@@ -25,6 +25,7 @@ import {
 import { PublishResponse, ResultEntrySchema } from '../results/results-schemas.js';
 import { SubmitBody } from '../submissions/submissions-schemas.js';
 import { ProjectSchema } from '../registrations/project-schema.js';
+import { TeamResultSchema } from '../registrations/team-result-schema.js';
 import { MCP_TOOLS } from '../mcp/mcp-tools.js';
 import { fieldTable, shapeLine, shapeText } from './schema-text.js';
 import { EXIT_CODES, SCRIPT_NAMES } from './shell-scripts.js';
@@ -186,6 +187,7 @@ const ORGANIZER_TOOLS = new Set<string>([
   'reject_registration',
   'get_leaderboard',
   'publish_results',
+  'set_feedback_release',
   'update_event',
   'start_judging',
   'cancel_event',
@@ -193,12 +195,17 @@ const ORGANIZER_TOOLS = new Set<string>([
   'rerun_reviews',
 ]);
 
-/** my-registration's shape, its project written as \`Project\` (the submit answer's shape, printed once). */
+/**
+ * my-registration's shape, its project written as \`Project\` (the submit answer's shape, printed
+ * once) and its result as \`TeamResult\` (printed once, see the response shapes).
+ */
 function myRegistrationLine(): string {
   const line = shapeLine(MyRegistrationSchema);
   const project = shapeLine(ProjectSchema);
+  const result = shapeLine(TeamResultSchema);
   if (!line.includes(project)) throw new Error('my-registration no longer embeds the project shape');
-  return line.replace(project, 'Project');
+  if (!line.includes(result)) throw new Error('my-registration no longer embeds the team result shape');
+  return line.replace(project, 'Project').replace(result, 'TeamResult');
 }
 
 /** The values every agent document prints, from the live configuration. */
@@ -278,6 +285,7 @@ Send \`Authorization: Bearer <key>\` (\`hk_…\`) on writes and \`my-registratio
 6. **Read the result** once published (before: \`409 results_not_published\`):
    \`GET ${base}/events/{id}/result\`: by rank, ties share one (1, 2, 2, 4); scores 0–10;
    \`?track_id=\` ranks one track. \`If-None-Match\` with its \`ETag\` gives \`304\` while unchanged.
+   Your team's own: \`result\` in \`my-registration\` (\`feedback\`: reviews, if released).
 
 \`GET ${base}/events/{id}\` gives one event in full.
 
@@ -310,6 +318,7 @@ ${fieldTable(ListEventsQuery)}
 - \`POST /events/{id}/register\`: \`${shapeLine(RegisterResponse)}\`
 - \`Project\`: \`${shapeLine(ProjectSchema)}\`
 - \`GET /events/{id}/my-registration\`: \`${myRegistrationLine()}\`
+- \`TeamResult\`: \`${shapeLine(TeamResultSchema)}\`
 - \`POST /events/{id}/submit\`: \`Project\` + \`updated: boolean\`
 - \`GET /events/{id}/result\`: \`[${shapeLine(ResultEntrySchema)}]\`
 
@@ -396,8 +405,13 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
 4. **Publish** the ranking (only while \`judging\`): it is frozen as the result and the event ends:
 
    \`\`\`sh
-   curl -s -X POST "${base}/events/$EVENT_ID/results/publish" -H "Authorization: Bearer $KEY"
+   curl -s -X POST "${base}/events/$EVENT_ID/results/publish" -H "Authorization: Bearer $KEY" \\
+     -H 'Content-Type: application/json' -d '{"release_feedback": true}'
    \`\`\`
+
+   \`release_feedback\` (default false) lets each team read its reviews (scores, human comments, AI
+   summaries; reviewers never named) in \`result.feedback\` of its \`my-registration\`. Switch it later:
+   \`PUT ${base}/events/{id}/results/feedback\` \`{"released": true|false}\` (\`409 results_not_published\` before).
 
 ## Answers
 

@@ -10,6 +10,8 @@ export interface EventRecord extends EventConfig {
   result_announced_at: string | null;
   /** When an organizer last moved the stored status; null if never (or before this was recorded). */
   status_changed_at: string | null;
+  /** The teams may read their reviews once results are published (the organizer's choice). */
+  feedback_released: boolean;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -28,6 +30,7 @@ export function fromRow(row: EventRow): EventRecord {
     voting: row.voting ? { ...DEFAULT_VOTING, ...(JSON.parse(row.voting) as Partial<VotingConfig>) } : { ...DEFAULT_VOTING },
     result_announced_at: row.result_announced_at,
     status_changed_at: row.status_changed_at ?? null,
+    feedback_released: row.feedback_released === 1,
     tracks: JSON.parse(row.tracks) as Track[],
     dimensions: JSON.parse(row.dimensions) as Dimension[],
     models: JSON.parse(row.models) as string[],

@@ -51,7 +51,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
 
   async function fullEvent(e: EventRecord, showOrganizers: boolean) {
     const out = eventForApi(e, clock.now());
-    return showOrganizers ? { ...out, co_organizers: await events.coOrganizers(e) } : out;
+    return showOrganizers ? { ...out, feedback_released: e.feedback_released, co_organizers: await events.coOrganizers(e) } : out;
   }
 
   /**

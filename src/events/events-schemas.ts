@@ -66,6 +66,12 @@ export const EventSchema = Type.Object({
       Type.Integer({ minimum: 1, maximum: 100, description: 'the fewest people a team must have to submit, the leader counted; null: no limit' }),
     ),
   }),
+  feedback_released: Type.Optional(
+    Type.Boolean({
+      description:
+        'Only shown to the organizers: whether the teams may read their reviews (scores, comments, AI summaries; reviewers unnamed) once results are published',
+    }),
+  ),
   co_organizers: Type.Optional(
     Type.Array(Type.String(), { description: 'The e-mail addresses named as co-organizers (whether or not they have accounts); only shown to the organizers' }),
   ),

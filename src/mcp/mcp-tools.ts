@@ -23,7 +23,16 @@ import {
   RegistrationParams,
   RegistrationSchema,
 } from '../registrations/registrations-schemas.js';
-import { LeaderboardEntrySchema, LeaderboardQuery, PublishBody, PublishResponse, ResultEntrySchema, ResultQuery } from '../results/results-schemas.js';
+import {
+  FeedbackReleaseBody,
+  FeedbackReleaseResponse,
+  LeaderboardEntrySchema,
+  LeaderboardQuery,
+  PublishBody,
+  PublishResponse,
+  ResultEntrySchema,
+  ResultQuery,
+} from '../results/results-schemas.js';
 import { ListReviewsQuery, RerunBody, RerunResponse, ReviewSchema } from '../reviews/reviews-schemas.js';
 import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
 import {
@@ -70,6 +79,7 @@ export const MCP_TOOL_NAMES = [
   'reject_registration',
   'get_leaderboard',
   'publish_results',
+  'set_feedback_release',
   'update_event',
   'start_judging',
   'cancel_event',
@@ -118,7 +128,7 @@ export interface ToolSpec {
   name: McpToolName;
   description: string;
   annotations: ToolAnnotations;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** Under /api/v1, with `{event_id}`-style holes named after the path arguments. */
   path: string;
   pathArgs: string[];
@@ -451,13 +461,26 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   },
   {
     name: 'publish_results',
-    description: 'Organizers: publish the ranking of your event while it is judging. This freezes the result and ends the event; it cannot be undone.',
+    description:
+      'Organizers: publish the ranking of your event while it is judging. This freezes the result and ends the event; it cannot be undone. `release_feedback: true` lets each team read its reviews (reviewers unnamed); switch it later with set_feedback_release.',
     annotations: write('Publish the results', true, false),
     method: 'POST',
     path: '/events/{event_id}/results/publish',
     pathArgs: ['event_id'],
     inputSchema: inputSchema({ event_id: eventIdArg }, PublishBody),
     outputSchema: objectOutput(PublishResponse),
+    list: false,
+  },
+  {
+    name: 'set_feedback_release',
+    description:
+      'Organizers, after publish_results: release the reviews to the teams (`released: true`: each team reads its own scores, comments and AI summaries, reviewers unnamed) or hide them again.',
+    annotations: write('Release feedback to teams', false, true),
+    method: 'PUT',
+    path: '/events/{event_id}/results/feedback',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, FeedbackReleaseBody),
+    outputSchema: objectOutput(FeedbackReleaseResponse),
     list: false,
   },
   {

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { principalOf, type App } from '../core/http/app-types.js';
 import type { RegistrationsService } from './registrations-service.js';
+import type { TeamResultSource } from './team-result-schema.js';
 import type { Config } from '../core/config.js';
 import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
@@ -26,6 +27,8 @@ import {
 /** The registrations routes take these from the wiring (the shutdown signal ends long-polls). */
 export interface RegistrationsRoutesDeps {
   registrations: RegistrationsService;
+  /** The team's own result after publication (the results domain, passed in by the wiring). */
+  results: TeamResultSource;
   config: Config;
   shutdownSignal: AbortSignal;
 }
@@ -88,7 +91,7 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
         try {
           const signal = AbortSignal.any([abort.signal, ctx.shutdownSignal]);
           const { registration, project, reapplyUntil } = await registrations.mineWaiting(principalOf(request), request.params.id, wait, signal);
-          return myRegistrationForApi(registration, project, reapplyUntil);
+          return { ...myRegistrationForApi(registration, project, reapplyUntil), result: await ctx.results.teamResult(registration) };
         } finally {
           request.raw.off('close', onClose);
         }

@@ -5,6 +5,7 @@ import { Nullable } from '../core/http/schemas.js';
 import { LONG_POLL_MAX_SECONDS } from '../core/wait-policy.js';
 import { GITHUB_REPO_URL_PATTERN, GITHUB_URL_MESSAGE } from '../core/urls.js';
 import { ProjectSchema, projectForApi, type ProjectWithAuthor } from './project-schema.js';
+import { TeamResultSchema } from './team-result-schema.js';
 
 export const RegisterBody = Type.Object(
   {
@@ -83,6 +84,7 @@ export const OrganizerRegistrationSchema = Type.Object({
 export const MyRegistrationSchema = Type.Object({
   ...RegistrationSchema.properties,
   project: Nullable(ProjectSchema),
+  result: Nullable(TeamResultSchema),
 });
 
 export const MyRegistrationQuery = Type.Object(

@@ -9,6 +9,8 @@ import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import {
   CsvText,
+  FeedbackReleaseBody,
+  FeedbackReleaseResponse,
   LeaderboardEntries,
   LeaderboardQuery,
   NotModified,
@@ -150,7 +152,8 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
       },
       async (request, reply) => {
         const force = request.body?.force === true;
-        const { entryPieces, ...published } = await results.publish(principalOf(request), request.params.id, { force });
+        const releaseFeedback = request.body?.release_feedback === true;
+        const { entryPieces, ...published } = await results.publish(principalOf(request), request.params.id, { force, releaseFeedback });
         const head = JSON.stringify({ ...published, result_url: `${config.publicUrl}/api/v1/events/${published.event_id}/result` });
         // The entries are already JSON text: spliced in, not parsed and serialised again, and
         // encoded a piece at a time with a turn of the event loop in between (50,000 entries are
@@ -163,6 +166,21 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
         parts.push(Buffer.from(']}'));
         return sendJson(reply, Buffer.concat(parts));
       },
+    );
+
+    app.put(
+      '/events/:id/results/feedback',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'Release (or hide again) the reviews to the teams after publication: each team reads its own, reviewers unnamed',
+          params: EventIdParams,
+          body: FeedbackReleaseBody,
+          response: { 200: FeedbackReleaseResponse, ...problems('forbidden', 'event_not_found', 'results_not_published') },
+        },
+      },
+      async (request) => results.setFeedbackRelease(principalOf(request), request.params.id, request.body.released),
     );
 
     app.get(

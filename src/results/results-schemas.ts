@@ -70,6 +70,13 @@ export const CsvText = Type.String({
 export const PublishBody = Type.Object(
   {
     force: Type.Optional(Type.Boolean({ description: 'publish even though some judged projects have no score at all' })),
+    release_feedback: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'let every team read its reviews (scores, human comments, AI summaries; reviewers never named) with its result; switch it later with PUT results/feedback',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -89,6 +96,7 @@ export const PublishResponse = Type.Object({
   status: Type.Literal('ended'),
   result_announced_at: Type.String(),
   published_at: Type.String(),
+  feedback_released: Type.Boolean({ description: 'whether the teams may read their reviews (release_feedback)' }),
   etag: Type.String({ description: 'the ETag GET /events/:id/result serves' }),
   peoples_choice: Type.Union([Type.Array(PeoplesChoiceEntrySchema), Type.Null()], {
     description: "the people's choice, counted at publication (null: the event has no vote)",
@@ -99,3 +107,16 @@ export const PublishResponse = Type.Object({
 
 /** No body at all (not even `null`). */
 export const NotModified = Type.Unsafe<void>({ description: 'Not modified: the If-None-Match tag is current; no body' });
+
+export const FeedbackReleaseBody = Type.Object(
+  {
+    released: Type.Boolean({ description: 'true: every team may read its reviews (reviewers unnamed) with its result; false: hidden again' }),
+  },
+  { additionalProperties: false },
+);
+
+export const FeedbackReleaseResponse = Type.Object({
+  event_id: Type.String(),
+  feedback_released: Type.Boolean(),
+  updated_at: Type.String(),
+});

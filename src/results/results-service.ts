@@ -17,6 +17,10 @@ import * as repo from './results-repo.js';
 import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
 import { placeOf, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import { MAIL_QUEUED, queueNotificationBatch } from '../notifications/notification-queue.js';
+import type { Notifier } from '../core/notifier.js';
+import type { TeamResult } from '../registrations/team-result-schema.js';
+import { teamResult } from './team-result.js';
 
 /** Pages: `limit` entries (default and maximum as GET /events paginates), the next one by `cursor`. */
 export const DEFAULT_PAGE_LIMIT = 100;
@@ -126,6 +130,45 @@ function ranker(rank: number, position: number) {
 }
 
 /**
+ * The results_published mail to every member of every ranked team, with the team's rank, score and
+ * track rank: the members of all teams in one read, the mails queued in bulk (1,000 teams must not
+ * make publication slow).
+ */
+async function queueResultMails(
+  tx: Executor,
+  event: EventRecord,
+  placed: ReadonlyArray<{ project_id: string; team_name: string; rank: number; score: number; track_id: string | null; track_rank: number | null }>,
+  now: Date,
+): Promise<number> {
+  if (placed.length === 0) return 0;
+  const members = await tx
+    .selectFrom('team_members')
+    .innerJoin('projects', 'projects.registration_id', 'team_members.registration_id')
+    .select(['projects.id as project_id', 'team_members.user_id', 'team_members.role'])
+    .where('projects.event_id', '=', event.id)
+    .execute();
+  const byProject = new Map<string, string[]>();
+  for (const m of members) {
+    const list = byProject.get(m.project_id) ?? [];
+    // The leader first, as teamMemberIds lists them.
+    if (m.role === 'leader') list.unshift(m.user_id);
+    else list.push(m.user_id);
+    byProject.set(m.project_id, list);
+  }
+  const trackNames = new Map(event.tracks.map((t) => [t.id, t.name]));
+  const groups = placed.map((p) => ({
+    userIds: byProject.get(p.project_id) ?? [],
+    data: {
+      team_name: p.team_name,
+      rank: p.rank,
+      score: p.score,
+      ...(p.track_id !== null && p.track_rank !== null ? { track_rank: p.track_rank, track_name: trackNames.get(p.track_id) ?? p.track_id } : {}),
+    },
+  }));
+  return queueNotificationBatch(tx, { kind: 'results_published', eventId: event.id, groups, now });
+}
+
+/**
  * Counted into the result at publication, in its transaction, by a domain above this one (the
  * people's choice vote): its entries go into the publish answer, or null when the event has none.
  */
@@ -138,6 +181,8 @@ export function createResultsService(deps: {
   events: EventsService;
   standings: StandingsRefresher;
   peoplesChoice?: PublicationExtra;
+  /** Told after a publication that queued mail, so the mail worker sends at once. */
+  notifier?: Pick<Notifier, 'publish'>;
 }) {
   const { db, clock, events, standings } = deps;
 
@@ -239,12 +284,13 @@ export function createResultsService(deps: {
    * primary key of `results` (one row per event) backs this up should anything slip past.
    * Refused with unscored_projects while a judged project has no score at all, unless `force`.
    */
-  async function publish(who: Principal, eventId: string, opts: { force?: boolean } = {}) {
+  async function publish(who: Principal, eventId: string, opts: { force?: boolean; releaseFeedback?: boolean } = {}) {
     const owned = await events.getOwned(eventId, who);
     // Most of the recomputation happens here, outside the transaction and its locks.
     await standings.complete(owned.id);
     const now = clock.now();
     const stamp = iso(now);
+    let mailsQueued = 0;
     try {
       const published = await db.transaction().execute(async (tx) => {
         // A no-op write as the first statement: on PostgreSQL it locks the event row until commit;
@@ -288,6 +334,8 @@ export function createResultsService(deps: {
         const pieces: string[] = [];
         const hash = createHash('sha256').update('[');
         const tracks = new Map<string, { position: number; rankOf: (key: number) => number }>();
+        // What each ranked team's mail says (queued below, in this transaction).
+        const placed: Array<{ project_id: string; team_name: string; rank: number; score: number; track_id: string | null; track_rank: number | null }> = [];
         let position = 0;
         for await (const chunk of walk(tx, event.id, undefined)) {
           // Stored as they are read: only the chunk's text is kept for the answer.
@@ -304,7 +352,23 @@ export function createResultsService(deps: {
               trackPosition = t.position++;
               trackRank = t.rankOf(row.score_key);
             }
-            rows.push({ position: position++, rank, track_id: row.track_id, track_position: trackPosition, track_rank: trackRank, entry_tail: tail });
+            placed.push({
+              project_id: row.project_id,
+              team_name: row.team_name,
+              rank,
+              score: row.score_key < 0 ? 0 : row.score_key / SCALE,
+              track_id: row.track_id,
+              track_rank: trackRank,
+            });
+            rows.push({
+              position: position++,
+              rank,
+              track_id: row.track_id,
+              track_position: trackPosition,
+              track_rank: trackRank,
+              entry_tail: tail,
+              project_id: row.project_id,
+            });
           }
           const piece = (pieces.length > 0 ? ',' : '') + texts.join(',');
           pieces.push(piece);
@@ -316,13 +380,20 @@ export function createResultsService(deps: {
         // The entries live in result_entries; the tag is the hash of their whole array's bytes.
         await tx.updateTable('results').set({ etag }).where('event_id', '=', event.id).execute();
         const peoplesChoice = deps.peoplesChoice ? await deps.peoplesChoice(tx, event) : null;
-        await tx.updateTable('events').set({ status: 'ended', result_announced_at: stamp, updated_at: stamp }).where('id', '=', event.id).execute();
+        const feedbackReleased = opts.releaseFeedback === true;
+        await tx
+          .updateTable('events')
+          .set({ status: 'ended', result_announced_at: stamp, updated_at: stamp, feedback_released: feedbackReleased ? 1 : 0 })
+          .where('id', '=', event.id)
+          .execute();
+        mailsQueued = await queueResultMails(tx, event, placed, now);
         await enqueueWebhookEvent(tx, { type: 'results.published', eventId: event.id, data: { event_id: event.id, published_at: stamp }, at: stamp });
         return {
           event_id: event.id,
           status: 'ended' as const,
           result_announced_at: stamp,
           published_at: stamp,
+          feedback_released: feedbackReleased,
           etag: `"${etag}"`,
           peoples_choice: peoplesChoice,
           entryPieces: pieces,
@@ -330,6 +401,7 @@ export function createResultsService(deps: {
       });
       // The event row changed (status, result_announced_at): drop cached copies of it.
       events.changed(owned.id);
+      if (mailsQueued > 0) deps.notifier?.publish(MAIL_QUEUED);
       // `entryPieces`: the entries array's JSON text without its brackets, in pieces; between
       // brackets, exactly the bytes the tag was computed from.
       return published;
@@ -389,7 +461,35 @@ export function createResultsService(deps: {
     };
   }
 
-  return { leaderboard, leaderboardCsv, publish, published };
+  /**
+   * Owners, once results are published: whether the teams may read their reviews. One conditional
+   * update (the result must exist), so a switch before publication changes nothing.
+   */
+  async function setFeedbackRelease(who: Principal, eventId: string, released: boolean) {
+    const event = await events.getOwned(eventId, who);
+    const stamp = iso(clock.now());
+    const done = await db
+      .updateTable('events')
+      .set({ feedback_released: released ? 1 : 0, updated_at: stamp })
+      .where('id', '=', event.id)
+      .where((eb) => eb.exists(eb.selectFrom('results').select('results.event_id').whereRef('results.event_id', '=', 'events.id')))
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0) throw notPublished(event, clock.now());
+    events.changed(event.id);
+    return { event_id: event.id, feedback_released: released, updated_at: stamp };
+  }
+
+  /**
+   * A registration's own result (null before publication). The caller vouches that the reader is
+   * on the team or an organizer: my-registration and the team route read it for the caller's own team.
+   */
+  async function teamResultOf(registration: { id: string; event_id: string; track_id: string | null }): Promise<TeamResult | null> {
+    const event = await events.load(registration.event_id);
+    if (!event) return null;
+    return teamResult(db, event, registration);
+  }
+
+  return { leaderboard, leaderboardCsv, publish, published, setFeedbackRelease, teamResult: teamResultOf };
 }
 
 export type ResultsService = ReturnType<typeof createResultsService>;

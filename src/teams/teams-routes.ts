@@ -14,11 +14,14 @@ import {
   teamForApi,
 } from './teams-schemas.js';
 import type { TeamsService } from './teams-service.js';
+import type { TeamResultSource } from '../registrations/team-result-schema.js';
 
 const NoContent = (description: string) => Type.Null({ description });
 
 export interface TeamsRoutesDeps {
   teams: TeamsService;
+  /** The team's own result after publication (the results domain, passed in by the wiring). */
+  results: TeamResultSource;
 }
 
 /** The caller's team in an event: read by every member; changed by its leader, joined with a code. */
@@ -33,12 +36,16 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
         config: { auth: true },
         schema: {
           tags,
-          summary: "The caller's team: name, status, leader, members (with e-mail, teammates only), open join codes (leader), project",
+          summary:
+            "The caller's team: name, status, leader, members (with e-mail, teammates only), open join codes (leader), project, and its result once published",
           params: EventIdParams,
           response: { 200: TeamSchema, ...problems('event_not_found', 'not_registered') },
         },
       },
-      async (request) => teamForApi(await teams.get(principalOf(request), request.params.id)),
+      async (request) => {
+        const view = await teams.get(principalOf(request), request.params.id);
+        return { ...teamForApi(view), result: await ctx.results.teamResult(view.registration) };
+      },
     );
 
     app.patch(

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable } from '../core/http/schemas.js';
 import { ProjectSchema, projectForApi } from '../registrations/project-schema.js';
+import { TeamResultSchema } from '../registrations/team-result-schema.js';
 import type { TeamView } from './teams-service.js';
 
 export const TeamRoleSchema = Type.Union([Type.Literal('leader'), Type.Literal('member')]);
@@ -36,7 +37,9 @@ export const TeamSchema = Type.Object({
   min_team_size: Nullable(Type.Integer({ description: 'the fewest members needed to submit, the leader counted; null: no limit' })),
   invitations: Type.Array(TeamInvitationSummarySchema, { description: 'open join codes (leader only; [] for members)' }),
   project: Nullable(ProjectSchema),
-  result: Nullable(Type.Unknown({ description: "the team's own result after publication; null before" })),
+  result: Type.Union([TeamResultSchema, Type.Null()], {
+    description: "the team's own result once published (GET only; null before, and in the answers of the changes)",
+  }),
 });
 
 export const RenameTeamBody = Type.Object({ team_name: Type.String({ minLength: 1, maxLength: 80 }) }, { additionalProperties: false });

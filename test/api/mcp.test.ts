@@ -172,6 +172,19 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
       code: 'results_already_published',
       status: 409,
     });
+
+    // The team's own result; the reviews once the organizer releases them, the model unnamed.
+    const before = toolOk(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
+    expect(before.result).toMatchObject({ rank: 1, score: 7.6667, feedback: null });
+    const released = toolOk(await orgClient.callTool({ name: 'set_feedback_release', arguments: { event_id: eventId, released: true } }));
+    expect(released).toMatchObject({ event_id: eventId, feedback_released: true });
+    const after = toolOk(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
+    expect(after.result.feedback).toEqual([{ source: 'model', scores: { impact: 8, craft: 7 }, comment: null }]);
+    expect(JSON.stringify(after)).not.toContain('gpt-4o-mini');
+    expect(toolProblem(await teamClient.callTool({ name: 'set_feedback_release', arguments: { event_id: eventId, released: false } }))).toMatchObject({
+      code: 'forbidden',
+      status: 403,
+    });
   });
 
   describe('errors', () => {

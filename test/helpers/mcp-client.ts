@@ -28,6 +28,7 @@ export const EXPECTED_MCP_TOOLS = [
   'reject_registration',
   'get_leaderboard',
   'publish_results',
+  'set_feedback_release',
   'update_event',
   'start_judging',
   'cancel_event',

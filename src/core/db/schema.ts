@@ -124,6 +124,8 @@ export interface EventsTable {
   gallery_visibility: Generated<GalleryVisibility>;
   /** People's choice settings (JSON, see VotingConfig); null: never set (voting off). */
   voting: string | null;
+  /** 1: the teams may read their reviews (scores, comments, summaries; reviewers unnamed) once results are out. */
+  feedback_released: Generated<number>;
   /** Team-size limits (the leader counts); null = no limit (since 0214). */
   max_team_size: Generated<number | null>;
   min_team_size: Generated<number | null>;
@@ -330,6 +332,8 @@ export interface ResultEntriesTable {
   track_position: number | null;
   track_rank: number | null;
   entry_tail: string;
+  /** Null only for rows stored before 0217 that its backfill has not reached (none after it ran). */
+  project_id: string | null;
 }
 
 /** One Idempotency-Key use: claimed while its request runs, then the stored answer replayed. */

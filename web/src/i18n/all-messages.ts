@@ -5,6 +5,7 @@ import { formMessages as organizerForm } from '../features/organizer/form-messag
 import { messages as organizer } from '../features/organizer/messages';
 import { messages as participant } from '../features/participant/messages';
 import { messages as publicPages } from '../features/public/messages';
+import { messages as teamResult } from '../features/participant/team-result-messages';
 import { messages as reviewer } from '../features/reviewer/messages';
 import { messages as showcase } from '../features/showcase/messages';
 import { messages as webhooks } from '../features/webhooks/messages';
@@ -22,6 +23,7 @@ export const ALL_MESSAGES: Record<string, MessageBundle> = {
   'organizer-form': organizerForm,
   reviewer,
   showcase,
+  'team-result': teamResult,
   webhooks,
   participant,
 };

@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { ApiProblem, apiPage, post } from '../../lib/api';
+import { ApiProblem, apiPage, post, put } from '../../lib/api';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
+import { Checkbox } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import type { TabProps } from './detail-types';
 import { isScored, topPerTrack, unscored } from './detail-leaderboard-math';
@@ -25,8 +26,13 @@ export default function PublishTab({ event }: TabProps) {
   });
   const [step, setStep] = useState<'idle' | 'confirm' | 'unscored'>('idle');
   const [unscoredCount, setUnscoredCount] = useState(0);
+  const [releaseFeedback, setReleaseFeedback] = useState(false);
   const publish = useMutation({
-    mutationFn: (force: boolean) => post('/events/{id}/results/publish', { path: { id: event.id }, body: force ? { force: true } : {} }),
+    mutationFn: (force: boolean) =>
+      post('/events/{id}/results/publish', {
+        path: { id: event.id },
+        body: { ...(force ? { force: true } : {}), ...(releaseFeedback ? { release_feedback: true } : {}) },
+      }),
     onSuccess: async () => {
       setStep('idle');
       await client.invalidateQueries({ queryKey: keys.all(event.id) });
@@ -50,6 +56,7 @@ export default function PublishTab({ event }: TabProps) {
             {t('publish.viewResult')}
           </Link>
         </p>
+        <FeedbackSwitch eventId={event.id} released={event.feedback_released === true} />
       </div>
     );
   }
@@ -107,6 +114,12 @@ export default function PublishTab({ event }: TabProps) {
             </div>
           ))}
         </div>
+        <Checkbox
+          label={t('publish.releaseFeedback')}
+          hint={t('publish.releaseFeedbackHint')}
+          checked={releaseFeedback}
+          onChange={(e) => setReleaseFeedback(e.target.checked)}
+        />
         {otherError ? <ProblemAlert error={otherError} /> : null}
         <div className="form-actions">
           <Button
@@ -138,9 +151,41 @@ export default function PublishTab({ event }: TabProps) {
             <p className="small">{t('publish.rerunHint')}</p>
           </>
         ) : (
-          <p>{t('publish.confirmBody')}</p>
+          <>
+            <p>{t('publish.confirmBody')}</p>
+            <p className="small">{releaseFeedback ? t('publish.confirmFeedbackOn') : t('publish.confirmFeedbackOff')}</p>
+          </>
         )}
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** After publication: whether the teams read their reviews (reviewers unnamed), switched at once. */
+function FeedbackSwitch({ eventId, released }: { eventId: string; released: boolean }) {
+  const { t } = useOrganizerT();
+  const client = useQueryClient();
+  const change = useMutation({
+    mutationFn: (next: boolean) => put('/events/{id}/results/feedback', { path: { id: eventId }, body: { released: next } }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: keys.all(eventId) });
+    },
+  });
+  const shown = change.isPending && change.variables !== undefined ? change.variables : released;
+  return (
+    <section className="stack" aria-labelledby="feedback-title">
+      <h2 id="feedback-title">{t('publish.feedbackTitle')}</h2>
+      <Checkbox
+        role="switch"
+        label={t('publish.releaseFeedback')}
+        checked={shown}
+        disabled={change.isPending}
+        onChange={(e) => change.mutate(e.target.checked)}
+      />
+      <p className="small muted" role="status">
+        {shown ? t('publish.feedbackOn') : t('publish.feedbackOff')}
+      </p>
+      {change.error ? <ProblemAlert error={change.error} /> : null}
+    </section>
   );
 }

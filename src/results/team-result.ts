@@ -1,0 +1,89 @@
+import { sql } from 'kysely';
+import type { Executor } from '../core/db/index.js';
+import type { EventRecord } from '../events/events-model.js';
+import type { TeamResult } from '../registrations/team-result-schema.js';
+import { MAX_SCORE, MIN_SCORE } from './ranking.js';
+
+/**
+ * A team's own result, read from the frozen snapshot of the published ranking (its entry, found by
+ * the team's project) and, when the organizer released the feedback, from the project's succeeded
+ * reviews. What identifies a reviewer never leaves this function: not the human reviewer's id, name
+ * or address, not the model's identifier (only `source`: human or model).
+ */
+export async function teamResult(
+  db: Executor,
+  event: Pick<EventRecord, 'id' | 'dimensions' | 'feedback_released'>,
+  registration: { id: string; track_id: string | null },
+): Promise<TeamResult | null> {
+  const published = await db.selectFrom('results').select('published_at').where('event_id', '=', event.id).executeTakeFirst();
+  if (!published) return null;
+  const [project, count] = await Promise.all([
+    db.selectFrom('projects').select(['id', 'track_id']).where('registration_id', '=', registration.id).executeTakeFirst(),
+    db
+      .selectFrom('result_entries')
+      .select(sql<number | string>`count(*)`.as('n'))
+      .where('event_id', '=', event.id)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const entry = project
+    ? await db
+        .selectFrom('result_entries')
+        .select(['rank', 'track_rank', 'track_id', 'entry_tail'])
+        .where('event_id', '=', event.id)
+        .where('project_id', '=', project.id)
+        .executeTakeFirst()
+    : undefined;
+  // The stored tail is the entry's JSON after `{"rank":N` (results-service.ts, entryTail).
+  const numbers = entry ? (JSON.parse(`{${entry.entry_tail.slice(1)}`) as { score: number; scores_by_dimension: Record<string, number> }) : null;
+  return {
+    published_at: published.published_at,
+    rank: entry ? Number(entry.rank) : null,
+    ranked_teams: Number(count.n),
+    score: numbers ? numbers.score : null,
+    track_id: entry ? entry.track_id : (project?.track_id ?? registration.track_id),
+    track_rank: entry && entry.track_rank !== null ? Number(entry.track_rank) : null,
+    scores_by_dimension: numbers ? numbers.scores_by_dimension : {},
+    feedback: event.feedback_released ? (project ? await feedbackOf(db, event, project.id) : []) : null,
+  };
+}
+
+/**
+ * The project's succeeded reviews, people's first, each with its scores for the event's dimensions
+ * (names as the event spells them; anything else a review holds is left out) and its comment or
+ * summary. Failed and unfinished reviews are not feedback.
+ */
+async function feedbackOf(db: Executor, event: Pick<EventRecord, 'dimensions'>, projectId: string): Promise<NonNullable<TeamResult['feedback']>> {
+  const rows = await db
+    .selectFrom('reviews')
+    .select(['reviewer_kind', 'scores', 'summary'])
+    .where('project_id', '=', projectId)
+    .where('status', '=', 'succeeded')
+    .orderBy('reviewer_kind')
+    .orderBy('completed_at')
+    .orderBy('id')
+    .execute();
+  const names = new Map<string, string>();
+  for (const d of event.dimensions) names.set(d.name.trim().toLowerCase(), d.name);
+  const out: NonNullable<TeamResult['feedback']> = [];
+  for (const r of rows) {
+    // Null prototype: a dimension named like an Object member stays an ordinary key.
+    const scores = Object.create(null) as Record<string, number>;
+    let parsed: unknown = null;
+    try {
+      parsed = r.scores === null ? null : JSON.parse(r.scores);
+    } catch {
+      parsed = null;
+    }
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+        const name = names.get(key.trim().toLowerCase());
+        if (name === undefined || Object.hasOwn(scores, name)) continue;
+        if (typeof value !== 'number' || !Number.isFinite(value) || value < MIN_SCORE || value > MAX_SCORE) continue;
+        scores[name] = value;
+      }
+    }
+    const comment = r.summary?.trim() ? r.summary : null;
+    out.push({ source: r.reviewer_kind === 'human' ? 'human' : 'model', scores, comment });
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import { defineMessages } from '../../i18n/messages';
+
+/** The words of a team's own result (rank, scores, released feedback), English and Simplified Chinese. */
+export const messages = defineMessages({
+  en: {
+    title: 'Your result',
+    rank: 'Rank',
+    rankOf: '{{rank}} of {{count}}',
+    trackRank: 'In your track',
+    score: 'Score',
+    notRanked: 'Your team is not in the ranking (no project was judged).',
+    dimensions: 'Scores by dimension',
+    dimension: 'Dimension',
+    noScore: 'not scored',
+    feedback: 'Feedback from the reviewers',
+    feedbackHidden: 'The organizer has not released the reviewers’ feedback.',
+    feedbackEmpty: 'No reviews to show.',
+    human: 'Human reviewer',
+    model: 'AI review',
+    noComment: 'No comment.',
+    reviewerHidden: 'Reviewers are not named.',
+  },
+  'zh-CN': {
+    title: '你的结果',
+    rank: '排名',
+    rankOf: '第 {{rank}} 名（共 {{count}} 个）',
+    trackRank: '赛道内排名',
+    score: '得分',
+    notRanked: '你的团队不在排名中（没有作品参与评审）。',
+    dimensions: '各维度得分',
+    dimension: '维度',
+    noScore: '未评分',
+    feedback: '评审反馈',
+    feedbackHidden: '主办方尚未公开评审反馈。',
+    feedbackEmpty: '暂无可显示的评审。',
+    human: '人工评审',
+    model: 'AI 评审',
+    noComment: '没有评语。',
+    reviewerHidden: '评审人不予显示。',
+  },
+});
