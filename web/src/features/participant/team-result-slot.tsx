@@ -1,11 +1,9 @@
 import type { PublicEvent } from '../public/event-page';
 import type { Team } from './team-api';
+import { TeamResultView } from './team-result';
 
-/**
- * PLACE FOR THE TEAM'S RESULT (branch team-results, web/src/features/participant/team-result.tsx):
- * rank, score, per-dimension scores and released feedback from `team.result`. Until that lands the
- * team page shows nothing here; the public result page has the ranking.
- */
-export function TeamResultSlot(_props: { event: PublicEvent; team: Team }) {
-  return null;
+/** The team's own result on its team page once the results are out: rank, score, per-dimension scores and released feedback. */
+export function TeamResultSlot({ event, team }: { event: PublicEvent; team: Team }) {
+  if (!team.result) return null;
+  return <TeamResultView result={team.result} dimensions={event.dimensions} />;
 }
