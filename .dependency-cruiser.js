@@ -15,7 +15,7 @@ const DOMAIN_RANKS = [
   ['accounts', 'webhooks', 'notifications'],
   ['registrations'],
   ['submissions', 'teams'],
-  ['results', 'reviewers', 'reviews', 'stats'],
+  ['results', 'reviewers', 'reviews', 'stats', 'participants'],
   ['showcase'],
 ];
 

@@ -15,27 +15,23 @@
  * page (limit=1000) is served, an idle baseline of that delay, and the RSS.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { CompiledQuery, type Insertable } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/core/config.js';
-import type { DatabaseConfig } from '../src/core/config.js';
 import { openDatabase, type DatabaseHandle, type Executor } from '../src/core/db/index.js';
 import type { ProjectsTable, RegistrationsTable, UsersTable } from '../src/core/db/schema.js';
 import { migrateToLatest } from '../src/core/db/migrations.js';
 import { newId } from '../src/core/ids.js';
+import { createBenchDatabase } from './submit-bench.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = 10;
 const SMALL = 1_000;
 const LARGE = Number(process.env.BENCH_LARGE ?? 100_000);
 const BATCH = 500;
-const PG_ADMIN = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
 const autocannonBin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
@@ -56,29 +52,7 @@ function makeProse(seed: number, min = 1024, max = 2048): string {
 const PROSE = Array.from({ length: 997 }, (_, i) => makeProse(i));
 const prose = (seed: number) => PROSE[seed % PROSE.length]!;
 
-async function createDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ config: DatabaseConfig; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'hk-growth-'));
-    const path = join(dir, 'bench.db');
-    return { config: { dialect: 'sqlite', path, url: `sqlite:${path}` }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `hk_growth_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${name}`;
-  return {
-    config: { dialect: 'postgres', url: url.toString() },
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+const createDatabase = (dialect: 'sqlite' | 'postgres') => createBenchDatabase(dialect, 'growth');
 
 /** Adds `count` teams to the event: a user, a registration (90 % approved) and a project each. */
 async function seedTeams(db: DatabaseHandle['db'], eventId: string, tag: string, count: number) {

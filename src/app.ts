@@ -12,7 +12,14 @@ import { systemClock, type Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import type { DatabaseHandle } from './core/db/index.js';
 import { createAuthHook } from './core/http/auth-hook.js';
-import { applyTimeouts, createClientErrorHandler, fastifyTrustProxy, installConnectionCap, requireHostHeader } from './core/http/connection-guard.js';
+import {
+  applyTimeouts,
+  createClientErrorHandler,
+  fastifyTrustProxy,
+  installConnectionCap,
+  requireHostHeader,
+  trackConnectionsForShutdown,
+} from './core/http/connection-guard.js';
 import { createFrameworkErrorHandler, installErrorHandling } from './core/http/error-handler.js';
 import { trackAllowedMethods } from './core/http/method-not-allowed.js';
 import { validatorCompiler } from './core/http/validation.js';
@@ -38,6 +45,7 @@ import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
 import { reviewsRoutes } from './reviews/reviews-routes.js';
 import { statsRoutes } from './stats/stats-routes.js';
+import { participantsRoutes } from './participants/participants-routes.js';
 import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
 import { createStandingsRefresher } from './results/standings-refresh.js';
@@ -254,6 +262,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   }).withTypeProvider<TypeBoxTypeProvider>();
   applyTimeouts(app.server, config.http);
   installConnectionCap(app.server, { limits: config.http, trustProxy: config.trustProxy, siteUrl: config.publicUrl });
+  const connections = trackConnectionsForShutdown(app.server);
 
   app.setValidatorCompiler(validatorCompiler);
   // An unknown path opened in a browser gets the web app's "not found" page; API clients get problem+json.
@@ -280,7 +289,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     });
   });
 
-  app.addHook('preClose', async () => shutdown.abort());
+  // Long-polls end and answer; connections with nothing to answer are cut (Fastify closes only
+  // those Node deems idle, and a connection that never sent a whole request is not one).
+  app.addHook('preClose', async () => {
+    shutdown.abort();
+    connections.cutQuiet();
+  });
   // While draining, answer in-flight requests with Connection: close so keep-alive sockets do not
   // hold the shutdown open until their idle timeout. nosniff rides along in the same (one) hook so
   // every answer, errors included, carries it.
@@ -331,6 +345,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(resultsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
       await api.register(statsRoutes(ctx));
+      await api.register(participantsRoutes(ctx));
       await api.register(mcpRoutes(ctx));
       await api.register(accountsRoutes(ctx));
       await api.register(webhooksRoutes(ctx));

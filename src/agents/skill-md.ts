@@ -132,10 +132,18 @@ const TEAM_CODES = new Set<ErrorCode>([
 const WEBHOOK_CODES = new Set<ErrorCode>(['webhook_not_found', 'webhook_delivery_not_found', 'webhook_url_refused']);
 
 /** Codes of the public gallery: listed with it in skill-reference.md. */
-const SHOWCASE_CODES = new Set<ErrorCode>(['gallery_not_open']);
+const SHOWCASE_CODES = new Set<ErrorCode>([
+  'gallery_not_open',
+  'voting_closed',
+  'vote_limit_reached',
+  'project_not_in_vote',
+  'own_project',
+  'account_too_new',
+  'vote_not_found',
+]);
 
 /** Which file's error table holds each code an agent may meet (every other code is in NOT_FOR_AGENTS). */
-export type ErrorGroup = 'participant' | 'organizer' | 'webhook' | 'showcase' | 'team' | 'none';
+export type ErrorGroup = 'participant' | 'organizer' | 'webhook' | 'team' | 'showcase' | 'none';
 export function errorGroup(code: ErrorCode): ErrorGroup {
   if (NOT_FOR_AGENTS.has(code)) return 'none';
   if (ORGANIZER_CODES.has(code)) return 'organizer';
@@ -153,7 +161,7 @@ export interface SkillMdInput {
 /** The served agent documents besides skill.md, each with the one line skill.md says about it. */
 export const SKILL_FILES = [
   ['skill-organizer.md', 'organizers: create events, decide registrations, judging, publishing, their errors'],
-  ['skill-reference.md', 'teams, MCP server and tools, webhooks (push, not polling), the project gallery, shell scripts'],
+  ['skill-reference.md', 'teams, MCP tools, webhooks (push, not polling), the project gallery and voting, shell scripts'],
 ] as const;
 
 /** The error table rows of one group: code, status and what to do. */
@@ -545,6 +553,12 @@ Once the organizer's \`gallery_visibility\` allows (\`after_deadline\`, the defa
 \`GET ${base}/events/{id}/gallery/{project_id}\` (description as Markdown and \`description_html\`, the team's
 members by name, after the results \`result: {rank, track_rank, score, prize}\`; MCP \`get_gallery_project\`).
 Descriptions (events and projects) are Markdown.
+
+People's choice, when the organizer opened a vote (\`voting\` on the event: window, \`votes_per_person\`,
+\`per_track\`): \`POST ${base}/events/{id}/gallery/{project_id}/vote\` (MCP \`vote_for_project\`; never your own
+team's project; \`DELETE\` the same path withdraws it), \`GET ${base}/events/{id}/votes/me\` (MCP \`get_my_votes\`).
+Counts stay hidden until publication; then \`GET ${base}/events/{id}/result/peoples-choice\` (MCP
+\`get_peoples_choice\`).
 
 ${errorRows('showcase')}
 

@@ -136,8 +136,9 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
       const problem = isJson && body && typeof body === 'object' ? (body as Record<string, unknown>) : { status: res.statusCode, detail: res.body };
       return refusal(problem, res.headers['retry-after']);
     }
-    const structured: Record<string, unknown> =
-      res.statusCode === 204
+    const structured: Record<string, unknown> = spec.noContent
+      ? { ...Object.fromEntries(spec.pathArgs.map((name) => [name, args[name]])), deleted: true }
+      : res.statusCode === 204
         ? { done: true }
         : spec.list
           ? { items: body, next_cursor: nextCursorOf(res.headers.link as string | undefined) }

@@ -56,6 +56,7 @@ import {
 } from '../teams/teams-schemas.js';
 
 import { GalleryItem, GalleryProject, GalleryProjectParams, GalleryQuery } from '../showcase/gallery-schemas.js';
+import { MyVotesSchema, PeoplesChoiceSchema, VoteSchema } from '../showcase/voting-schemas.js';
 
 /** The tool names are shared with skill.md and the other agent material: never rename one. */
 export const MCP_TOOL_NAMES = [
@@ -68,6 +69,10 @@ export const MCP_TOOL_NAMES = [
   'get_result',
   'list_gallery',
   'get_gallery_project',
+  'vote_for_project',
+  'withdraw_vote',
+  'get_my_votes',
+  'get_peoples_choice',
   'create_event',
   'list_registrations',
   'approve_registration',
@@ -82,6 +87,7 @@ export const MCP_TOOL_NAMES = [
   'rerun_reviews',
   'create_webhook',
   'list_webhooks',
+  'delete_webhook',
   'test_webhook',
   'list_webhook_deliveries',
   'retry_webhook_delivery',
@@ -136,6 +142,8 @@ export interface ToolSpec {
   idempotencyKey?: false;
   /** Body members the tool always sends (a status change), merged under the arguments. */
   fixedBody?: Record<string, unknown>;
+  /** The route answers 204 with no body: the result is `{ <path argument>: value, deleted: true }`. */
+  noContent?: boolean;
 }
 
 interface ObjectLike {
@@ -148,6 +156,7 @@ interface ObjectLike {
 const eventIdArg = { ...EventIdParams.properties.id, description: 'the event id (evt_…), from list_events' };
 const webhookIdArg = { ...WebhookIdParams.properties.id, description: 'the webhook id (whk_…), from list_webhooks' };
 const deliveryIdArg = { ...DeliveryIdParams.properties.delivery_id, description: 'the delivery id (msg_…), from list_webhook_deliveries' };
+const projectIdArg = { ...GalleryProjectParams.properties.project_id, description: 'the project id (prj_…), from list_gallery' };
 const joinCodeArg = { ...InvitationParams.properties.code, description: 'the join code, or the invitation id (tinv_…) from get_team' };
 const memberIdArg = { ...MemberParams.properties.user_id, description: "a member's user_id, from get_team" };
 const createInvitationObject = CreateInvitationBody.anyOf[0];
@@ -336,11 +345,54 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     method: 'GET',
     path: '/events/{event_id}/gallery/{project_id}',
     pathArgs: ['event_id', 'project_id'],
-    inputSchema: inputSchema({
-      event_id: eventIdArg,
-      project_id: { ...GalleryProjectParams.properties.project_id, description: 'the project id (prj_…), from list_gallery' },
-    }),
+    inputSchema: inputSchema({ event_id: eventIdArg, project_id: projectIdArg }),
     outputSchema: objectOutput(GalleryProject),
+    list: false,
+  },
+  {
+    name: 'vote_for_project',
+    description:
+      "People's choice: vote for a project while the event's voting window is open (never your own team's). You hold votes_per_person votes (per track when per_track); voting twice for the same project is harmless.",
+    annotations: write('Vote for a project', false, true),
+    method: 'POST',
+    path: '/events/{event_id}/gallery/{project_id}/vote',
+    pathArgs: ['event_id', 'project_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg, project_id: projectIdArg }),
+    outputSchema: objectOutput(VoteSchema),
+    list: false,
+  },
+  {
+    name: 'withdraw_vote',
+    description: 'Withdraw your vote for a project while voting is open (to vote for another one).',
+    annotations: write('Withdraw a vote', true, true),
+    method: 'DELETE',
+    path: '/events/{event_id}/gallery/{project_id}/vote',
+    pathArgs: ['event_id', 'project_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg, project_id: projectIdArg }),
+    outputSchema: objectOutput(Type.Object({ event_id: Type.String(), project_id: Type.String(), deleted: Type.Literal(true) })),
+    list: false,
+    noContent: true,
+  },
+  {
+    name: 'get_my_votes',
+    description: 'Your votes in an event, whether voting is open, its window and how many votes you have.',
+    annotations: read('Get my votes'),
+    method: 'GET',
+    path: '/events/{event_id}/votes/me',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(MyVotesSchema),
+    list: false,
+  },
+  {
+    name: 'get_peoples_choice',
+    description: "The people's choice published with the results: projects by votes, most first (before publication: results_not_published).",
+    annotations: read("Get the people's choice"),
+    method: 'GET',
+    path: '/events/{event_id}/result/peoples-choice',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(PeoplesChoiceSchema),
     list: false,
   },
   {
@@ -514,6 +566,24 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     inputSchema: inputSchema({}),
     outputSchema: listOutput(WebhookSchema),
     list: true,
+  },
+  {
+    name: 'delete_webhook',
+    description:
+      'Delete one of your webhook subscriptions and its deliveries (no more messages are sent to it). Final: create_webhook again for a new one, with a new secret.',
+    annotations: write('Delete a webhook', true, true),
+    method: 'DELETE',
+    path: '/webhooks/{webhook_id}',
+    pathArgs: ['webhook_id'],
+    inputSchema: inputSchema({ webhook_id: webhookIdArg }),
+    outputSchema: objectOutput(
+      Type.Object({
+        webhook_id: Type.String({ description: 'the deleted subscription' }),
+        deleted: Type.Literal(true),
+      }),
+    ),
+    list: false,
+    noContent: true,
   },
   {
     name: 'test_webhook',

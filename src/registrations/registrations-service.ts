@@ -5,6 +5,7 @@ import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
 import type { RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
 import { AppError, validationError } from '../core/errors.js';
+import { csvLine } from '../core/csv.js';
 import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
 import type { Notifier } from '../core/notifier.js';
@@ -233,6 +234,63 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
     };
   }
 
+  /**
+   * Every registration of the event as CSV lines (header first), members included, a page of
+   * rows at a time through the (event_id, id) index.
+   */
+  async function* csv(who: Principal, eventId: string): AsyncGenerator<string> {
+    const event = await events.getOwned(eventId, who);
+    const keys = event.fields.map((f) => f.key);
+    yield csvLine([
+      'registration_id',
+      'team_name',
+      'status',
+      'track_id',
+      'contact_email',
+      'github_url',
+      'member_count',
+      'members',
+      'attempt',
+      'created_at',
+      'updated_at',
+      ...keys.map((k) => `field:${k}`),
+    ]);
+    let after: string | undefined;
+    for (;;) {
+      const rows = await listRegistrationsPage(db, { eventId: event.id, limit: 500, ...(after !== undefined ? { after } : {}) });
+      if (rows.length === 0) return;
+      const members = await membersOf(
+        db,
+        rows.map((r) => r.id),
+      );
+      let chunk = '';
+      for (const r of rows) {
+        const answers = JSON.parse(r.fields) as Record<string, string | number>;
+        const team = members
+          .filter((m) => m.registration_id === r.id)
+          .map((m) => `${m.name} <${m.email}> (${m.role})`)
+          .join('; ');
+        chunk += csvLine([
+          r.id,
+          r.team_name,
+          r.status,
+          r.track_id,
+          r.contact_email,
+          r.github_url,
+          r.member_count,
+          team,
+          r.attempt,
+          r.created_at,
+          r.updated_at,
+          ...keys.map((k) => answers[k]),
+        ]);
+      }
+      yield chunk;
+      after = rows[rows.length - 1]!.id;
+      if (rows.length < 500) return;
+    }
+  }
+
   async function decide(who: Principal, eventId: string, registrationId: string, decision: 'approved' | 'rejected', reason?: string, final = false) {
     const event = await events.getOwned(eventId, who);
     const status = effectiveStatus(event, clock.now());
@@ -262,11 +320,12 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
           data: registrationData(row),
           at: stamp,
         });
-        // Queued with the decision: a crash never loses the mail, a rollback never sends it.
+        // Queued with the decision, to every member of the team: a crash never loses the mail, a rollback never sends it.
+        const members = await tx.selectFrom('team_members').select('user_id').where('registration_id', '=', row.id).execute();
         await queueNotification(tx, {
           kind: decision === 'approved' ? 'registration_approved' : 'registration_rejected',
           eventId: event.id,
-          recipients: [{ userId: row.user_id }],
+          recipients: members.map((m) => ({ userId: m.user_id })),
           data: { team_name: row.team_name, ...(decision === 'rejected' && row.reason ? { reason: row.reason } : {}) },
           now: clock.now(),
         });
@@ -279,7 +338,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
     return { row: decided, reapplyUntil: reapplyUntil(event) };
   }
 
-  return { register, mine, mineWaiting, list, decide, findForUser, waiting: waits.waiting, waitsStarted: waits.waitsStarted };
+  return { register, mine, mineWaiting, list, csv, decide, findForUser, waiting: waits.waiting, waitsStarted: waits.waitsStarted };
 }
 
 export type RegistrationsService = ReturnType<typeof createRegistrationsService>;

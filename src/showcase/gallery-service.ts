@@ -144,10 +144,12 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
   /** The display names of a team's members (names only: addresses stay with the team). */
   async function memberNames(registrationId: string): Promise<Array<{ name: string }>> {
     const rows = await db
-      .selectFrom('registrations')
-      .innerJoin('users', 'users.id', 'registrations.user_id')
+      .selectFrom('team_members')
+      .innerJoin('users', 'users.id', 'team_members.user_id')
       .select(['users.name'])
-      .where('registrations.id', '=', registrationId)
+      .where('team_members.registration_id', '=', registrationId)
+      .orderBy('team_members.joined_at')
+      .orderBy('team_members.user_id')
       .execute();
     return rows.filter((r) => r.name && r.name.trim()).map((r) => ({ name: r.name!.trim() }));
   }

@@ -1,54 +1,15 @@
 import { Type } from 'typebox';
 import { principalOf, type App } from '../core/http/app-types.js';
-import { Nullable, problems } from '../core/http/schemas.js';
+import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
-import { PeoplesChoiceEntrySchema } from '../results/results-schemas.js';
 import { GalleryProjectParams } from './gallery-schemas.js';
 import type { VotingService } from './voting-service.js';
+import { MyVotesSchema as MyVotes, PeoplesChoiceSchema as PeoplesChoice, TallySchema as Tally, VoteSchema } from './voting-schemas.js';
 
 /** The voting routes take these from the wiring. */
 export interface VotingRoutesDeps {
   voting: VotingService;
 }
-
-const Window = {
-  opens_at: Type.String(),
-  closes_at: Nullable(Type.String()),
-};
-
-const VoteSchema = Type.Object({ project_id: Type.String(), track_id: Nullable(Type.String()), voted_at: Type.String() });
-
-const MyVotes = Type.Object({
-  event_id: Type.String(),
-  enabled: Type.Boolean(),
-  open: Type.Boolean({ description: 'whether votes are taken now' }),
-  ...Window,
-  votes_per_person: Type.Integer(),
-  per_track: Type.Boolean(),
-  votes: Type.Array(VoteSchema),
-});
-
-const Tally = Type.Object({
-  event_id: Type.String(),
-  ...Window,
-  open: Type.Boolean(),
-  votes: Type.Integer({ description: 'every vote cast (counted or not)' }),
-  voters: Type.Integer(),
-  projects: Type.Array(
-    Type.Object({
-      rank: Nullable(Type.Integer()),
-      project_id: Type.String(),
-      project_name: Type.String(),
-      team_name: Type.String(),
-      track_id: Nullable(Type.String()),
-      votes: Nullable(Type.Integer({ description: 'counted votes; null for a project taken out of the vote' })),
-      excluded: Type.Boolean(),
-    }),
-  ),
-  per_hour: Type.Array(Type.Object({ hour: Type.String(), votes: Type.Integer() }), { description: 'votes cast per hour (UTC), to spot bursts' }),
-});
-
-const PeoplesChoice = Type.Object({ event_id: Type.String(), enabled: Type.Boolean(), entries: Type.Array(PeoplesChoiceEntrySchema) });
 
 export function votingRoutes(ctx: VotingRoutesDeps) {
   const { voting } = ctx;

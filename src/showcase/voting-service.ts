@@ -68,16 +68,22 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
   /** The project as a vote target: a project of an approved team of the event, with its track and team. */
   async function target(eventId: string, projectId: string) {
     const row = await judgedProjects(db, eventId)
-      .select(['projects.id', 'projects.track_id', 'projects.vote_excluded', 'registrations.user_id as leader_id', 'registrations.id as registration_id'])
+      .select(['projects.id', 'projects.track_id', 'projects.vote_excluded', 'registrations.id as registration_id'])
       .where('projects.id', '=', projectId)
       .executeTakeFirst();
     if (!row) throw new AppError('project_not_found', `no project ${projectId} of an approved team in this event`);
     return row;
   }
 
-  /** Whether the voter is on the project's team. */
-  async function onTeam(registrationId: string, userId: string, leaderId: string): Promise<boolean> {
-    return leaderId === userId;
+  /** Whether the voter is on the project's team (any member, not only its leader). */
+  async function onTeam(registrationId: string, userId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('team_members')
+      .select('user_id')
+      .where('registration_id', '=', registrationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async function vote(
@@ -89,7 +95,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     const now = clock.now();
     if (!isOpen(event, now)) throw closed(event, now);
     const project = await target(event.id, projectId);
-    if (await onTeam(project.registration_id, who.userId, project.leader_id)) {
+    if (await onTeam(project.registration_id, who.userId)) {
       throw new AppError('own_project', 'You cannot vote for a project of your own team.');
     }
     if (project.vote_excluded) throw new AppError('project_not_in_vote', 'The organizer took this project out of the vote.');

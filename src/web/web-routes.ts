@@ -45,6 +45,7 @@ export const PAGE_ROUTES = [
   '/reviews',
   '/reviews/*',
   '/invitations/:token',
+  '/me/*',
 ] as const;
 
 /** Where the built front end lives: dist/web beside the compiled server (or the source tree's dist). */

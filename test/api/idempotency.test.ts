@@ -421,6 +421,33 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
         return { path: `/api/v1/webhooks/${hook}/deliveries/${queued.body.id}/retry`, key: org.key };
       },
     },
+    {
+      route: 'POST /api/v1/events/:id/gallery/:project_id/vote',
+      status: 201,
+      prepare: async () => {
+        const eventId = await createEvent(t, org.key);
+        const { team } = await approvedTeam(t, eventId, org.key);
+        const project = await t.api('POST', `/events/${eventId}/submit`, {
+          key: team.key,
+          body: { name: 'Votable', github_url: 'https://github.com/team/votable' },
+        });
+        expect(project.status).toBe(201);
+        // The voting window open now: the deadlines moved into the past in the database (the API refuses that).
+        const now = t.clock.now().getTime();
+        const past = new Date(now - 60_000).toISOString();
+        await t.ctx.db
+          .updateTable('events')
+          .set({
+            registration_deadline: new Date(now - 120_000).toISOString(),
+            submission_deadline: past,
+            voting: JSON.stringify({ enabled: true, opens_at: past, closes_at: new Date(now + 3_600_000).toISOString() }),
+          })
+          .where('id', '=', eventId)
+          .execute();
+        t.ctx.events.changed(eventId);
+        return { path: `/api/v1/events/${eventId}/gallery/${project.body.id}/vote`, key: (await t.user()).key };
+      },
+    },
     ...(['results/publish', 'reviews/rerun'] as const).map((action) => ({
       route: `POST /api/v1/events/:id/${action}`,
       status: action === 'results/publish' ? 200 : 202,

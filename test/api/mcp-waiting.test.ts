@@ -1,30 +1,15 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/app.js';
 import type { Config } from '../../src/core/config.js';
 import { LONG_POLL_MAX_SECONDS } from '../../src/core/wait-policy.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { connectMcp, toolProblem } from '../helpers/mcp-client.js';
 import { createEvent, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
-
-async function connect(t: TestApp, key: string): Promise<Client> {
-  const client = new Client({ name: 'mcp-waiting-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/api/v1/mcp`), {
-    requestInit: { headers: { Authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
-  return client;
-}
 
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setTimeout(r, 5));
-}
-
-function problem(answer: unknown): any {
-  const result = answer as CallToolResult;
-  expect(result.isError).toBe(true);
-  return JSON.parse((result.content[0] as { text: string }).text);
 }
 
 describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
@@ -45,7 +30,7 @@ describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
     team = await t.user();
     eventId = await createEvent(t, organizer.key);
     expect((await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() })).status).toBe(201);
-    client = await connect(t, team.key);
+    client = await connectMcp(t, team.key, 'mcp-waiting-test');
   });
   afterAll(async () => {
     await client?.close();
@@ -58,7 +43,7 @@ describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
     expect(LONG_POLL_MAX_SECONDS).toBeLessThanOrEqual(45);
     expect(tool.inputSchema.properties!.wait).toMatchObject({ type: 'integer', minimum: 0, maximum: LONG_POLL_MAX_SECONDS });
     expect(tool.description).toContain(`at most ${LONG_POLL_MAX_SECONDS}`);
-    const tooLong = problem(await client.callTool({ name: 'get_my_registration', arguments: { event_id: eventId, wait: LONG_POLL_MAX_SECONDS + 1 } }));
+    const tooLong = toolProblem(await client.callTool({ name: 'get_my_registration', arguments: { event_id: eventId, wait: LONG_POLL_MAX_SECONDS + 1 } }));
     expect(tooLong).toMatchObject({ code: 'validation_failed', errors: [{ field: 'wait', message: `must be between 0 and ${LONG_POLL_MAX_SECONDS}` }] });
   });
 
@@ -77,7 +62,7 @@ describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
     // transport (as a client that gives up or times out does) ends it, and the server's wait with it.
     await client.close();
     await until(() => t.ctx.registrations.waiting() === 0);
-    client = await connect(t, team.key);
+    client = await connectMcp(t, team.key, 'mcp-waiting-test');
     const after = (await client.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } })) as CallToolResult;
     expect(after.isError).toBeFalsy();
     expect(after.structuredContent).toMatchObject({ status: 'pending' });

@@ -1,78 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { DIALECTS } from '../helpers/databases.js';
+import { EXPECTED_MCP_TOOLS, connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { openRaw } from '../helpers/raw-http.js';
 import { createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-
-const TOOL_NAMES = [
-  'list_events',
-  'get_event',
-  'get_registration_form',
-  'register_team',
-  'get_my_registration',
-  'submit_project',
-  'get_result',
-  'list_gallery',
-  'get_gallery_project',
-  'create_event',
-  'list_registrations',
-  'approve_registration',
-  'reject_registration',
-  'get_leaderboard',
-  'publish_results',
-  'set_feedback_release',
-  'update_event',
-  'start_judging',
-  'cancel_event',
-  'list_reviews',
-  'rerun_reviews',
-  'create_webhook',
-  'list_webhooks',
-  'test_webhook',
-  'list_webhook_deliveries',
-  'retry_webhook_delivery',
-  'get_team',
-  'create_team_invitation',
-  'revoke_team_invitation',
-  'join_team',
-  'leave_team',
-  'remove_team_member',
-  'hand_over_team',
-  'rename_team',
-  'withdraw_registration',
-];
-
-async function connect(t: TestApp, key: string): Promise<Client> {
-  const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/api/v1/mcp`), {
-    requestInit: { headers: { Authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
-  return client;
-}
-
-/** The JSON a successful call returned (its structuredContent, which the text content repeats). */
-function ok(answer: unknown): any {
-  const result = answer as CallToolResult;
-  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  const text = (result.content[0] as { type: 'text'; text: string }).text;
-  expect(JSON.parse(text)).toEqual(result.structuredContent);
-  return result.structuredContent;
-}
-
-/** The problem document of a refused call. */
-function problem(answer: unknown): any {
-  const result = answer as CallToolResult;
-  expect(result.isError).toBe(true);
-  expect(result.content[0]!.type).toBe('text');
-  return JSON.parse((result.content[0] as { text: string }).text);
-}
 
 describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
   let t: TestApp;
@@ -86,8 +21,8 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     t = await startTestApp(dialect);
     organizer = await t.user('organizer');
     team = await t.user();
-    orgClient = await connect(t, organizer.key);
-    teamClient = await connect(t, team.key);
+    orgClient = await connectMcp(t, organizer.key, 'mcp-test');
+    teamClient = await connectMcp(t, team.key, 'mcp-test');
     clients.push(orgClient, teamClient);
   });
 
@@ -98,7 +33,7 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
 
   it('lists the eighteen tools with JSON Schemas built from the REST schemas', async () => {
     const { tools } = await teamClient.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...EXPECTED_MCP_TOOLS].sort());
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 
     const register = byName.register_team!;
@@ -128,50 +63,50 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
   it('runs the whole flow, organizer side included', async () => {
     // Organizer: create an event with tracks and a required custom field.
     // No AI models: the one review below is inserted as a row (the review pipeline is tested on its own).
-    const created = ok(await orgClient.callTool({ name: 'create_event', arguments: eventBody(t.clock.now(), { models: [] }) }));
+    const created = toolOk(await orgClient.callTool({ name: 'create_event', arguments: eventBody(t.clock.now(), { models: [] }) }));
     const eventId = created.id as string;
     expect(created).toMatchObject({ name: 'Agents Hack', status: 'open' });
 
     // Team: find it, read it and its form.
-    const listed = ok(await teamClient.callTool({ name: 'list_events', arguments: { limit: 10 } }));
+    const listed = toolOk(await teamClient.callTool({ name: 'list_events', arguments: { limit: 10 } }));
     expect(listed.items.map((e: { id: string }) => e.id)).toContain(eventId);
     expect(listed.next_cursor).toBeNull();
-    const event = ok(await teamClient.callTool({ name: 'get_event', arguments: { event_id: eventId } }));
+    const event = toolOk(await teamClient.callTool({ name: 'get_event', arguments: { event_id: eventId } }));
     expect(event.tracks.map((tr: { id: string }) => tr.id)).toEqual(['tools', 'fun']);
-    const form = ok(await teamClient.callTool({ name: 'get_registration_form', arguments: { event_id: eventId } }));
+    const form = toolOk(await teamClient.callTool({ name: 'get_registration_form', arguments: { event_id: eventId } }));
     expect(form.fields.filter((f: { required: boolean }) => f.required).map((f: { key: string }) => f.key)).toEqual(['repo']);
 
     // Register with the track and the form answers: pending.
-    const registered = ok(
+    const registered = toolOk(
       await teamClient.callTool({
         name: 'register_team',
         arguments: { event_id: eventId, team_name: 'MCP Crew', track_id: 'tools', fields: { repo: 'https://github.com/example/mcp' } },
       }),
     );
     expect(registered).toMatchObject({ event_id: eventId, status: 'pending', team_name: 'MCP Crew', track_id: 'tools' });
-    const mine = ok(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
+    const mine = toolOk(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
     expect(mine).toMatchObject({ id: registered.id, status: 'pending', project: null });
 
     // Organizer: the registration is in the list.
-    const regs = ok(await orgClient.callTool({ name: 'list_registrations', arguments: { event_id: eventId, status: 'pending' } }));
+    const regs = toolOk(await orgClient.callTool({ name: 'list_registrations', arguments: { event_id: eventId, status: 'pending' } }));
     expect(regs.items.map((r: { id: string }) => r.id)).toEqual([registered.id]);
     expect(regs.items[0].fields).toEqual({ repo: 'https://github.com/example/mcp' });
 
     // The team waits for the decision; the organizer approves while it waits.
     const waiting = teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId, wait: 30 } });
-    const approved = ok(await orgClient.callTool({ name: 'approve_registration', arguments: { event_id: eventId, registration_id: registered.id } }));
+    const approved = toolOk(await orgClient.callTool({ name: 'approve_registration', arguments: { event_id: eventId, registration_id: registered.id } }));
     expect(approved).toMatchObject({ id: registered.id, status: 'approved' });
-    expect(ok(await waiting)).toMatchObject({ id: registered.id, status: 'approved' });
+    expect(toolOk(await waiting)).toMatchObject({ id: registered.id, status: 'approved' });
 
     // Submit, then update.
-    const submitted = ok(
+    const submitted = toolOk(
       await teamClient.callTool({
         name: 'submit_project',
         arguments: { event_id: eventId, project_name: 'Robo', github_url: 'https://github.com/example/robo', description: 'v1' },
       }),
     );
     expect(submitted).toMatchObject({ project_name: 'Robo', updated: false, track_id: 'tools' });
-    const updated = ok(
+    const updated = toolOk(
       await teamClient.callTool({
         name: 'submit_project',
         arguments: { event_id: eventId, project_name: 'Robo', github_url: 'https://github.com/example/robo', description: 'v2' },
@@ -180,23 +115,23 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     expect(updated).toMatchObject({ id: submitted.id, description: 'v2', updated: true });
 
     // Not published yet: the result is refused with the REST code.
-    expect(problem(await teamClient.callTool({ name: 'get_result', arguments: { event_id: eventId } }))).toMatchObject({
+    expect(toolProblem(await teamClient.callTool({ name: 'get_result', arguments: { event_id: eventId } }))).toMatchObject({
       code: 'results_not_published',
       status: 409,
     });
 
     // The gallery opens after the submission deadline: before it, the REST conflict with when it opens.
-    expect(problem(await teamClient.callTool({ name: 'list_gallery', arguments: { event_id: eventId } }))).toMatchObject({
+    expect(toolProblem(await teamClient.callTool({ name: 'list_gallery', arguments: { event_id: eventId } }))).toMatchObject({
       code: 'gallery_not_open',
       status: 409,
     });
 
     // Past the submission deadline the event is judging.
     t.clock.set(T0.getTime() + 2 * DAY + HOUR);
-    const gallery = ok(await teamClient.callTool({ name: 'list_gallery', arguments: { event_id: eventId, q: 'rob' } }));
+    const gallery = toolOk(await teamClient.callTool({ name: 'list_gallery', arguments: { event_id: eventId, q: 'rob' } }));
     expect(gallery.items.map((p: { project_name: string }) => p.project_name)).toEqual(['Robo']);
     expect(gallery.next_cursor).toBeNull();
-    const shown = ok(await teamClient.callTool({ name: 'get_gallery_project', arguments: { event_id: eventId, project_id: submitted.id } }));
+    const shown = toolOk(await teamClient.callTool({ name: 'get_gallery_project', arguments: { event_id: eventId, project_id: submitted.id } }));
     expect(shown).toMatchObject({ project_id: submitted.id, team_name: 'MCP Crew', description_html: '<p>v2</p>', result: null });
     const now = t.clock.now().toISOString();
     await t.ctx.db
@@ -216,7 +151,7 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
         completed_at: now,
       })
       .execute();
-    const board = ok(await orgClient.callTool({ name: 'get_leaderboard', arguments: { event_id: eventId } }));
+    const board = toolOk(await orgClient.callTool({ name: 'get_leaderboard', arguments: { event_id: eventId } }));
     expect(board.items).toHaveLength(1);
     // impact 8 (weight 2), craft 7 (weight 1): (16 + 7) / 3.
     expect(board.items[0]).toMatchObject({ rank: 1, project_id: submitted.id, team_name: 'MCP Crew', track_id: 'tools', score: 7.6667 });
@@ -225,28 +160,28 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     expect(board.next_cursor).toBeNull();
     expect(board.pending).toBe(0);
 
-    const published = ok(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId } }));
+    const published = toolOk(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId } }));
     expect(published).toMatchObject({ event_id: eventId, status: 'ended', result_url: `http://hackathon.test/api/v1/events/${eventId}/result` });
 
-    const result = ok(await teamClient.callTool({ name: 'get_result', arguments: { event_id: eventId } }));
+    const result = toolOk(await teamClient.callTool({ name: 'get_result', arguments: { event_id: eventId } }));
     expect(result.items).toEqual(published.entries);
     expect(result.items[0]).toMatchObject({ rank: 1, project_name: 'Robo', team_name: 'MCP Crew' });
 
     // A second publication is the REST conflict.
-    expect(problem(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId } }))).toMatchObject({
+    expect(toolProblem(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId } }))).toMatchObject({
       code: 'results_already_published',
       status: 409,
     });
 
     // The team's own result; the reviews once the organizer releases them, the model unnamed.
-    const before = ok(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
+    const before = toolOk(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
     expect(before.result).toMatchObject({ rank: 1, score: 7.6667, feedback: null });
-    const released = ok(await orgClient.callTool({ name: 'set_feedback_release', arguments: { event_id: eventId, released: true } }));
+    const released = toolOk(await orgClient.callTool({ name: 'set_feedback_release', arguments: { event_id: eventId, released: true } }));
     expect(released).toMatchObject({ event_id: eventId, feedback_released: true });
-    const after = ok(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
+    const after = toolOk(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
     expect(after.result.feedback).toEqual([{ source: 'model', scores: { impact: 8, craft: 7 }, comment: null }]);
     expect(JSON.stringify(after)).not.toContain('gpt-4o-mini');
-    expect(problem(await teamClient.callTool({ name: 'set_feedback_release', arguments: { event_id: eventId, released: false } }))).toMatchObject({
+    expect(toolProblem(await teamClient.callTool({ name: 'set_feedback_release', arguments: { event_id: eventId, released: false } }))).toMatchObject({
       code: 'forbidden',
       status: 403,
     });
@@ -256,7 +191,7 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     let eventId: string;
     beforeAll(async () => {
       t.clock.set(T0);
-      eventId = ok(await orgClient.callTool({ name: 'create_event', arguments: eventBody(t.clock.now(), { name: 'Errors Hack' }) })).id;
+      eventId = toolOk(await orgClient.callTool({ name: 'create_event', arguments: eventBody(t.clock.now(), { name: 'Errors Hack' }) })).id;
     });
 
     it('refuses a request without a key at the HTTP level (401 problem+json)', async () => {
@@ -268,11 +203,7 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(res.body).toMatchObject({ code: 'unauthorized', status: 401 });
 
-      const bad = new Client({ name: 'mcp-test', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/api/v1/mcp`), {
-        requestInit: { headers: { Authorization: 'Bearer hk_not_a_real_key' } },
-      });
-      await expect(bad.connect(transport)).rejects.toThrow(/401/);
+      await expect(connectMcp(t, 'hk_not_a_real_key')).rejects.toThrow(/401/);
     });
 
     it('answers GET and DELETE with 405 problem+json (stateless server)', async () => {
@@ -337,15 +268,15 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
       expect(res.status).toBe(200);
       expect(res.headers.get('ratelimit-limit')).toBe('100000');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(res.body.result.tools).toHaveLength(TOOL_NAMES.length);
+      expect(res.body.result.tools).toHaveLength(EXPECTED_MCP_TOOLS.length);
     });
 
     it('returns validation_failed as a tool error for arguments outside the schema', async () => {
-      const missing = problem(await teamClient.callTool({ name: 'register_team', arguments: { event_id: eventId } }));
+      const missing = toolProblem(await teamClient.callTool({ name: 'register_team', arguments: { event_id: eventId } }));
       expect(missing).toMatchObject({ code: 'validation_failed', status: 422, type: 'http://hackathon.test/problems/validation_failed' });
       expect(missing.errors).toEqual([{ field: 'team_name', message: 'is required' }]);
 
-      const wrongType = problem(await teamClient.callTool({ name: 'list_events', arguments: { limit: 0, color: 'red' } }));
+      const wrongType = toolProblem(await teamClient.callTool({ name: 'list_events', arguments: { limit: 0, color: 'red' } }));
       expect(wrongType.code).toBe('validation_failed');
       expect(wrongType.errors).toEqual(
         expect.arrayContaining([
@@ -355,26 +286,26 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
       );
 
       // JSON types are strict, unlike a query string.
-      const stringLimit = problem(await teamClient.callTool({ name: 'list_events', arguments: { limit: '5' } }));
+      const stringLimit = toolProblem(await teamClient.callTool({ name: 'list_events', arguments: { limit: '5' } }));
       expect(stringLimit).toMatchObject({ code: 'validation_failed', errors: [{ field: 'limit', message: 'must be integer' }] });
 
-      const noEvent = problem(await teamClient.callTool({ name: 'get_event', arguments: {} }));
+      const noEvent = toolProblem(await teamClient.callTool({ name: 'get_event', arguments: {} }));
       expect(noEvent).toMatchObject({ code: 'validation_failed', errors: [{ field: 'event_id', message: 'is required' }] });
     });
 
     it('passes the REST route refusals through with their codes', async () => {
       // Rules the schema cannot express come from the route itself.
-      const noAnswer = problem(
+      const noAnswer = toolProblem(
         await teamClient.callTool({ name: 'register_team', arguments: { event_id: eventId, team_name: 'No Answers', track_id: 'tools' } }),
       );
       expect(noAnswer.code).toBe('validation_failed');
       expect(noAnswer.errors.map((e: { field: string }) => e.field)).toContain('fields.repo');
 
-      expect(problem(await teamClient.callTool({ name: 'get_event', arguments: { event_id: 'evt_nope' } }))).toMatchObject({
+      expect(toolProblem(await teamClient.callTool({ name: 'get_event', arguments: { event_id: 'evt_nope' } }))).toMatchObject({
         code: 'event_not_found',
         status: 404,
       });
-      expect(problem(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }))).toMatchObject({
+      expect(toolProblem(await teamClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }))).toMatchObject({
         code: 'not_registered',
       });
     });
@@ -382,9 +313,9 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     it('gives a plain user the REST 403 forbidden on organizer tools', async () => {
       const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
       expect(reg.status).toBe(201);
-      const res = problem(await teamClient.callTool({ name: 'approve_registration', arguments: { event_id: eventId, registration_id: reg.body.id } }));
+      const res = toolProblem(await teamClient.callTool({ name: 'approve_registration', arguments: { event_id: eventId, registration_id: reg.body.id } }));
       expect(res).toMatchObject({ code: 'forbidden', status: 403 });
-      expect(problem(await teamClient.callTool({ name: 'create_event', arguments: eventBody(t.clock.now()) }))).toMatchObject({
+      expect(toolProblem(await teamClient.callTool({ name: 'create_event', arguments: eventBody(t.clock.now()) }))).toMatchObject({
         code: 'forbidden',
       });
       // Still pending: nothing was decided.
@@ -396,24 +327,24 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
       const other = await t.user();
       const reg = await t.api('POST', `/events/${eventId}/register`, { key: other.key, body: registrationBody() });
       expect(reg.status).toBe(201);
-      const rejected = ok(
+      const rejected = toolOk(
         await orgClient.callTool({
           name: 'reject_registration',
           arguments: { event_id: eventId, registration_id: reg.body.id, reason: 'The repository is private.' },
         }),
       );
       expect(rejected).toMatchObject({ id: reg.body.id, status: 'rejected', reason: 'The repository is private.' });
-      const otherClient = await connect(t, other.key);
+      const otherClient = await connectMcp(t, other.key, 'mcp-test');
       clients.push(otherClient);
-      const mine = ok(await otherClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
+      const mine = toolOk(await otherClient.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } }));
       expect(mine).toMatchObject({ status: 'rejected', reason: 'The repository is private.' });
     });
 
     it('hands out the next cursor of a list page', async () => {
-      const first = ok(await teamClient.callTool({ name: 'list_events', arguments: { limit: 1 } }));
+      const first = toolOk(await teamClient.callTool({ name: 'list_events', arguments: { limit: 1 } }));
       expect(first.items).toHaveLength(1);
       expect(typeof first.next_cursor).toBe('string');
-      const second = ok(await teamClient.callTool({ name: 'list_events', arguments: { limit: 1, cursor: first.next_cursor } }));
+      const second = toolOk(await teamClient.callTool({ name: 'list_events', arguments: { limit: 1, cursor: first.next_cursor } }));
       expect(second.items).toHaveLength(1);
       expect(second.items[0].id).not.toBe(first.items[0].id);
     });
@@ -531,8 +462,8 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
     t = await startTestApp(dialect);
     organizer = await t.user('organizer');
     team = await t.user();
-    orgClient = await connect(t, organizer.key);
-    teamClient = await connect(t, team.key);
+    orgClient = await connectMcp(t, organizer.key, 'mcp-test');
+    teamClient = await connectMcp(t, team.key, 'mcp-test');
   });
   afterAll(async () => {
     await orgClient?.close();
@@ -555,6 +486,7 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
         'create_webhook',
         'test_webhook',
         'retry_webhook_delivery',
+        'vote_for_project',
       ].sort(),
     );
   });
@@ -568,12 +500,12 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
       fields: { repo: 'https://github.com/example/r' },
       idempotency_key: 'mcp-retry-1',
     };
-    const first = ok(await teamClient.callTool({ name: 'register_team', arguments: args }));
-    const again = ok(await teamClient.callTool({ name: 'register_team', arguments: args }));
+    const first = toolOk(await teamClient.callTool({ name: 'register_team', arguments: args }));
+    const again = toolOk(await teamClient.callTool({ name: 'register_team', arguments: args }));
     expect(again).toEqual(first);
     const regs = await t.api('GET', `/events/${eventId}/registrations`, { key: organizer.key });
     expect(regs.body.map((r: { id: string }) => r.id)).toEqual([first.id]);
-    expect(problem(await teamClient.callTool({ name: 'register_team', arguments: { ...args, team_name: 'Other Crew' } }))).toMatchObject({
+    expect(toolProblem(await teamClient.callTool({ name: 'register_team', arguments: { ...args, team_name: 'Other Crew' } }))).toMatchObject({
       code: 'idempotency_key_reused',
       status: 409,
     });
@@ -591,11 +523,11 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
     });
     expect(sub.status).toBe(201);
     t.clock.set(start.getTime() + 2 * DAY + HOUR); // judging
-    expect(problem(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId } }))).toMatchObject({
+    expect(toolProblem(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId } }))).toMatchObject({
       code: 'unscored_projects',
       unscored_count: 1,
     });
-    const published = ok(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId, force: true } }));
+    const published = toolOk(await orgClient.callTool({ name: 'publish_results', arguments: { event_id: eventId, force: true } }));
     expect(published).toMatchObject({ event_id: eventId, status: 'ended' });
     expect(published.entries.map((e: { project_id: string; score: number }) => [e.project_id, e.score])).toEqual([[sub.body.id, 0]]);
   });

@@ -190,6 +190,8 @@ describe.each(DIALECTS)('organizer list pagination (%s)', (dialect) => {
           'final',
           'github_url',
           'id',
+          'member_count',
+          'members',
           'next_step',
           'reapplied_at',
           'reapply_until',

@@ -8,7 +8,8 @@ import { eventBody } from '../helpers/harness.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 
 /** The real `hackathon serve` process: answered writes survive a crash; SIGTERM drains and exits. */
-describe.each(DIALECTS)('server process (%s)', (dialect) => {
+// Each test starts real server processes (two for the SIGKILL one): their start-up takes most of its time.
+describe.each(DIALECTS)('server process (%s)', { timeout: 90_000 }, (dialect) => {
   let db: TestDatabase;
   let orgKey: string;
   let teamKey: string;

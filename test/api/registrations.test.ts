@@ -214,6 +214,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
       reapplied_at: null,
       reapply_until: null,
       next_step: 'Pending: wait for the organizer to decide (GET my-registration?wait=…).',
+      member_count: 1,
       created_at: T0.toISOString(),
       updated_at: T0.toISOString(),
       project: null,

@@ -366,6 +366,30 @@ describe.each(DIALECTS)('teams: organizer list, webhooks and MCP (%s)', (dialect
     ]);
   });
 
+  it('the registrations CSV names every member; only owners read it', async () => {
+    const eventId = await createEvent(t, org.key);
+    const leader = await quickUser(t);
+    const reg = await t.api('POST', `/events/${eventId}/register`, { key: leader.key, body: registrationBody({ team_name: '=Formula Team' }) });
+    const code = (await t.api('POST', `/events/${eventId}/team/invitations`, { key: leader.key, body: {} })).body.join_code;
+    const member = await quickUser(t);
+    expect((await t.api('POST', `/events/${eventId}/team/join`, { key: member.key, body: { join_code: code } })).status).toBe(200);
+    const res = await t.api('GET', `/events/${eventId}/registrations.csv`, { key: org.key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    const lines = res.text.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'registration_id,team_name,status,track_id,contact_email,github_url,member_count,members,attempt,created_at,updated_at,field:repo,field:why',
+    );
+    expect(lines).toHaveLength(2);
+    const leaderName = leader.email.split('@')[0];
+    const memberName = member.email.split('@')[0];
+    expect(lines[1]).toContain(`${reg.body.id},'=Formula Team,pending,tools,${leader.email},`);
+    expect(lines[1]).toContain(`,2,${leaderName} <${leader.email}> (leader); ${memberName} <${member.email}> (member),1,`);
+    const refused = await t.api('GET', `/events/${eventId}/registrations.csv`, { key: leader.key });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('forbidden');
+  });
+
   it("team.member.joined / left reach the organizer's and every member's subscriptions, not another team's", async () => {
     const eventId = await createEvent(t, org.key);
     const leader = await quickUser(t);

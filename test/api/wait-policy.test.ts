@@ -25,11 +25,6 @@ describe.each(DIALECTS)('one waiting policy over REST (%s)', (dialect) => {
     organizer = await t.user('organizer');
   });
   afterAll(async () => {
-    // Known open defect: after a long-poll answered and another aborted by its client on the same
-    // server, one server connection stays non-idle and a graceful close waits for it (seen only in this
-    // file). Until it is found, the connections are cut here so the suite ends; the tests above do
-    // not depend on it.
-    t?.app.server.closeAllConnections();
     await t?.close();
   });
 

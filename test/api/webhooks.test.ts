@@ -1,8 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.js';
+import { connectMcp } from '../helpers/mcp-client.js';
 import { createEvent, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
 import { startReceiver, verifySignature, type Received } from '../helpers/webhook-receiver.js';
@@ -211,10 +210,9 @@ describe.each(DIALECTS)('webhooks (%s)', (dialect) => {
     expect(at('/pinged')[2]!.headers['webhook-id']).toBe(first.body.id);
   });
 
-  it('MCP tools create, list, test and retry webhooks with the REST answers and codes', async () => {
+  it('MCP tools create, list, test, retry and delete webhooks with the REST answers and codes', async () => {
     const u = await quickUser(t);
-    const client = new Client({ name: 'webhooks-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/api/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${u.key}` } } }));
+    const client = await connectMcp(t, u.key, 'webhooks-test');
     const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
     try {
       const created = await call('create_webhook', { url: rx.url('/mcp'), events: ['registration.created'] });
@@ -240,6 +238,21 @@ describe.each(DIALECTS)('webhooks (%s)', (dialect) => {
       expect(JSON.parse((refused.content[0] as { text: string }).text)).toMatchObject({ code: 'webhook_url_refused', status: 422 });
       const missing = await call('test_webhook', { webhook_id: 'whk_nope' });
       expect(JSON.parse((missing.content[0] as { text: string }).text)).toMatchObject({ code: 'webhook_not_found', status: 404 });
+
+      // Another account's subscription is not found, and stays.
+      const other = await quickUser(t);
+      const otherHook = await subscribe(other.key, '/other', ['registration.created']);
+      const foreign = await call('delete_webhook', { webhook_id: otherHook.body.id });
+      expect(foreign.isError).toBe(true);
+      expect(JSON.parse((foreign.content[0] as { text: string }).text)).toMatchObject({ code: 'webhook_not_found', status: 404 });
+      expect((await t.api('GET', '/webhooks', { key: other.key })).body.map((w: { id: string }) => w.id)).toEqual([otherHook.body.id]);
+
+      const deleted = await call('delete_webhook', { webhook_id: hook.id });
+      expect(deleted.isError).toBeFalsy();
+      expect(deleted.structuredContent).toEqual({ webhook_id: hook.id, deleted: true });
+      expect((await call('list_webhooks', {})).structuredContent).toMatchObject({ items: [] });
+      const again = await call('delete_webhook', { webhook_id: hook.id });
+      expect(JSON.parse((again.content[0] as { text: string }).text)).toMatchObject({ code: 'webhook_not_found', status: 404 });
     } finally {
       await client.close();
     }

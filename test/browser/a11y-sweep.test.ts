@@ -51,6 +51,7 @@ describe('accessibility of every page, in English and Chinese (SQLite)', () => {
     '/forgot-password',
     '/reset-password?token=x',
     `/invitations/${'A'.repeat(43)}`,
+    `/hackathons/${eventId}/join?code=x`,
     '/no/such/page',
   ];
   const signedInPages = () => [
@@ -65,6 +66,10 @@ describe('accessibility of every page, in English and Chinese (SQLite)', () => {
     '/reviews',
     `/reviews/${eventId}`,
     `/reviews/${eventId}/projects/${projectId}`,
+    '/me/hackathons',
+    `/hackathons/${eventId}/register`,
+    `/hackathons/${eventId}/project`,
+    `/hackathons/${eventId}/join?code=x`,
   ];
 
   async function sweep(page: Page, paths: string[]): Promise<string[]> {

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { approvedTeam, createEvent, type TestApp, type TestUser } from '../helpers/harness.js';
-import { expectAccessible, launchBrowser, openPage, screenshot, settled, startWebApp } from './browser-harness.js';
+import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInSession, startWebApp } from './browser-harness.js';
 
 /**
  * The gallery as a visitor meets it: closed while teams build, open once the event is judging
@@ -155,6 +155,141 @@ describe('project gallery pages (SQLite)', () => {
     await page.getByText('Rank 1 overall').waitFor();
     await page.getByText('Prize: $1000').waitFor();
     await screenshot(page, 'project-page-result');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+/**
+ * People's choice as a visitor meets it: signs in from the project page, votes, cannot vote for
+ * their own team's project, withdraws and votes again; after publication the result page shows the
+ * people's choice apart from the ranking.
+ */
+describe("people's choice pages (SQLite)", () => {
+  let t: TestApp;
+  let browser: Browser;
+  let org: TestUser;
+  let eventId: string;
+  const teams: Array<{ user: TestUser; project: string }> = [];
+
+  beforeAll(async () => {
+    t = await startWebApp('sqlite', { REVIEW_WORKERS: 'false' });
+    browser = await launchBrowser();
+    org = await t.user('organizer');
+    eventId = await createEvent(t, org.key, { name: 'Vote Hack', models: [] });
+    for (const name of ['Alpha', 'Beta']) {
+      const { team } = await approvedTeam(t, eventId, org.key, { team_name: `${name} team`, track_id: 'tools' });
+      const res = await t.api<any>('POST', `/events/${eventId}/submit`, {
+        key: team.key,
+        body: { project_name: name, github_url: `https://github.com/example/${name}` },
+      });
+      expect(res.status).toBe(201);
+      teams.push({ user: team, project: res.body.id });
+    }
+    // The voting window open now (the browser's clock is the real one): deadlines moved into the past in the database.
+    const now = Date.now();
+    await t.ctx.db
+      .updateTable('events')
+      .set({
+        registration_deadline: new Date(now - 120_000).toISOString(),
+        submission_deadline: new Date(now - 60_000).toISOString(),
+        voting: JSON.stringify({
+          enabled: true,
+          opens_at: new Date(now - 60_000).toISOString(),
+          closes_at: new Date(now + 3_600_000).toISOString(),
+          votes_per_person: 1,
+          per_track: true,
+        }),
+      })
+      .where('id', '=', eventId)
+      .execute();
+    t.ctx.events.changed(eventId);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('signs in from the project page, votes, withdraws and votes again; never for the own team', async () => {
+    const visitor = await t.user();
+    const { page, context, problems } = await openPage(browser, { viewport: 'phone' });
+    page.setDefaultTimeout(8000);
+    const alpha = `${t.url}/hackathons/${eventId}/projects/${teams[0]!.project}`;
+    await page.goto(alpha);
+    await settled(page);
+    await page.getByRole('link', { name: 'Sign in to vote' }).click();
+    await page.waitForURL(/\/signin\?next=/);
+    await page.getByLabel('E-mail address').fill(visitor.email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(alpha);
+    await settled(page);
+    await page.getByText('You have 1 vote left in this track.').waitFor();
+    await page.getByRole('button', { name: 'Vote for this project' }).click();
+    await page.getByText('You voted for this project.').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'vote-cast');
+    // The one vote of the track is used: Beta cannot have it until it is withdrawn.
+    await page.goto(`${t.url}/hackathons/${eventId}/projects/${teams[1]!.project}`);
+    await settled(page);
+    await page.getByText('You have 0 votes left in this track.').waitFor();
+    await page.getByRole('button', { name: 'Vote for this project' }).click();
+    await page.getByText('withdraw one to vote for another project').waitFor();
+    await page.goto(alpha);
+    await settled(page);
+    await page.getByRole('button', { name: 'Withdraw my vote' }).click();
+    await page.getByText('You have 1 vote left in this track.').waitFor();
+    await page.goto(`${t.url}/hackathons/${eventId}/projects/${teams[1]!.project}`);
+    await settled(page);
+    await page.getByRole('button', { name: 'Vote for this project' }).click();
+    await page.getByText('You voted for this project.').waitFor();
+    expect(problems.filter((p) => !p.includes('409'))).toEqual([]);
+    await context.close();
+
+    // Alpha's own member is refused, in Chinese.
+    const own = await openPage(browser, { locale: 'zh-CN' });
+    await signInSession(own.context, t.url, teams[0]!.user.email, 'correct horse battery');
+    await own.page.goto(alpha);
+    await settled(own.page);
+    await own.page.getByRole('button', { name: '为这个作品投票' }).click();
+    await own.page.getByText('不能给自己团队的作品投票。').waitFor();
+    await screenshot(own.page, 'vote-own-project');
+    await own.context.close();
+  });
+
+  it("shows the people's choice beside the ranking once the results are out", async () => {
+    const now = new Date().toISOString();
+    for (const [i, team] of teams.entries()) {
+      await t.ctx.db
+        .insertInto('reviews')
+        .values({
+          id: newId('rev'),
+          event_id: eventId,
+          project_id: team.project,
+          reviewer_kind: 'human',
+          reviewer: 'usr_judge',
+          group_key: 'human',
+          status: 'succeeded',
+          scores: JSON.stringify({ impact: 8 - i, craft: 8 - i }),
+          attempts: 1,
+          created_at: now,
+          updated_at: now,
+          completed_at: now,
+        })
+        .execute();
+    }
+    expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
+    const published = await t.api<any>('POST', `/events/${eventId}/results/publish`, { key: org.key });
+    expect(published.status).toBe(200);
+    expect(published.body.peoples_choice).toEqual([expect.objectContaining({ rank: 1, project_name: 'Beta', votes: 1 })]);
+    const { page, context, problems } = await openPage(browser);
+    await page.goto(`${t.url}/hackathons/${eventId}/result`);
+    await settled(page);
+    const section = page.getByRole('region', { name: "People's choice" });
+    await section.getByRole('link', { name: 'Beta' }).waitFor();
+    await section.getByText('1 vote').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'result-peoples-choice');
     expect(problems).toEqual([]);
     await context.close();
   });

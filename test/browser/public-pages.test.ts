@@ -168,6 +168,11 @@ describe('public pages (SQLite)', () => {
     // Weights 2 and 1 are shares of 67% and 33%.
     await page.getByText('67%').waitFor();
     await page.getByRole('cell', { name: 'Repository' }).waitFor();
+    // "Register" opens the web form; the curl line is folded under "Or over the API".
+    expect(await page.getByRole('link', { name: 'Register', exact: true }).first().getAttribute('href')).toBe(
+      `/signup?next=${encodeURIComponent(`/hackathons/${ids.open}/register`)}`,
+    );
+    await page.getByText('Or over the API (curl)').click();
     const command = await page.getByRole('region', { name: 'Registration command' }).textContent();
     expect(command).toContain(`'${t.url}/api/v1/events/${ids.open}/register'`);
     expect(command).toContain('"track_id":"tools"');
@@ -191,19 +196,23 @@ describe('public pages (SQLite)', () => {
     const { page, context, problems } = await open(browser, { viewport: 'desktop' });
     await page.goto(`${t.url}/hackathons/${ids.open}`);
     await settled(page);
-    await page.getByRole('region', { name: 'Registration command' }).waitFor();
     await page.locator('.join').getByRole('link', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.url}/signin?next=${encodeURIComponent(`/hackathons/${ids.open}`)}`);
+    const registerPath = `/hackathons/${ids.open}/register`;
+    await page.waitForURL(`${t.url}/signin?next=${encodeURIComponent(registerPath)}`);
     await page.getByLabel('E-mail address').fill(team.email);
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${t.url}/hackathons/${ids.open}`);
+    // Back at the form, which knows the team is registered already.
+    await page.waitForURL(`${t.url}${registerPath}`);
+    await page.getByText('You are already in the team “Night Owls” for this hackathon.').waitFor();
+    await page.goto(`${t.url}/hackathons/${ids.open}`);
+    await settled(page);
     await page.getByText(`You are signed in as ${team.email}.`).waitFor();
-    // Their own registration is shown with its status.
-    const mine = page.getByRole('region', { name: 'Your team' });
-    await mine.getByText('Your team “Night Owls” is registered.').waitFor();
+    // Their own registration is shown with its status, near the top.
+    const mine = page.getByRole('region', { name: 'Your team: Night Owls' });
     await mine.getByText('Pending', { exact: true }).waitFor();
-    await mine.getByText(`GET /api/v1/events/${ids.open}/my-registration?wait=45`, { exact: false }).waitFor();
+    await mine.getByText('The organizers have not decided yet.', { exact: false }).waitFor();
+    await mine.getByRole('link', { name: 'Team page' }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'event-signed-in');
     expect(problems).toEqual([]);

@@ -14,7 +14,7 @@ const pages = {
   event: lazy(() => import('./features/public/event-page')),
   result: lazy(() => import('./features/public/result-page')),
   gallery: lazy(() => import('./features/showcase/gallery-page')),
-  project: lazy(() => import('./features/showcase/project-page')),
+  galleryProject: lazy(() => import('./features/showcase/project-page')),
   signIn: lazy(() => import('./features/auth/signin-page')),
   signUp: lazy(() => import('./features/auth/signup-page')),
   signUpConfirm: lazy(() => import('./features/auth/signup-confirm-page')),
@@ -31,6 +31,11 @@ const pages = {
   reviewProjects: lazy(() => import('./features/reviewer/review-projects-page')),
   reviewProject: lazy(() => import('./features/reviewer/review-project-page')),
   invitation: lazy(() => import('./features/reviewer/invitation-page')),
+  register: lazy(() => import('./features/participant/register-page')),
+  team: lazy(() => import('./features/participant/team-page')),
+  join: lazy(() => import('./features/participant/join-page')),
+  project: lazy(() => import('./features/participant/project-page')),
+  myHackathons: lazy(() => import('./features/participant/my-hackathons-page')),
 };
 
 export function createQueryClient(): QueryClient {
@@ -73,7 +78,12 @@ export function Routes() {
       <Route path="/hackathons/:id" component={pages.event} />
       <Route path="/hackathons/:id/result" component={pages.result} />
       <Route path="/hackathons/:id/gallery" component={pages.gallery} />
-      <Route path="/hackathons/:id/projects/:projectId" component={pages.project} />
+      <Route path="/hackathons/:id/projects/:projectId" component={pages.galleryProject} />
+      <Route path="/hackathons/:id/register" component={guarded(pages.register, 'user')} />
+      <Route path="/hackathons/:id/team" component={guarded(pages.team, 'user')} />
+      <Route path="/hackathons/:id/join" component={pages.join} />
+      <Route path="/hackathons/:id/project" component={guarded(pages.project, 'user')} />
+      <Route path="/me/hackathons" component={guarded(pages.myHackathons, 'user')} />
       <Route path="/signin" component={pages.signIn} />
       <Route path="/signup" component={pages.signUp} />
       <Route path="/signup/confirm" component={pages.signUpConfirm} />

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import ipaddr from 'ipaddr.js';
@@ -149,6 +149,48 @@ export function requireHostHeader(request: FastifyRequest, _reply: FastifyReply,
     return;
   }
   done();
+}
+
+/**
+ * Cuts, at shutdown, the connections that have no request being answered. Node's own
+ * closeIdleConnections (Fastify's close) leaves a connection that has sent nothing yet, or only
+ * part of a request (a client's spare pooled connection, a browser's preconnect, a client that left
+ * while its connection pool was opening another): Node counts such a connection as busy until its
+ * headers time limit, and a graceful close would wait that long for a request it will not answer.
+ * Connections answering a request are left to finish (they answer with Connection: close), and a
+ * connection arriving while closing is cut at once.
+ */
+export function trackConnectionsForShutdown(server: Server): { cutQuiet(): void } {
+  const open = new Set<Socket>();
+  /** Requests received on a socket and not answered yet (more than one when pipelined). */
+  const answering = new Map<Socket, number>();
+  let closing = false;
+  server.on('connection', (socket: Socket) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    open.add(socket);
+    socket.once('close', () => {
+      open.delete(socket);
+      answering.delete(socket);
+    });
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    answering.set(socket, (answering.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      const left = (answering.get(socket) ?? 1) - 1;
+      if (left > 0) answering.set(socket, left);
+      else answering.delete(socket);
+    });
+  });
+  return {
+    cutQuiet() {
+      closing = true;
+      for (const socket of open) if (!answering.has(socket)) socket.destroy();
+    },
+  };
 }
 
 /** Time limits on receiving a request; answering it (a long-poll) is not limited. */

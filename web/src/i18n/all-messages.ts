@@ -3,6 +3,7 @@ import { messages as auth } from '../features/auth/messages';
 import { messages as keys } from '../features/keys/messages';
 import { formMessages as organizerForm } from '../features/organizer/form-messages';
 import { messages as organizer } from '../features/organizer/messages';
+import { messages as participant } from '../features/participant/messages';
 import { messages as publicPages } from '../features/public/messages';
 import { messages as teamResult } from '../features/participant/team-result-messages';
 import { messages as reviewer } from '../features/reviewer/messages';
@@ -24,4 +25,5 @@ export const ALL_MESSAGES: Record<string, MessageBundle> = {
   showcase,
   'team-result': teamResult,
   webhooks,
+  participant,
 };

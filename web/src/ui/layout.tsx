@@ -48,6 +48,11 @@ function Links() {
         ) : null}
         {user ? (
           <li>
+            <NavLink href="/me/hackathons">{t('nav.myHackathons')}</NavLink>
+          </li>
+        ) : null}
+        {user ? (
+          <li>
             <NavLink href="/reviews">{t('nav.reviews')}</NavLink>
           </li>
         ) : null}

@@ -2,14 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useT } from '../../i18n';
-import { ApiProblem, del, get, post, setCsrfToken, type Item } from '../../lib/api';
+import { ApiProblem, del, get, patch, post, setCsrfToken, type Item } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { SESSION_KEY, useSession, type SessionUser } from '../../lib/session';
 import { Button, ConfirmDialog, PageHeader } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import { useSite } from '../../lib/site';
-import { passwordProblem, summarizeUserAgent } from './logic';
+import { browserTimeZone, passwordProblem, summarizeUserAgent } from './logic';
 import { messages } from './messages';
 import './auth.css';
 
@@ -26,6 +26,7 @@ export default function AccountPage() {
       <PageHeader title={t('account.title')} />
       <div className="account-grid">
         <Profile user={user} />
+        <Settings />
         <ChangePassword />
         <Sessions />
       </div>
@@ -54,6 +55,109 @@ function Profile({ user }: { user: SessionUser }) {
       <Link className="btn btn-secondary" href="/api-keys">
         {t('account.keysLink')}
       </Link>
+    </section>
+  );
+}
+
+const SETTINGS_KEY = ['me-settings'] as const;
+
+function zoneChoices(current: string): string[] {
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return zones.includes(current) ? zones : [current, ...zones];
+}
+
+function Settings() {
+  const { t } = useT('auth', messages);
+  const client = useQueryClient();
+  const settings = useQuery({ queryKey: SETTINGS_KEY, queryFn: ({ signal }) => get('/me/settings', { signal }) });
+  if (settings.isPending) return <Loading />;
+  if (settings.isError) return <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />;
+  return (
+    <SettingsForm
+      key={JSON.stringify(settings.data)}
+      initial={settings.data}
+      onSaved={() => {
+        void client.invalidateQueries({ queryKey: SETTINGS_KEY });
+        void client.invalidateQueries({ queryKey: SESSION_KEY });
+      }}
+      t={t}
+    />
+  );
+}
+
+type SettingsData = Awaited<ReturnType<typeof get<'/me/settings'>>>;
+
+function SettingsForm({ initial, onSaved, t }: { initial: SettingsData; onSaved: () => void; t: ReturnType<typeof useT>['t'] }) {
+  const [name, setName] = useState(initial.name ?? '');
+  const [language, setLanguage] = useState<'en' | 'zh'>(initial.language);
+  // A person who never chose a zone starts from the browser's.
+  const [zone, setZone] = useState(initial.time_zone ?? browserTimeZone());
+  const [mails, setMails] = useState(initial.notifications);
+  const [saved, setSaved] = useState(false);
+  const save = useMutation({
+    mutationFn: () =>
+      patch('/me/settings', {
+        body: { ...(name.trim() ? { name: name.trim() } : {}), language, time_zone: zone, notifications: mails },
+      }),
+    onSuccess: () => {
+      setSaved(true);
+      onSaved();
+    },
+  });
+  const problem = save.error instanceof ApiProblem ? save.error : null;
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    save.mutate();
+  };
+  const switches = [
+    ['registration', t('account.mailRegistration')],
+    ['team', t('account.mailTeam')],
+    ['results', t('account.mailResults')],
+  ] as const;
+  return (
+    <section className="card" aria-labelledby="settings-title">
+      <h2 id="settings-title">{t('account.settings')}</h2>
+      <p className="muted small">{t('account.settingsIntro')}</p>
+      <form onSubmit={onSubmit} noValidate>
+        {saved ? (
+          <div className="alert alert-ok" role="status">
+            {t('account.settingsSaved')}
+          </div>
+        ) : null}
+        {save.error && !problem?.fieldError('name') && !problem?.fieldError('time_zone') ? <ProblemAlert error={save.error} /> : null}
+        <Field label={t('account.displayName')} hint={t('account.displayNameHint')} error={problem?.fieldError('name')}>
+          <input name="name" autoComplete="nickname" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field label={t('account.language')}>
+          <select name="language" value={language} onChange={(e) => setLanguage(e.target.value === 'zh' ? 'zh' : 'en')}>
+            <option value="en">English</option>
+            <option value="zh">中文</option>
+          </select>
+        </Field>
+        <Field label={t('account.timeZone')} hint={t('account.timeZoneHint')} error={problem?.fieldError('time_zone')}>
+          <select name="time_zone" value={zone} onChange={(e) => setZone(e.target.value)}>
+            {zoneChoices(zone).map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <fieldset className="account-mails">
+          <legend>{t('account.mails')}</legend>
+          {switches.map(([key, label]) => (
+            <label key={key} className="checkbox">
+              <input type="checkbox" name={`mail_${key}`} checked={mails[key]} onChange={(e) => setMails({ ...mails, [key]: e.target.checked })} /> {label}
+            </label>
+          ))}
+        </fieldset>
+        <div className="form-actions">
+          <Button type="submit" busy={save.isPending}>
+            {t('account.settingsSave')}
+          </Button>
+        </div>
+      </form>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { safeNext } from '../../lib/session';
-import { afterSignIn, formatWait, homeFor, passwordProblem, secondsLeft, summarizeUserAgent } from './logic';
+import { afterSignIn, browserMailLanguage, formatWait, homeFor, passwordProblem, secondsLeft, summarizeUserAgent } from './logic';
 
 describe('user-agent summary', () => {
   it('names common browsers and systems', () => {
@@ -76,5 +76,15 @@ describe('waits', () => {
     expect(formatWait(60)).toBe('1:00');
     expect(formatWait(899)).toBe('14:59');
     expect(formatWait(-3)).toBe('0 s');
+  });
+});
+
+describe('browserMailLanguage', () => {
+  it('is zh for a Chinese first preference, en for English or anything else', () => {
+    expect(browserMailLanguage(['zh-CN', 'en'])).toBe('zh');
+    expect(browserMailLanguage(['zh-TW'])).toBe('zh');
+    expect(browserMailLanguage(['en-US', 'zh-CN'])).toBe('en');
+    expect(browserMailLanguage(['fr-FR', 'zh'])).toBe('zh');
+    expect(browserMailLanguage([])).toBe('en');
   });
 });

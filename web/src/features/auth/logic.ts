@@ -78,3 +78,47 @@ export function formatWait(seconds: number): string {
   if (s < 60) return `${s} s`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
+
+const SIGNUP_NEXT_KEY = 'hk.signup-next';
+
+/**
+ * A sign-up confirmed by an e-mailed link opens a new page that no longer has `next`: the sign-up
+ * page remembers it in this browser, and the confirm page takes it back (once).
+ */
+export function rememberSignupNext(next: string | null): void {
+  try {
+    if (next) localStorage.setItem(SIGNUP_NEXT_KEY, next);
+    else localStorage.removeItem(SIGNUP_NEXT_KEY);
+  } catch {
+    /* private mode: the person lands on the home page instead */
+  }
+}
+
+export function takeSignupNext(): string | null {
+  try {
+    const next = localStorage.getItem(SIGNUP_NEXT_KEY);
+    localStorage.removeItem(SIGNUP_NEXT_KEY);
+    return next;
+  } catch {
+    return null;
+  }
+}
+
+/** The mail language for the browser's languages: zh for any Chinese first preference, else en. */
+export function browserMailLanguage(preferred: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages): 'en' | 'zh' {
+  for (const lang of preferred) {
+    const l = lang.toLowerCase();
+    if (l.startsWith('zh')) return 'zh';
+    if (l.startsWith('en')) return 'en';
+  }
+  return 'en';
+}
+
+/** The browser's IANA time zone, or UTC when it does not say. */
+export function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}

@@ -6,7 +6,7 @@ import { safeNext, useSession, useSessionUpdate } from '../../lib/session';
 import { Button } from '../../ui/controls';
 import { ProblemAlert } from '../../ui/states';
 import { AuthCard } from './auth-shell';
-import { afterSignIn } from './logic';
+import { afterSignIn, takeSignupNext } from './logic';
 import { messages } from './messages';
 
 /**
@@ -23,7 +23,7 @@ export default function SignUpConfirmPage() {
     mutationFn: (body: Body<'/auth/signup/confirm', 'post'>) => post('/auth/signup/confirm', { body }),
     onSuccess: (answer) => {
       signedIn(answer);
-      navigate(afterSignIn(null, answer.user.role, safeNext), { replace: true });
+      navigate(afterSignIn(takeSignupNext(), answer.user.role, safeNext), { replace: true });
     },
   });
   if (user && !confirm.isSuccess) return <Redirect to={afterSignIn(null, user.role, safeNext)} replace />;

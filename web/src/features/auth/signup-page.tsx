@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { useT } from '../../i18n';
+import { browserMailLanguage } from './logic';
 import { ApiProblem, post, type Body } from '../../lib/api';
 import { safeNext, useSession, useSessionUpdate } from '../../lib/session';
 import { Button } from '../../ui/controls';
@@ -9,7 +10,7 @@ import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import { useSite } from '../../lib/site';
 import { AuthCard } from './auth-shell';
-import { afterSignIn, passwordProblem } from './logic';
+import { afterSignIn, passwordProblem, rememberSignupNext } from './logic';
 import { messages } from './messages';
 
 type Checks = Partial<Record<'email' | 'password' | 'invite_code', string>>;
@@ -51,7 +52,10 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
   const signUp = useMutation({
     mutationFn: (body: Body<'/auth/signup', 'post'>) => post('/auth/signup', { body }),
     onSuccess: (answer) => {
-      if ('status' in answer) return;
+      if ('status' in answer) {
+        rememberSignupNext(next);
+        return;
+      }
       signedIn(answer);
       navigate(afterSignIn(next, answer.user.role, safeNext), { replace: true });
     },
@@ -68,6 +72,8 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
     const body: Body<'/auth/signup', 'post'> = { email: email.trim(), password };
     if (name.trim()) body.name = name.trim();
     if (invite) body.invite_code = code.trim();
+    // Mails come in the browser's language (changeable later in the account settings).
+    body.language = browserMailLanguage();
     signUp.mutate(body);
   };
 

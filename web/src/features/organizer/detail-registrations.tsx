@@ -231,6 +231,8 @@ function RegistrationRow({
   const checkId = useId();
   const answers = Object.entries(r.fields).filter(([, v]) => v !== null && v !== '');
   const labelOf = (key: string) => event.registration_config.fields.find((f) => f.key === key)?.label ?? key;
+  // The team's members (name, e-mail, role), as the list and its CSV carry them.
+  const members = r.members;
   return (
     <li className="detail-item">
       <div className="detail-item-head">
@@ -256,6 +258,21 @@ function RegistrationRow({
               · {t('registrations.registeredAt')} {fmt.dateTime(r.created_at)}
             </span>
           </div>
+          {members.length > 0 ? (
+            <div className="small registration-members">
+              {t('registrations.members')}:{' '}
+              {members.map((m, i) => (
+                <span key={m.email}>
+                  {i > 0 ? ', ' : null}
+                  <span title={m.email}>{m.name}</span>
+                  {m.role === 'leader' ? <span className="muted"> ({t('registrations.leaderMark')})</span> : null}{' '}
+                  <a className="muted" href={`mailto:${m.email}`}>
+                    {m.email}
+                  </a>
+                </span>
+              ))}
+            </div>
+          ) : null}
         </div>
         <div className="row detail-item-actions">
           {r.status !== 'approved' ? (

@@ -10,6 +10,7 @@ import { ErrorState, Loading } from '../../ui/states';
 import { registerCurl, weightShares, type Dimension, type FormField, type Track } from './logic';
 import { messages } from './messages';
 import { useSite } from '../../lib/site';
+import { MyStatus } from '../participant/my-status';
 import './public.css';
 
 export type PublicEvent = Answer<'/events/{id}'>;
@@ -56,6 +57,8 @@ function EventView({ event }: { event: PublicEvent }) {
   const galleryOpen =
     (event.gallery_visibility === 'after_deadline' && (event.status === 'judging' || event.status === 'ended')) ||
     (event.gallery_visibility === 'after_results' && event.status === 'ended');
+  const { user } = useSession();
+  const registerHref = `/hackathons/${event.id}/register`;
   return (
     <article className="event-page">
       <PageHeader
@@ -63,8 +66,12 @@ function EventView({ event }: { event: PublicEvent }) {
         subtitle={<StatusBadge status={event.status} />}
         actions={
           <>
-            {joinable ? (
-              <a className="btn btn-primary" href="#join-title">
+            {registrationOpen ? (
+              <Link className="btn btn-primary" href={user ? registerHref : `/signup?next=${encodeURIComponent(registerHref)}`}>
+                {t('event.register')}
+              </Link>
+            ) : joinable ? (
+              <a className="btn btn-secondary" href="#join-title">
                 {t('event.join')}
               </a>
             ) : null}
@@ -76,6 +83,7 @@ function EventView({ event }: { event: PublicEvent }) {
           </>
         }
       />
+      {user ? <MyStatus event={event} /> : null}
       {event.status === 'ended' ? (
         <div className="alert alert-ok result-banner">
           <strong>{t('event.resultsPublished')}</strong>{' '}
@@ -277,38 +285,6 @@ function FormFields({ fields, hasTracks, autoApprove }: { fields: FormField[]; h
   );
 }
 
-/** The signed-in person's own registration for this event, if they have one (404 not_registered: none). */
-function MyTeam({ eventId }: { eventId: string }) {
-  const { t } = useT('public', messages);
-  const mine = useQuery({
-    queryKey: ['my-registration', eventId],
-    queryFn: async ({ signal }) => {
-      try {
-        return await get('/events/{id}/my-registration', { path: { id: eventId }, signal });
-      } catch (err) {
-        if (err instanceof ApiProblem && err.status === 404) return null;
-        throw err;
-      }
-    },
-  });
-  const reg = mine.data;
-  if (!reg) return null;
-  return (
-    <section className="my-team" aria-labelledby="my-team-title">
-      <div className="spread">
-        <h3 id="my-team-title">{t('event.mine.title')}</h3>
-        <StatusBadge status={reg.status} kind="registrationStatus" />
-      </div>
-      <p>{t('event.mine.team', { team: reg.team_name })}</p>
-      <p className="muted small">{t(`event.mine.${reg.status}`, { id: eventId })}</p>
-      {reg.status === 'rejected' && reg.reason ? <p className="small">{t('event.mine.reason', { reason: reg.reason })}</p> : null}
-      {reg.status === 'approved' ? (
-        <p className="small">{reg.project ? t('event.mine.project', { name: reg.project.project_name }) : t('event.mine.noProject')}</p>
-      ) : null}
-    </section>
-  );
-}
-
 function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fields: FormField[]; registrationOpen: boolean }) {
   const { t } = useT('public', messages);
   const f = useFormat();
@@ -316,13 +292,13 @@ function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fi
   const site = useSite();
   const origin = (site.data?.public_url ?? window.location.origin).replace(/\/+$/, '');
   const command = registerCurl(origin, event.id, event.tracks, fields);
+  const registerHref = `/hackathons/${event.id}/register`;
   return (
     <section className="card join" aria-labelledby="join-title">
       <h2 id="join-title">{t('event.join')}</h2>
       <p className={registrationOpen ? 'alert alert-info' : 'alert alert-warn'}>
         {registrationOpen ? t('event.registrationOpen', { date: f.dateTime(event.registration_deadline) }) : t('event.registrationClosed')}
       </p>
-      {user ? <MyTeam eventId={event.id} /> : null}
       <div className="join-ways">
         <section aria-labelledby="join-person">
           <h3 id="join-person">{t('event.asPerson')}</h3>
@@ -334,24 +310,33 @@ function HowToJoin({ event, fields, registrationOpen }: { event: PublicEvent; fi
                 <>
                   {t('event.personSteps.account')}{' '}
                   <span className="row join-links">
-                    <Link href={`/signin?next=${encodeURIComponent(`/hackathons/${event.id}`)}`}>{t('event.signIn')}</Link>
-                    <Link href={`/signup?next=${encodeURIComponent(`/hackathons/${event.id}`)}`}>{t('event.signUp')}</Link>
+                    <Link href={`/signin?next=${encodeURIComponent(registerHref)}`}>{t('event.signIn')}</Link>
+                    <Link href={`/signup?next=${encodeURIComponent(registerHref)}`}>{t('event.signUp')}</Link>
                   </span>
                 </>
               )}
             </li>
             <li>
-              {t('event.personSteps.key')} <Link href="/api-keys">{t('event.apiKeys')}</Link>
+              {t('event.personSteps.form')}{' '}
+              {registrationOpen ? (
+                <Link className="btn btn-primary btn-small" href={registerHref}>
+                  {t('event.register')}
+                </Link>
+              ) : null}
             </li>
-            <li>
-              {t('event.personSteps.register')}
-              <pre className="command" role="region" aria-label={t('event.command')} tabIndex={0}>
-                <code>{command}</code>
-              </pre>
-              <CopyButton text={command} label={t('event.copyCommand')} />
-            </li>
-            <li>{t('event.personSteps.submit', { id: event.id })}</li>
+            <li>{t('event.personSteps.invite')}</li>
+            <li>{t('event.personSteps.project')}</li>
           </ol>
+          <details className="api-way">
+            <summary>{t('event.personSteps.api')}</summary>
+            <p className="small">
+              {t('event.personSteps.key')} <Link href="/api-keys">{t('event.apiKeys')}</Link>
+            </p>
+            <pre className="command" role="region" aria-label={t('event.command')} tabIndex={0}>
+              <code>{command}</code>
+            </pre>
+            <CopyButton text={command} label={t('event.copyCommand')} />
+          </details>
         </section>
         <section aria-labelledby="join-agent">
           <h3 id="join-agent">{t('event.asAgent')}</h3>

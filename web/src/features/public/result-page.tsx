@@ -1,8 +1,8 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useT } from '../../i18n';
-import { ApiProblem, apiPage } from '../../lib/api';
+import { ApiProblem, apiPage, get } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { Button, PageHeader, StatusBadge, useTitle } from '../../ui/controls';
 import { Checkbox, Field } from '../../ui/form';
@@ -199,9 +199,44 @@ function Result({ event }: { event: PublicEvent }) {
               </div>
             ) : null}
           </section>
+          {event.voting.enabled ? <PeoplesChoice event={event} linked={linked} /> : null}
         </div>
       )}
     </div>
+  );
+}
+
+/** The people's choice, published with the results beside the judged ranking. */
+function PeoplesChoice({ event, linked }: { event: PublicEvent; linked: boolean }) {
+  const { t } = useT('public', messages);
+  const query = useQuery({
+    queryKey: ['peoples-choice', event.id],
+    queryFn: ({ signal }) => get('/events/{id}/result/peoples-choice', { path: { id: event.id }, signal }),
+  });
+  return (
+    <section className="card" aria-labelledby="pc-title">
+      <h2 id="pc-title">{t('result.peoplesChoice')}</h2>
+      <p className="muted small">{t('result.peoplesChoiceHint')}</p>
+      {query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.entries.length === 0 ? (
+        <p className="muted">{t('result.noVotes')}</p>
+      ) : (
+        <ol className="peoples-choice">
+          {query.data.entries.slice(0, 10).map((e) => (
+            <li key={e.project_id}>
+              <span className="rank">{e.rank}</span>{' '}
+              {linked ? <Link href={`/hackathons/${event.id}/projects/${e.project_id}`}>{e.project_name}</Link> : e.project_name}{' '}
+              <span className="muted small">
+                {e.team_name} · {t('result.votes', { count: e.votes })}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
 }
 

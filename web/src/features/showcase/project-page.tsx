@@ -8,6 +8,7 @@ import { ErrorState, Loading } from '../../ui/states';
 import { EventNotFound, useEvent, type PublicEvent } from '../public/event-page';
 import { GalleryClosed } from './gallery-page';
 import { messages } from './messages';
+import { VoteBox } from './vote-box';
 import './showcase.css';
 
 /** /hackathons/:id/projects/:projectId: one public project, its description rendered, and its place once the results are out. */
@@ -70,6 +71,7 @@ function Project({ event, projectId }: { event: PublicEvent; projectId: string }
           )}
         </section>
         <div className="stack">
+          <VoteBox event={event} projectId={p.project_id} trackId={p.track_id} />
           {p.result ? (
             <section className="card project-result" aria-labelledby="project-result">
               <h2 id="project-result">{t('project.result')}</h2>
