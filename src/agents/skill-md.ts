@@ -197,7 +197,7 @@ const ORGANIZER_TOOLS = new Set<string>([
 
 /**
  * my-registration's shape, its project written as \`Project\` (the submit answer's shape, printed
- * once) and its result as \`TeamResult\` (printed once, see the response shapes).
+ * once) and its result as \`TeamResult\` (its shape is in skill-reference.md's Teams section).
  */
 function myRegistrationLine(): string {
   const line = shapeLine(MyRegistrationSchema);
@@ -285,7 +285,7 @@ Send \`Authorization: Bearer <key>\` (\`hk_…\`) on writes and \`my-registratio
 6. **Read the result** once published (before: \`409 results_not_published\`):
    \`GET ${base}/events/{id}/result\`: by rank, ties share one (1, 2, 2, 4); scores 0–10;
    \`?track_id=\` ranks one track. \`If-None-Match\` with its \`ETag\` gives \`304\` while unchanged.
-   Your team's own: \`result\` in \`my-registration\` (\`feedback\`: reviews, if released).
+   Your team's own: \`result\` in \`my-registration\`.
 
 \`GET ${base}/events/{id}\` gives one event in full.
 
@@ -318,7 +318,6 @@ ${fieldTable(ListEventsQuery)}
 - \`POST /events/{id}/register\`: \`${shapeLine(RegisterResponse)}\`
 - \`Project\`: \`${shapeLine(ProjectSchema)}\`
 - \`GET /events/{id}/my-registration\`: \`${myRegistrationLine()}\`
-- \`TeamResult\`: \`${shapeLine(TeamResultSchema)}\`
 - \`POST /events/{id}/submit\`: \`Project\` + \`updated: boolean\`
 - \`GET /events/{id}/result\`: \`[${shapeLine(ResultEntrySchema)}]\`
 
@@ -482,7 +481,10 @@ A registration is a team; whoever registers leads it. Every member (by key or se
 and \`updated_at\` say who and when). A person is in one team per event. Routes, all under \`${base}/events/{id}\`:
 
 - \`GET /team\`: the caller's team: \`status\`, \`leader\`, \`members\` (name, e-mail, role), \`your_role\`,
-  \`max_team_size\`/\`min_team_size\`, open \`invitations\` (leader only), \`project\`.
+  \`max_team_size\`/\`min_team_size\`, open \`invitations\` (leader only), \`project\`, \`result\`.
+- \`result\` (here and in \`my-registration\`; null before publication): \`TeamResult\` =
+  \`${shapeLine(TeamResultSchema)}\`. \`feedback\` (null until the organizer releases it) lists the
+  reviews, human or AI model, never naming the reviewer.
 - Leader: \`POST /team/invitations\` \`{"email"?, "expires_in_hours"? (1-720, default 72)}\` → \`201 {id, join_code, join_url, expires_at}\`
   (the code is shown once; \`email\` also mails the link); \`DELETE /team/invitations/{code or id}\` revokes;
   \`DELETE /team/members/{user_id}\` removes; \`POST /team/leader {"user_id"}\` hands over;
