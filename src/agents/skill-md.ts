@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import type { Config } from '../core/config.js';
 import { ERROR_STATUS, titleOf, type ErrorCode } from '../core/errors.js';
 import { ORGANIZER_PAGE_DEFAULT, ORGANIZER_PAGE_MAX } from '../core/http/pagination.js';
@@ -160,8 +161,8 @@ export interface SkillMdInput {
 
 /** The served agent documents besides skill.md, each with the one line skill.md says about it. */
 export const SKILL_FILES = [
-  ['skill-organizer.md', 'organizers: create events, decide registrations, judging, publishing, their errors'],
-  ['skill-reference.md', 'teams, MCP tools, webhooks (push, not polling), the project gallery and voting, shell scripts'],
+  ['skill-organizer.md', 'organizers: events, registrations, judging, publishing, their errors'],
+  ['skill-reference.md', 'teams, MCP tools, webhooks, gallery and voting, scripts'],
 ] as const;
 
 /** The error table rows of one group: code, status and what to do. */
@@ -313,10 +314,10 @@ ${fieldTable(ListEventsQuery)}
 
 \`?\`: may be absent; \`[x]\`: array of x.
 
-- \`GET /events\`: \`[${shapeLine(EventSummarySchema)}]\`
-- \`GET /events/{id}/register\`: \`${shapeLine(RegistrationFormSchema)}\`
+- \`GET /events\`: \`[${shapeLine(Type.Omit(EventSummarySchema, ['description', 'description_text']))}]\` (+ \`description\`)
+- \`GET /events/{id}/register\`: \`${shapeLine(Type.Omit(RegistrationFormSchema, ['event', 'description']))}\` (also \`description\`)
 - \`POST /events/{id}/register\`: \`${shapeLine(RegisterResponse)}\`
-- \`Project\`: \`${shapeLine(ProjectSchema)}\`
+- \`Project\`: \`${shapeLine(Type.Omit(ProjectSchema, ['name', 'demo_url', 'registration_id']))}\` (+ aliases \`name\`, \`demo_url\`)
 - \`GET /events/{id}/my-registration\`: \`${myRegistrationLine()}\`
 - \`POST /events/{id}/submit\`: \`Project\` + \`updated: boolean\`
 - \`GET /events/{id}/result\`: \`[${shapeLine(ResultEntrySchema)}]\`

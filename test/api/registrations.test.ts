@@ -200,6 +200,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
     const res = await mine(team.key);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
+      result: null,
       id: reg.body.id,
       event_id: eventId,
       status: 'pending',

@@ -109,6 +109,7 @@ describe.each(DIALECTS)('teams (%s)', (dialect) => {
     const statuses = answers.map((a) => (a.status === 200 ? 'joined' : `${a.status} ${a.body.code}`));
     expect(statuses.filter((s) => s === 'joined')).toHaveLength(3);
     expect(statuses.filter((s) => s !== 'joined')).toEqual(Array(17).fill('409 team_full'));
+    expect(answers.find((a) => a.status === 409)!.body.code).toBe('team_full');
     const res = await team(leader.key, eventId);
     expect(res.body.members).toHaveLength(4);
     expect(res.body.member_count).toBe(4);
