@@ -23,14 +23,15 @@ export interface PageHeadSource {
  * link previews it); every other page by the site. Only what the public may read is used.
  */
 export async function headFor(path: string, source: PageHeadSource): Promise<PageHead> {
-  const url = `${source.publicUrl}${path}`;
-  const site = { title: source.siteName, description: source.tagline, url };
+  // Only a described page names its own address: other paths may carry secrets (an invitation's
+  // token is in its path), and their preview is the site's anyway.
+  const site = { title: source.siteName, description: source.tagline, url: `${source.publicUrl}/` };
   const m = /^\/hackathons\/([A-Za-z0-9_-]{1,64})(\/result)?\/?$/.exec(path);
   if (!m) return site;
   const event = await source.event(m[1]!).catch(() => null);
   if (!event) return site;
   const name = m[2] ? `Results: ${event.name}` : event.name;
-  return { title: `${name} · ${source.siteName}`, description: event.description || source.tagline, url };
+  return { title: `${name} · ${source.siteName}`, description: event.description || source.tagline, url: `${source.publicUrl}${path}` };
 }
 
 /** The index page with the head's title and meta tags in place of its default title. */

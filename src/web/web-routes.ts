@@ -82,7 +82,7 @@ export function pageNotFoundFallback(head?: PageHeadSource): (request: FastifyRe
     if (!(request.headers.accept ?? '').includes('text/html')) return false;
     if (index === undefined) {
       const raw = existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : null;
-      index = raw && head ? withHead(raw, { title: head.siteName, description: head.tagline, url: head.publicUrl }, head) : raw;
+      index = raw && head ? withHead(raw, { title: head.siteName, description: head.tagline, url: `${head.publicUrl}/` }, head) : raw;
     }
     if (index === null) return false;
     void pageHeaders(reply.code(404)).send(index);
