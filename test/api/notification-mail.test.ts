@@ -14,7 +14,7 @@ describe.each(DIALECTS)('notification mails (%s)', (dialect) => {
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    t = await startTestApp(dialect, { env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Site <no-reply@hackathon.test>', MAIL_POLL_MS: '50' } });
+    t = await startTestApp(dialect, { env: { MAIL_WORKERS: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Site <no-reply@hackathon.test>', MAIL_POLL_MS: '50' } });
   });
   afterAll(async () => {
     await t?.close();
@@ -158,7 +158,7 @@ describe.each(DIALECTS)('notification mails when SMTP fails, then recovers (%s)'
   beforeAll(async () => {
     port = await freePort();
     // Nothing listens on the port yet: every send is refused.
-    t = await startTestApp(dialect, { env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_RETRY_BASE_MS: '60000', MAIL_POLL_MS: '50' } });
+    t = await startTestApp(dialect, { env: { MAIL_WORKERS: 'true', SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_RETRY_BASE_MS: '60000', MAIL_POLL_MS: '50' } });
   });
   afterAll(async () => {
     await t?.close();

@@ -28,7 +28,7 @@ describe.each(DIALECTS)('team result and feedback release (%s)', (dialect) => {
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    t = await startTestApp(dialect, { env: { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_POLL_MS: '50' } });
+    t = await startTestApp(dialect, { env: { MAIL_WORKERS: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_POLL_MS: '50' } });
     org = await t.user('organizer');
     otherOrg = await t.user('organizer');
     stranger = await t.user();

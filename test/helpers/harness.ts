@@ -81,6 +81,9 @@ export async function startTestApp(
     PUBLIC_URL: opts.port ? `http://127.0.0.1:${opts.port}` : 'http://hackathon.test',
     // The floor, not OWASP's 2^17: suites hash hundreds of passwords (test/unit/passwords.test.ts covers the default).
     PASSWORD_SCRYPT_N: '16384',
+    // Notification mails are sent only where a test is about them (MAIL_WORKERS: 'true'): elsewhere an
+    // approval mail arriving late would be taken for the mail a test waits for.
+    MAIL_WORKERS: 'false',
     ...opts.env,
   });
   if (opts.databaseLimits) {
