@@ -14,7 +14,9 @@ describe.each(DIALECTS)('notification mails (%s)', (dialect) => {
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    t = await startTestApp(dialect, { env: { MAIL_WORKERS: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Site <no-reply@hackathon.test>', MAIL_POLL_MS: '50' } });
+    t = await startTestApp(dialect, {
+      env: { MAIL_WORKERS: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Site <no-reply@hackathon.test>', MAIL_POLL_MS: '50' },
+    });
   });
   afterAll(async () => {
     await t?.close();
