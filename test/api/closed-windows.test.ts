@@ -112,6 +112,6 @@ describe.each(DIALECTS)('closed windows and status inputs (%s)', (dialect) => {
 
     const regs = await t.api('GET', `/events/${id}/registrations?status=waiting`, { key: org.key });
     expect(regs.status).toBe(422);
-    expect(regs.body.errors).toEqual([{ field: 'status', message: 'must be one of: pending, approved, rejected' }]);
+    expect(regs.body.errors).toEqual([{ field: 'status', message: 'must be one of: pending, approved, rejected, withdrawn' }]);
   });
 });
