@@ -33,6 +33,88 @@ interface Person {
   disabled_at: string | null;
 }
 
+/** The columns of a user that decide whether and how a mail reaches them. */
+const PERSON_COLUMNS = ['id', 'email', 'language', 'time_zone', 'notify_registration', 'notify_team', 'notify_results', 'disabled_at'] as const;
+
+/** What every mail of an event says about the event: its name, deadlines and organizer's display name (never the address). */
+async function eventForMail(tx: Executor, eventId: string) {
+  return tx
+    .selectFrom('events')
+    .leftJoin('users as o', 'o.id', 'events.created_by')
+    .select(['events.id', 'events.name', 'events.submission_deadline', 'events.registration_deadline', 'o.name as organizer_name'])
+    .where('events.id', '=', eventId)
+    .executeTakeFirst();
+}
+type MailEvent = NonNullable<Awaited<ReturnType<typeof eventForMail>>>;
+
+/** Whether a person gets this kind: an active account (or a bare address) that has not turned it off. */
+function wants(p: Person, kind: NotificationKind): boolean {
+  if (p.disabled_at) return false;
+  const which = switchFor(kind);
+  if (which === 'registration') return Boolean(p.notify_registration);
+  if (which === 'team') return Boolean(p.notify_team);
+  if (which === 'results') return Boolean(p.notify_results);
+  return true;
+}
+
+/** One queued mail, rendered now in the person's language and time zone. */
+function mailRow(p: Person, kind: NotificationKind, event: MailEvent, data: Record<string, unknown>, now: Date) {
+  const language = mailLanguage(p.language);
+  const mail = renderNotification({
+    kind,
+    language,
+    timeZone: mailTimeZone(p.time_zone),
+    event,
+    organizerName: event.organizer_name?.trim() || null,
+    data,
+  });
+  const stamp = iso(now);
+  return {
+    id: newId('mql', now.getTime()),
+    kind,
+    event_id: event.id,
+    user_id: p.id,
+    to_address: p.email,
+    language,
+    subject: mail.subject,
+    text_body: mail.text,
+    html_body: mail.html,
+    status: 'queued' as const,
+    // Due at once whatever the worker's clock says.
+    next_attempt_at: DUE_AT_ONCE,
+    give_up_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+    last_error: null,
+    created_at: stamp,
+    updated_at: stamp,
+    sent_at: null,
+  };
+}
+
+/** One mail per address of `people` that wants this kind (a person named twice gets one). */
+function rowsFor(people: Person[], kind: NotificationKind, event: MailEvent, data: Record<string, unknown>, now: Date) {
+  const seen = new Set<string>();
+  const rows: Array<ReturnType<typeof mailRow>> = [];
+  for (const p of people) {
+    const address = p.email.toLowerCase();
+    if (seen.has(address)) continue;
+    seen.add(address);
+    if (wants(p, kind)) rows.push(mailRow(p, kind, event, data, now));
+  }
+  return rows;
+}
+
+/** In chunks: SQLite limits the bound parameters of one statement. */
+async function insertMails(tx: Executor, rows: Array<ReturnType<typeof mailRow>>): Promise<number> {
+  for (let i = 0; i < rows.length; i += 50)
+    await tx
+      .insertInto('mail_queue')
+      .values(rows.slice(i, i + 50))
+      .execute();
+  return rows.length;
+}
+
 /**
  * Queues one notification mail per recipient, rendered now in each recipient's language and time
  * zone, inside the caller's transaction (so the mail exists exactly when the change does, and a
@@ -45,76 +127,20 @@ export async function queueNotification(
   n: { kind: NotificationKind; eventId: string; recipients: NotificationRecipient[]; data: Record<string, unknown>; now?: Date },
 ): Promise<number> {
   if (n.recipients.length === 0) return 0;
-  const event = await tx
-    .selectFrom('events')
-    .leftJoin('users as o', 'o.id', 'events.created_by')
-    .select(['events.id', 'events.name', 'events.submission_deadline', 'events.registration_deadline', 'o.name as organizer_name'])
-    .where('events.id', '=', n.eventId)
-    .executeTakeFirst();
+  const event = await eventForMail(tx, n.eventId);
   if (!event) return 0;
-  const columns = ['id', 'email', 'language', 'time_zone', 'notify_registration', 'notify_team', 'notify_results', 'disabled_at'] as const;
   const userIds = [...new Set(n.recipients.flatMap((r) => ('userId' in r ? [r.userId] : [])))];
   const emails = [...new Set(n.recipients.flatMap((r) => ('email' in r ? [r.email.trim().toLowerCase()] : [])))].filter(Boolean);
   const people: Person[] = [];
-  if (userIds.length) people.push(...(await tx.selectFrom('users').select(columns).where('id', 'in', userIds).execute()));
+  if (userIds.length) people.push(...(await tx.selectFrom('users').select(PERSON_COLUMNS).where('id', 'in', userIds).execute()));
   if (emails.length) {
-    const known = await tx.selectFrom('users').select(columns).where('email', 'in', emails).execute();
+    const known = await tx.selectFrom('users').select(PERSON_COLUMNS).where('email', 'in', emails).execute();
     for (const email of emails) {
       const user = known.find((u) => u.email.toLowerCase() === email);
       people.push(user ?? { id: null, email, language: null, time_zone: null, notify_registration: 1, notify_team: 1, notify_results: 1, disabled_at: null });
     }
   }
-  const which = switchFor(n.kind);
-  const seen = new Set<string>();
-  const now = n.now ?? new Date();
-  const stamp = iso(now);
-  const rows = [];
-  for (const p of people) {
-    const address = p.email.toLowerCase();
-    if (seen.has(address)) continue;
-    seen.add(address);
-    if (p.disabled_at) continue;
-    if (which === 'registration' && !p.notify_registration) continue;
-    if (which === 'team' && !p.notify_team) continue;
-    if (which === 'results' && !p.notify_results) continue;
-    const language = mailLanguage(p.language);
-    const mail = renderNotification({
-      kind: n.kind,
-      language,
-      timeZone: mailTimeZone(p.time_zone),
-      event,
-      organizerName: event.organizer_name?.trim() || null,
-      data: n.data,
-    });
-    rows.push({
-      id: newId('mql', now.getTime()),
-      kind: n.kind,
-      event_id: event.id,
-      user_id: p.id,
-      to_address: p.email,
-      language,
-      subject: mail.subject,
-      text_body: mail.text,
-      html_body: mail.html,
-      status: 'queued' as const,
-      // Due at once whatever the worker's clock says.
-      next_attempt_at: DUE_AT_ONCE,
-      give_up_at: null,
-      lease_owner: null,
-      lease_expires_at: null,
-      last_error: null,
-      created_at: stamp,
-      updated_at: stamp,
-      sent_at: null,
-    });
-  }
-  // In chunks: SQLite limits the bound parameters of one statement.
-  for (let i = 0; i < rows.length; i += 50)
-    await tx
-      .insertInto('mail_queue')
-      .values(rows.slice(i, i + 50))
-      .execute();
-  return rows.length;
+  return insertMails(tx, rowsFor(people, n.kind, event, n.data, n.now ?? new Date()));
 }
 
 /** Users read per query when a batch names many (bound parameters stay far below every limit). */
@@ -134,67 +160,26 @@ export async function queueNotificationBatch(
 ): Promise<number> {
   const wanted = [...new Set(n.groups.flatMap((g) => g.userIds))];
   if (wanted.length === 0) return 0;
-  const event = await tx
-    .selectFrom('events')
-    .leftJoin('users as o', 'o.id', 'events.created_by')
-    .select(['events.id', 'events.name', 'events.submission_deadline', 'events.registration_deadline', 'o.name as organizer_name'])
-    .where('events.id', '=', n.eventId)
-    .executeTakeFirst();
+  const event = await eventForMail(tx, n.eventId);
   if (!event) return 0;
-  const columns = ['id', 'email', 'language', 'time_zone', 'notify_registration', 'notify_team', 'notify_results', 'disabled_at'] as const;
   const people = new Map<string, Person>();
   for (let i = 0; i < wanted.length; i += BATCH_USERS) {
     const rows = await tx
       .selectFrom('users')
-      .select(columns)
+      .select(PERSON_COLUMNS)
       .where('id', 'in', wanted.slice(i, i + BATCH_USERS))
       .execute();
     for (const p of rows) people.set(p.id, p);
   }
-  const which = switchFor(n.kind);
   const now = n.now ?? new Date();
-  const stamp = iso(now);
-  const organizerName = event.organizer_name?.trim() || null;
-  const rows = [];
-  for (const g of n.groups) {
-    const seen = new Set<string>();
-    for (const id of g.userIds) {
-      const p = people.get(id);
-      if (!p || p.disabled_at) continue;
-      const address = p.email.toLowerCase();
-      if (seen.has(address)) continue;
-      seen.add(address);
-      if (which === 'registration' && !p.notify_registration) continue;
-      if (which === 'team' && !p.notify_team) continue;
-      if (which === 'results' && !p.notify_results) continue;
-      const language = mailLanguage(p.language);
-      const mail = renderNotification({ kind: n.kind, language, timeZone: mailTimeZone(p.time_zone), event, organizerName, data: g.data });
-      rows.push({
-        id: newId('mql', now.getTime()),
-        kind: n.kind,
-        event_id: event.id,
-        user_id: p.id,
-        to_address: p.email,
-        language,
-        subject: mail.subject,
-        text_body: mail.text,
-        html_body: mail.html,
-        status: 'queued' as const,
-        next_attempt_at: DUE_AT_ONCE,
-        give_up_at: null,
-        lease_owner: null,
-        lease_expires_at: null,
-        last_error: null,
-        created_at: stamp,
-        updated_at: stamp,
-        sent_at: null,
-      });
-    }
-  }
-  for (let i = 0; i < rows.length; i += 50)
-    await tx
-      .insertInto('mail_queue')
-      .values(rows.slice(i, i + 50))
-      .execute();
-  return rows.length;
+  const rows = n.groups.flatMap((g) =>
+    rowsFor(
+      g.userIds.flatMap((id) => people.get(id) ?? []),
+      n.kind,
+      event,
+      g.data,
+      now,
+    ),
+  );
+  return insertMails(tx, rows);
 }

@@ -155,15 +155,15 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
   }
 
   /**
-   * The project's entry in the frozen result: rank, score, its track's rank, and the track's prize
-   * when it won its track. The entry's JSON carries the project id right after the rank.
+   * The project's entry in the frozen result (found by its project id, indexed): rank, score, its
+   * track's rank, and the track's prize when it won its track.
    */
   async function placeOf(event: EventRecord, projectId: string, trackId: string | null) {
     const entry = await db
       .selectFrom('result_entries')
       .select(['rank', 'track_rank', 'entry_tail'])
       .where('event_id', '=', event.id)
-      .where('entry_tail', 'like', sql<string>`${`${likeLiteral(`,"project_id":${JSON.stringify(projectId)},`)}%`} escape '\\'`)
+      .where('project_id', '=', projectId)
       .executeTakeFirst();
     if (!entry) return null;
     const parsed = JSON.parse(`{"rank":${entry.rank}${entry.entry_tail}`) as { score: number };

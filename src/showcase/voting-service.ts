@@ -184,10 +184,15 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
       .groupBy(['projects.id', 'projects.project_name', 'registrations.team_name', 'projects.track_id']);
   }
 
+  /** The counted projects by votes, most first (ties share a rank, then by project id for a stable order). */
+  async function standing(executor: Executor, event: EventRecord): Promise<PeoplesChoiceEntry[]> {
+    const counts = await counted(executor, event).execute();
+    return ranked(counts.map((c) => ({ ...c, votes: Number(c.votes) })).sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id)));
+  }
+
   /** The owners' view while voting runs: counts per project (excluded ones too) and votes per hour, to spot bursts. */
   async function tally(who: Principal, eventId: string) {
     const event = await events.getOwned(eventId, who);
-    const counts = await counted(db, event).execute();
     const excluded = await judgedProjects(db, event.id)
       .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
       .where('projects.vote_excluded', '=', 1)
@@ -206,7 +211,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
       .select((eb) => [eb.fn.countAll<number>().as('votes'), eb.fn.count<number>('user_id').distinct().as('voters')])
       .where('event_id', '=', event.id)
       .executeTakeFirstOrThrow();
-    const rows = ranked(counts.map((c) => ({ ...c, votes: Number(c.votes) })).sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id)));
+    const rows = await standing(db, event);
     return {
       event_id: event.id,
       ...windowOf(event),
@@ -253,17 +258,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
   /** Counts the vote into the people's choice, inside the publication's transaction (null when the event has no vote). */
   async function freeze(tx: Executor, event: EventRecord): Promise<PeoplesChoiceEntry[] | null> {
     if (!event.voting.enabled) return null;
-    const counts = await counted(tx, event).execute();
-    const entries = ranked(
-      counts.map((c) => ({ ...c, votes: Number(c.votes) })).sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id)),
-    ).map((r): PeoplesChoiceEntry => ({
-      rank: r.rank,
-      project_id: r.project_id,
-      project_name: r.project_name,
-      team_name: r.team_name,
-      track_id: r.track_id,
-      votes: r.votes,
-    }));
+    const entries: PeoplesChoiceEntry[] = await standing(tx, event);
     for (let i = 0; i < entries.length; i += 500) {
       await tx
         .insertInto('peoples_choice')

@@ -1,5 +1,5 @@
 import { useT } from '../../i18n';
-import type { PublicEvent } from '../public/event-page';
+import type { PublicEvent } from '../public/event-data';
 import { useMyRegistration } from './data';
 import { messages } from './messages';
 import { StatusBox } from './status-box';

@@ -1,37 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useT } from '../../i18n';
-import { ApiProblem, get, type Answer } from '../../lib/api';
+import { ApiProblem, get } from '../../lib/api';
 import { browserTimeZone, useFormat } from '../../lib/format';
 import { useNow } from '../../lib/now';
 import { useSession } from '../../lib/session';
-import { CopyButton, PageHeader, StatusBadge, useTitle } from '../../ui/controls';
+import { CopyButton, PageHeader, StatusBadge } from '../../ui/controls';
 import { ErrorState, Loading } from '../../ui/states';
 import { registerCurl, weightShares, type Dimension, type FormField, type Track } from './logic';
 import { messages } from './messages';
 import { useSite } from '../../lib/site';
 import { MyStatus } from '../participant/my-status';
+import { EventNotFound, useEvent, type PublicEvent } from './event-data';
 import './public.css';
-
-export type PublicEvent = Answer<'/events/{id}'>;
-
-export function useEvent(id: string) {
-  return useQuery({ queryKey: ['public-event', id], queryFn: ({ signal }) => get('/events/{id}', { path: { id }, signal }) });
-}
-
-export function EventNotFound() {
-  const { t } = useT('public', messages);
-  useTitle(t('event.notFoundTitle'));
-  return (
-    <section className="state state-block" aria-labelledby="enf-title">
-      <h1 id="enf-title">{t('event.notFoundTitle')}</h1>
-      <p>{t('event.notFound')}</p>
-      <p>
-        <Link href="/">{t('event.backHome')}</Link>
-      </p>
-    </section>
-  );
-}
 
 export default function EventPage({ params }: { params: { id: string } }) {
   const query = useEvent(params.id);

@@ -7,7 +7,7 @@ import { useFormat } from '../../lib/format';
 import { Button, PageHeader, useTitle } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
-import { EventNotFound, useEvent, type PublicEvent } from '../public/event-page';
+import { EventNotFound, useEvent, type PublicEvent } from '../public/event-data';
 import { messages } from './messages';
 import './showcase.css';
 
