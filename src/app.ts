@@ -196,7 +196,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const gallery = createGalleryService({ db, clock, events });
-  const teams = createTeamsService({ db, clock, events, notifier, mailer, publicUrl: config.publicUrl, log: () => app.log });
+  const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log });
   const settings = createSettingsService({ db, clock });
   const mailWorker = createMailWorker({

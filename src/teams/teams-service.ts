@@ -4,7 +4,6 @@ import { uniqueViolation, type Db, type Executor } from '../core/db/index.js';
 import type { RegistrationRow, TeamMemberRow } from '../core/db/schema.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import type { Mailer } from '../core/mailer.js';
 import type { Notifier } from '../core/notifier.js';
 import type { Principal } from '../core/principal.js';
 import { iso } from '../core/time.js';
@@ -16,8 +15,8 @@ import { teamNameKey } from '../registrations/form.js';
 import { REGISTRATION_DECIDED } from '../registrations/registration-waits.js';
 import { memberName, membersOf, projectOfRegistration, type TeamMemberView } from '../registrations/registrations-repo.js';
 import type { ProjectWithAuthor } from '../registrations/project-schema.js';
+import { MAIL_QUEUED, queueNotification } from '../notifications/notification-queue.js';
 import { enqueueWebhookEvent, teamMemberData } from '../webhooks/webhook-events.js';
-import { teamInvitationMail } from './team-invitation-mail.js';
 import { hashJoinCode, looksLikeJoinCode, membershipOf, newJoinCode, openInvitations } from './teams-repo.js';
 
 export interface TeamView {
@@ -31,16 +30,8 @@ export interface TeamView {
 
 export const DEFAULT_INVITATION_HOURS = 72;
 
-export function createTeamsService(deps: {
-  db: Db;
-  clock: Clock;
-  events: EventsService;
-  notifier: Notifier;
-  mailer: Mailer;
-  publicUrl: string;
-  log: () => { warn: (obj: object, msg: string) => void };
-}) {
-  const { db, clock, events, notifier, mailer, publicUrl } = deps;
+export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsService; notifier: Notifier; publicUrl: string }) {
+  const { db, clock, events, notifier, publicUrl } = deps;
 
   const notRegistered = () =>
     new AppError('not_registered', 'You are in no team of this event: register (POST …/register) or join a team with its join code (POST …/team/join).');
@@ -168,21 +159,26 @@ export function createTeamsService(deps: {
       expires_at: iso(now.getTime() + hours * 3_600_000),
       revoked_at: null,
     };
-    await db.insertInto('team_invitations').values(row).execute();
     const joinUrl = `${publicUrl}/hackathons/${encodeURIComponent(event.id)}/join?code=${code}`;
-    if (email) {
-      // Not yet through the durable mail queue (branch mail-queue): sent at once, like reviewer invitations.
-      const inviter = await db.selectFrom('users').select(['name', 'email']).where('id', '=', who.userId).executeTakeFirst();
-      const mail = teamInvitationMail({
-        to: email,
-        eventName: event.name,
-        teamName: registration.team_name,
-        inviterName: inviter ? memberName(inviter.name, inviter.email) : who.email,
-        link: joinUrl,
-        expiresAt: row.expires_at,
+    const inviter = email ? await db.selectFrom('users').select(['name', 'email']).where('id', '=', who.userId).executeTakeFirst() : undefined;
+    // The invitation and its mail commit together: the durable queue sends (and retries) it.
+    const mailed = await db.transaction().execute(async (tx) => {
+      await tx.insertInto('team_invitations').values(row).execute();
+      if (!email) return 0;
+      return queueNotification(tx, {
+        kind: 'team_invitation',
+        eventId: event.id,
+        recipients: [{ email }],
+        data: {
+          team_name: registration.team_name,
+          inviter_name: inviter ? memberName(inviter.name, inviter.email) : who.email,
+          join_url: joinUrl,
+          expires_at: row.expires_at,
+        },
+        now,
       });
-      await mailer.send(mail).catch((err: unknown) => deps.log().warn({ err, invitation: row.id }, 'team invitation mail not sent'));
-    }
+    });
+    if (mailed > 0) notifier.publish(MAIL_QUEUED);
     return { id: row.id, join_code: code, join_url: joinUrl, expires_at: row.expires_at, email };
   }
 
@@ -225,6 +221,18 @@ export function createTeamsService(deps: {
         memberCount: o.memberCount,
       }),
       at: o.at,
+    });
+    // The teammates hear of it by mail (the one who joined or left of their own accord knows already;
+    // a removed member is told).
+    const teammates = await tx.selectFrom('team_members').select('user_id').where('registration_id', '=', o.registration.id).execute();
+    const recipients = teammates.map((m) => m.user_id).filter((id) => id !== o.userId);
+    if (o.removed) recipients.push(o.userId);
+    return queueNotification(tx, {
+      kind: type === 'team.member.joined' ? 'team_member_joined' : 'team_member_left',
+      eventId: o.eventId,
+      recipients: recipients.map((userId) => ({ userId })),
+      data: { team_name: o.registration.team_name, member_name: user ? memberName(user.name, user.email) : o.userId, removed: o.removed },
+      now: new Date(o.at),
     });
   }
 
@@ -285,6 +293,7 @@ export function createTeamsService(deps: {
       }
       throw err;
     }
+    if (joined) notifier.publish(MAIL_QUEUED);
     if (!joined) {
       const reg = await db.selectFrom('registrations').select(['status']).where('id', '=', invitation.registration_id).executeTakeFirst();
       if (!reg || reg.status === 'withdrawn') throw joinCodeInvalid();
@@ -302,7 +311,7 @@ export function createTeamsService(deps: {
   /** Takes a member (never the leader) out of the team, with the count, in one transaction. */
   async function dropMember(event: EventRecord, registration: RegistrationRow, userId: string, removed: boolean): Promise<boolean> {
     const stamp = iso(clock.now());
-    return db.transaction().execute(async (tx) => {
+    const dropped = await db.transaction().execute(async (tx) => {
       const gone = await tx
         .deleteFrom('team_members')
         .where('registration_id', '=', registration.id)
@@ -319,6 +328,8 @@ export function createTeamsService(deps: {
       await announce(tx, 'team.member.left', { eventId: event.id, registration: reg, userId, removed, memberCount: reg.member_count, at: stamp });
       return true;
     });
+    if (dropped) notifier.publish(MAIL_QUEUED);
+    return dropped;
   }
 
   function leaderMustHandOver(alone: boolean) {

@@ -99,6 +99,63 @@ describe.each(DIALECTS)('notification mails (%s)', (dialect) => {
     expect(smtp.mails.some((m) => m.to.includes(quiet.email))).toBe(false);
   });
 
+  it('team mails: an invitation by e-mail goes through the queue; teammates hear of a join, a departure and a removal (the removed member too)', async () => {
+    const { eventId } = await setup();
+    const leader = await t.user();
+    const reg = await t.api('POST', `/events/${eventId}/register`, { key: leader.key, body: registrationBody({ team_name: 'Herons' }) });
+    expect(reg.status).toBe(201);
+    const invitee = `invitee-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const before = smtp.count();
+    const inv = await t.api('POST', `/events/${eventId}/team/invitations`, { key: leader.key, body: { email: invitee } });
+    expect(inv.status).toBe(201);
+    // Written in the invitation's transaction, then sent by the worker.
+    const queued = await t.ctx.db.selectFrom('mail_queue').select(['kind']).where('to_address', '=', invitee).execute();
+    expect(queued).toEqual([{ kind: 'team_invitation' }]);
+    const invitation = decodeMail((await smtp.nextTo(invitee, before)).raw);
+    expect(invitation).toContain('invites you to join the team Herons in Spring Hack.');
+    expect(invitation).toContain(inv.body.join_url);
+
+    const a = await t.user();
+    const b = await t.user();
+    const code = inv.body.join_code as string;
+    let mark = smtp.count();
+    expect((await t.api('POST', `/events/${eventId}/team/join`, { key: a.key, body: { join_code: code } })).status).toBe(200);
+    expect(decodeMail((await smtp.nextTo(leader.email, mark)).raw)).toContain(`${a.email.split('@')[0]} joined your team Herons in Spring Hack.`);
+    mark = smtp.count();
+    expect((await t.api('POST', `/events/${eventId}/team/join`, { key: b.key, body: { join_code: code } })).status).toBe(200);
+    // Every teammate but the one who joined.
+    await smtp.nextTo(leader.email, mark);
+    await smtp.nextTo(a.email, mark);
+    mark = smtp.count();
+    expect((await t.api('POST', `/events/${eventId}/team/leave`, { key: a.key })).status).toBe(204);
+    expect(decodeMail((await smtp.nextTo(b.email, mark)).raw)).toContain(`${a.email.split('@')[0]} left your team Herons in Spring Hack.`);
+    await smtp.nextTo(leader.email, mark);
+    mark = smtp.count();
+    expect((await t.api('DELETE', `/events/${eventId}/team/members/${b.id}`, { key: leader.key })).status).toBe(204);
+    expect(decodeMail((await smtp.nextTo(b.email, mark)).raw)).toContain(
+      `The team leader removed ${b.email.split('@')[0]} from your team Herons in Spring Hack.`,
+    );
+    // Nobody is told of their own joining or leaving.
+    const own = await t.ctx.db
+      .selectFrom('mail_queue')
+      .select(['to_address', 'kind'])
+      .where('event_id', '=', eventId)
+      .where('kind', 'in', ['team_member_joined', 'team_member_left'])
+      .orderBy('created_at')
+      .execute();
+    expect(own.map((m) => `${m.kind}:${m.to_address}`).sort()).toEqual(
+      [
+        `team_member_joined:${leader.email}`,
+        `team_member_joined:${leader.email}`,
+        `team_member_joined:${a.email}`,
+        `team_member_left:${leader.email}`,
+        `team_member_left:${b.email}`,
+        `team_member_left:${leader.email}`,
+        `team_member_left:${b.email}`,
+      ].sort(),
+    );
+  });
+
   it('GET /me/settings: defaults (en, no zone → UTC, every mail on)', async () => {
     const u = await t.user();
     const res = await t.api('GET', '/me/settings', { key: u.key });
