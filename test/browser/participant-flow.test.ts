@@ -133,6 +133,19 @@ describe.each(DIALECTS)('participant flow through the web app (%s)', (dialect) =
 
     // 2b. The team page: the leader invites two people by link (copy button; each link shown once).
     await page.getByRole('heading', { level: 1, name: 'Tide Pool' }).waitFor();
+    // While pending, the leader may rename the team (and back).
+    const rename = async (name: string) => {
+      await page.getByRole('textbox', { name: /^Name/ }).fill(name);
+      await page.getByRole('button', { name: 'Save the name' }).click();
+      await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    };
+    await rename('Tide Pool Crew');
+    expect((await t.database.db.selectFrom('registrations').select('team_name').where('id', '=', regRow.id).executeTakeFirstOrThrow()).team_name).toBe(
+      'Tide Pool Crew',
+    );
+    await rename('Tide Pool');
+    await screenshot(page, `participant-team-pending-${dialect}`);
     const invite = async () => {
       await page.getByRole('button', { name: 'Create invitation link' }).click();
       await page.getByText('Invitation link created.').waitFor();

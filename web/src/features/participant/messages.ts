@@ -99,6 +99,11 @@ export const messages = defineMessages({
     },
     team: {
       noTeamTitle: 'No team yet',
+      renameTitle: 'Team name',
+      renameLabel: 'Name',
+      renameHint: 'The leader can change the name until the organizers decide on the registration.',
+      renameSave: 'Save the name',
+      renamed: 'Saved.',
       noTeam: 'You are not in a team for this hackathon. Register a team, or open the join link your team leader sends you.',
       openProject: 'Open the project',
       submitProject: 'Submit the project',
@@ -284,6 +289,11 @@ export const messages = defineMessages({
     },
     team: {
       noTeamTitle: '还没有团队',
+      renameTitle: '团队名称',
+      renameLabel: '名称',
+      renameHint: '在主办方审核报名之前，队长可以修改团队名称。',
+      renameSave: '保存名称',
+      renamed: '已保存。',
       noTeam: '你还不在本黑客松的任何团队中。请报名一个团队，或打开队长发给你的加入链接。',
       openProject: '打开作品',
       submitProject: '提交作品',

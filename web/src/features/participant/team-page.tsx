@@ -106,6 +106,7 @@ function TeamView({ event, team }: { event: PublicEvent; team: Team }) {
       <TeamResultSlot event={event} team={team} />
       <div className="team-layout">
         <div className="stack">
+          {leader && team.status === 'pending' ? <RenameTeam event={event} team={team} /> : null}
           <Members event={event} team={team} />
           {leader && joinable ? <Invitations event={event} team={team} /> : null}
         </div>
@@ -115,6 +116,57 @@ function TeamView({ event, team }: { event: PublicEvent; team: Team }) {
         </div>
       </div>
     </article>
+  );
+}
+
+/** The leader renames the team while the registration is pending (PATCH …/team); a taken name is shown at the field. */
+function RenameTeam({ event, team }: { event: PublicEvent; team: Team }) {
+  const { t } = useT('participant', messages);
+  const [name, setName] = useState(team.team_name);
+  const [saved, setSaved] = useState(false);
+  const rename = useTeamAction(
+    event.id,
+    (teamName: string) => teamApi.rename(event.id, teamName),
+    () => setSaved(true),
+  );
+  const problem = rename.error instanceof ApiProblem ? rename.error : null;
+  const fieldError = problem?.fieldError('team_name') ?? (problem?.code === 'team_name_taken' ? problem.detail : undefined);
+  return (
+    <section className="card" aria-labelledby="rename-title">
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSaved(false);
+          rename.mutate(name.trim());
+        }}
+      >
+        <h2 id="rename-title">{t('team.renameTitle')}</h2>
+        {problem && !fieldError ? <ProblemAlert error={rename.error} /> : null}
+        <Field label={t('team.renameLabel')} hint={t('team.renameHint')} error={fieldError}>
+          <input
+            name="team_name"
+            required
+            maxLength={80}
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setSaved(false);
+            }}
+          />
+        </Field>
+        <div className="form-actions row">
+          <Button type="submit" variant="secondary" busy={rename.isPending} disabled={name.trim() === '' || name.trim() === team.team_name}>
+            {t('team.renameSave')}
+          </Button>
+          {saved ? (
+            <span role="status" className="muted small">
+              {t('team.renamed')}
+            </span>
+          ) : null}
+        </div>
+      </form>
+    </section>
   );
 }
 
