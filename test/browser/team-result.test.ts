@@ -1,0 +1,133 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/core/ids.js';
+import { approvedTeam, createEvent, type TestApp, type TestUser } from '../helpers/harness.js';
+import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInSession, startWebApp } from './browser-harness.js';
+
+const PASSWORD = 'correct horse battery';
+
+/**
+ * A team hears back on the web: after publication every member (not only the leader) sees the
+ * team's rank, score and per-dimension scores on the team page, and, once the organizer releases
+ * it, the reviewers' comments and the AI summary without the reviewers' names; withholding the
+ * feedback again hides it. The event page keeps the team's box after the results.
+ */
+describe('a team’s result on the web (SQLite)', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let org: TestUser;
+  let member: TestUser;
+  let eventId: string;
+
+  beforeAll(async () => {
+    t = await startWebApp('sqlite', { REVIEW_WORKERS: 'false' });
+    browser = await launchBrowser();
+    org = await t.user('organizer');
+    eventId = await createEvent(t, org.key, { name: 'Result Hack', models: [] });
+    const now = t.clock.now().toISOString();
+    const projects: Record<string, string> = {};
+    let leaderKey = '';
+    for (const name of ['Kestrel', 'Lantern']) {
+      const { team } = await approvedTeam(t, eventId, org.key, { team_name: `${name} team`, track_id: 'tools' });
+      const res = await t.api<any>('POST', `/events/${eventId}/submit`, {
+        key: team.key,
+        body: { project_name: name, github_url: `https://github.com/example/${name}`, description: `${name} does things.` },
+      });
+      expect(res.status).toBe(201);
+      projects[name] = res.body.id;
+      if (name === 'Lantern') leaderKey = team.key;
+    }
+    // A second person joins the Lantern team: the result is theirs too.
+    member = await t.user();
+    const inv = await t.api<any>('POST', `/events/${eventId}/team/invitations`, { key: leaderKey, body: {} });
+    expect(inv.status).toBe(201);
+    expect((await t.api('POST', `/events/${eventId}/team/join`, { key: member.key, body: { join_code: inv.body.join_code } })).status).toBe(200);
+    const review = (project: string, kind: 'human' | 'model', reviewer: string, scores: Record<string, number>, summary: string) => ({
+      id: newId('rev'),
+      event_id: eventId,
+      project_id: projects[project]!,
+      reviewer_kind: kind,
+      reviewer,
+      group_key: kind === 'human' ? 'human' : reviewer,
+      status: 'succeeded' as const,
+      scores: JSON.stringify(scores),
+      summary,
+      attempts: 1,
+      created_at: now,
+      updated_at: now,
+      completed_at: now,
+    });
+    await t.ctx.db
+      .insertInto('reviews')
+      .values([
+        review('Kestrel', 'human', 'usr_judge_a', { impact: 9, craft: 9 }, 'Strong.'),
+        review('Lantern', 'human', 'usr_judge_a', { impact: 8, craft: 6 }, 'Clear pitch; the demo crashed twice.'),
+        review('Lantern', 'model', 'fake-model-1', { impact: 7, craft: 5 }, 'Solid idea; tests are thin.'),
+      ])
+      .execute();
+    expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
+    const published = await t.api('POST', `/events/${eventId}/results/publish`, { key: org.key, body: { release_feedback: true } });
+    expect(published.status).toBe(200);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('a member reads the rank, the scores by dimension and the released feedback (phone and desktop, en and zh)', { timeout: 120_000 }, async () => {
+    for (const [locale, viewport] of [
+      ['en', 'desktop'],
+      ['zh-CN', 'phone'],
+    ] as const) {
+      const { page, context, problems } = await openPage(browser, { locale, viewport });
+      page.setDefaultTimeout(10_000);
+      await signInSession(context, t.url, member.email, PASSWORD);
+      await page.goto(`${t.url}/hackathons/${eventId}/team`);
+      await settled(page);
+      const en = locale === 'en';
+      const result = page.getByRole('region', { name: en ? 'Your result' : '你的结果' });
+      await result.waitFor();
+      // Lantern by dimension: impact (8 + 7) / 2 = 7.5, craft (6 + 5) / 2 = 5.5; weights 2 : 1 → 20.5 / 3 = 6.83; second of two.
+      await expect(result.locator('.team-result-rank').textContent()).resolves.toBe(en ? '2 of 2' : '第 2 名（共 2 个）');
+      await result.getByText('6.83', { exact: true }).waitFor();
+      const dims = result.getByRole('table', { name: en ? 'Scores by dimension' : '各维度得分' });
+      await expect(
+        dims
+          .getByRole('row', { name: /impact/ })
+          .getByRole('cell')
+          .textContent(),
+      ).resolves.toBe('7.5');
+      await expect(dims.getByRole('row', { name: /craft/ }).getByRole('cell').textContent()).resolves.toBe('5.5');
+      const comments = result.locator('.team-result-comment');
+      await expect(comments.allTextContents()).resolves.toEqual(['Clear pitch; the demo crashed twice.', 'Solid idea; tests are thin.']);
+      await result.getByText(en ? 'Reviewers are not named.' : '评审人不予显示。').waitFor();
+      // No reviewer identity reaches the page.
+      const html = await page.content();
+      expect(html).not.toContain('usr_judge_a');
+      expect(html).not.toContain('fake-model-1');
+      await expectAccessible(page);
+      await screenshot(page, `team-result-${en ? 'en' : 'zh'}`);
+
+      // The event page keeps the team's box after the results.
+      await page.goto(`${t.url}/hackathons/${eventId}`);
+      await settled(page);
+      await page.getByRole('region', { name: en ? 'Your team: Lantern team' : '你的团队：Lantern team' }).waitFor();
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('withheld feedback is hidden again; the rank stays', async () => {
+    expect((await t.api('PUT', `/events/${eventId}/results/feedback`, { key: org.key, body: { released: false } })).status).toBe(200);
+    const { page, context, problems } = await openPage(browser);
+    await signInSession(context, t.url, member.email, PASSWORD);
+    await page.goto(`${t.url}/hackathons/${eventId}/team`);
+    await settled(page);
+    const result = page.getByRole('region', { name: 'Your result' });
+    await result.getByText('The organizer has not released the reviewers’ feedback.').waitFor();
+    await expect(result.locator('.team-result-comment').count()).resolves.toBe(0);
+    await expect(result.locator('.team-result-rank').textContent()).resolves.toBe('2 of 2');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
