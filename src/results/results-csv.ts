@@ -4,7 +4,8 @@ import type { ResultEntry } from './ranking.js';
  * The leaderboard as CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted when they hold a
  * comma, quote or line break, quotes doubled). Columns: rank, project_id, project_name, team_name,
  * track_id, score, then `scores_by_model.<group>` per group and `scores_by_dimension.<name>` per
- * dimension (named after the JSON fields they mirror, so a model and a dimension never collide).
+ * dimension (named after the JSON fields they mirror, so a model and a dimension never collide),
+ * then, for an event with people's choice voting, `peoples_choice.rank` and `peoples_choice.votes`.
  * A cell a project has no score for is empty.
  *
  * Team-supplied text is untrusted: a cell that a spreadsheet would run as a formula (starting with
@@ -17,6 +18,11 @@ export function leaderboardCsv(entries: readonly ResultEntry[], columns: CsvColu
 export interface CsvColumns {
   groups: readonly string[];
   dimensions: readonly string[];
+  /**
+   * When the event runs a people's choice vote: each project's place and votes in it (published
+   * with the results; empty cells before, and for a project with no votes or excluded from the vote).
+   */
+  peoplesChoice?: ReadonlyMap<string, { rank: number; votes: number }>;
 }
 
 /**
@@ -36,6 +42,7 @@ export function csvRows(entries: readonly ResultEntry[], columns: CsvColumns, he
         'score',
         ...columns.groups.map((g) => `scores_by_model.${g}`),
         ...columns.dimensions.map((d) => `scores_by_dimension.${d}`),
+        ...(columns.peoplesChoice ? ['peoples_choice.rank', 'peoples_choice.votes'] : []),
       ]
         .map(csvCell)
         .join(','),
@@ -45,6 +52,10 @@ export function csvRows(entries: readonly ResultEntry[], columns: CsvColumns, he
     const row: Array<string | number | null | undefined> = [e.rank, e.project_id, e.project_name, e.team_name, e.track_id, e.score];
     for (const g of columns.groups) row.push(e.scores_by_model[g]);
     for (const d of columns.dimensions) row.push(e.scores_by_dimension[d]);
+    if (columns.peoplesChoice) {
+      const pc = columns.peoplesChoice.get(e.project_id);
+      row.push(pc?.rank, pc?.votes);
+    }
     lines.push(row.map(csvCell).join(','));
   }
   return lines.length ? lines.join('\r\n') + '\r\n' : '';

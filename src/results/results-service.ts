@@ -246,6 +246,13 @@ export function createResultsService(deps: {
     };
   }
 
+  /** The published people's choice by project, for the CSV (undefined: the event has no vote). */
+  async function peoplesChoiceColumns(event: EventRecord) {
+    if (!event.voting.enabled) return undefined;
+    const rows = await db.selectFrom('peoples_choice').select(['project_id', 'rank', 'votes']).where('event_id', '=', event.id).execute();
+    return new Map(rows.map((r) => [r.project_id, { rank: r.rank, votes: r.votes }]));
+  }
+
   /**
    * Owners only: the whole live ranking as CSV, streamed chunk by chunk (the consumer's backpressure
    * paces the reads). Columns: every model group that scored, in the event's order, and every dimension.
@@ -256,7 +263,7 @@ export function createResultsService(deps: {
     // An export is complete: it waits for every stale standing (in slices that yield).
     await standings.complete(event.id);
     const groups = orderGroups([...event.models, ...(await scoredGroups(db, event.id))], event.models);
-    const columns = { groups, dimensions: event.dimensions.map((d) => d.name) };
+    const columns = { groups, dimensions: event.dimensions.map((d) => d.name), peoplesChoice: await peoplesChoiceColumns(event) };
     async function* lines(): AsyncGenerator<string> {
       yield csvRows([], columns, true);
       for await (const chunk of walk(db, event.id, q.trackId)) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
+import { parseCsv } from '../helpers/csv.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type TestApp } from '../helpers/harness.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
@@ -195,6 +196,15 @@ describe.each(DIALECTS)("people's choice voting (%s)", (dialect) => {
     expect(served.body).toEqual({ event_id: eventId, enabled: true, entries: published.body.peoples_choice });
     // The judged ranking is its own: P0 scored best.
     expect(published.body.entries[0].project_id).toBe(teams[0]!.project);
+    // The organizer's CSV carries each project's people's choice place and votes next to its rank.
+    const csv = await t.api('GET', `/events/${eventId}/leaderboard.csv`, { key: org.key });
+    expect(csv.status).toBe(200);
+    const [header, ...rows] = parseCsv(csv.text);
+    expect(header!.slice(-2)).toEqual(['peoples_choice.rank', 'peoples_choice.votes']);
+    const byProject = new Map(rows.map((r) => [r[1], r.slice(-2)]));
+    for (const e of tally) expect(byProject.get(e.project_id)).toEqual([String(e.rank), String(e.votes)]);
+    // Excluded from the vote: empty cells.
+    expect(byProject.get(teams[3]!.project)).toEqual(['', '']);
     const after = await t.api<any>('POST', `/events/${eventId}/gallery/${teams[4]!.project}/vote`, { key: late.key });
     expect(after.body.code).toBe('voting_closed');
   });
