@@ -16,6 +16,8 @@ const ALL = [
   'bench/growth-results.ts',
   // 5,000 ?wait= long-polls on PostgreSQL without Redis: CPU and the rate of another read.
   'bench/long-poll.ts',
+  // The public gallery at 100 vs 10,000 projects, and a burst of 2,000 votes (0 lost).
+  'bench/showcase.ts',
   // What an Idempotency-Key costs on a write.
   'bench/idempotency.ts',
   // What queueing webhook deliveries adds to a write, and delivery throughput to a local receiver.

@@ -67,26 +67,38 @@ export function renderMarkdown(source: string): string {
 
 /** The text a reader sees, without markup: for previews, cards and link-preview descriptions. */
 export function markdownText(source: string, maxLength = 300): string {
-  const text = sanitizeHtml(md.render(source), { allowedTags: [], allowedAttributes: {} })
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > maxLength ? `${text.slice(0, maxLength - 1).trimEnd()}…` : text;
+  return remembered(textCache, `${maxLength}\u0000${source}`, () => {
+    const text = sanitizeHtml(md.render(source), { allowedTags: [], allowedAttributes: {} })
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&')
+      .replace(/\s+/g, ' ')
+      .trim();
+    return text.length > maxLength ? `${text.slice(0, maxLength - 1).trimEnd()}…` : text;
+  });
 }
 
-const cache = new Map<string, string>();
+/**
+ * Rendering is pure, and the same descriptions are read over and over (a gallery's first page, a
+ * popular project): the last 500 results of each kind are kept, oldest dropped first. Parsing and
+ * sanitising one description costs far more than the lookup.
+ */
 const CACHE_LIMIT = 500;
+const htmlCache = new Map<string, string>();
+const textCache = new Map<string, string>();
 
-/** renderMarkdown with a small cache: descriptions are read far more often than they change. */
-export function renderMarkdownCached(source: string): string {
-  const hit = cache.get(source);
+function remembered(cache: Map<string, string>, key: string, make: () => string): string {
+  const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const html = renderMarkdown(source);
+  const value = make();
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  cache.set(source, html);
-  return html;
+  cache.set(key, value);
+  return value;
+}
+
+/** renderMarkdown with a cache: descriptions are read far more often than they change. */
+export function renderMarkdownCached(source: string): string {
+  return remembered(htmlCache, source, () => renderMarkdown(source));
 }

@@ -11,7 +11,7 @@ import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInS
 const DAY = 86_400_000;
 const GPT = 'openai/gpt-page';
 const PASSWORD = 'correct horse battery';
-const TABS = ['overview', 'registrations', 'projects', 'ai-reviews', 'reviewers', 'leaderboard', 'publish'] as const;
+const TABS = ['overview', 'registrations', 'projects', 'ai-reviews', 'reviewers', 'leaderboard', 'voting', 'publish'] as const;
 
 /** The model's answer per project, picked by the project name in the prompt. */
 function byProject(table: Record<string, Behaviour>): Behaviour {

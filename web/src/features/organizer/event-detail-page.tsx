@@ -18,6 +18,7 @@ const TABS: { slug: string; label: string; Component: ComponentType<TabProps> }[
   { slug: 'ai-reviews', label: 'aiReviews', Component: lazy(() => import('./detail-ai-reviews')) },
   { slug: 'reviewers', label: 'reviewers', Component: lazy(() => import('./detail-reviewers')) },
   { slug: 'leaderboard', label: 'leaderboard', Component: lazy(() => import('./detail-leaderboard')) },
+  { slug: 'voting', label: 'voting', Component: lazy(() => import('./detail-voting')) },
   { slug: 'publish', label: 'publish', Component: lazy(() => import('./detail-publish')) },
 ];
 
