@@ -13,6 +13,8 @@ import { effectiveStatus } from '../events/status.js';
 import type { GithubContextFetcher } from './github-context.js';
 import { fromSdkError, splitModelId, type ProviderRegistry } from './providers/index.js';
 import { clip } from './providers/provider.js';
+import { screenSubmission } from './injection-screen.js';
+import { recordFlags } from './project-flags-repo.js';
 import { buildReviewPrompt } from './review-prompt.js';
 import { checkReviewReply, reviewReplySchema } from './review-reply.js';
 import * as repo from './reviews-repo.js';
@@ -263,10 +265,14 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
       const dimensions = JSON.parse(ctx.dimensions) as Dimension[];
       const repoCtx = ac.signal.aborted ? null : await github.fetch(ctx.github_url, ac.signal).catch(() => null);
       if (ac.signal.aborted) return void (await repo.releaseLease(db, { ...base, now: iso(clock.now()) }));
+      // Screening: passages addressed to the evaluator are cut from what the model sees and kept
+      // as flags for the organizers (the project is still reviewed).
+      const screened = screenSubmission(ctx, repoCtx);
+      await recordFlags(db, { eventId: job.event_id, projectId: job.project_id, flags: screened.flags, now: iso(clock.now()) });
       const prompt = buildReviewPrompt({
         event: { name: ctx.event_name, description: ctx.event_description, tracks: JSON.parse(ctx.tracks) as Track[], dimensions },
-        project: ctx,
-        repo: repoCtx,
+        project: screened.project,
+        repo: screened.repo,
         fence: randomBytes(8).toString('hex'),
       });
 

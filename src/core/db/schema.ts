@@ -324,6 +324,26 @@ export interface PeoplesChoiceTable {
   votes: number;
 }
 
+export interface ProjectFlagsTable {
+  id: string;
+  event_id: string;
+  project_id: string;
+  /** prompt_injection (screening); more kinds to come (build-window checks). */
+  kind: string;
+  /** Where the evidence was found: project.description, repository.readme, … */
+  source: string;
+  evidence: string;
+  /** What matched (a screening pattern's id), or other detail of the finding. */
+  detail: string | null;
+  evidence_key: string;
+  status: 'open' | 'checked';
+  note: string | null;
+  checked_by: string | null;
+  checked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ResultEntriesTable {
   event_id: string;
   position: number;
@@ -427,6 +447,7 @@ export interface Database {
   result_entries: ResultEntriesTable;
   votes: VotesTable;
   peoples_choice: PeoplesChoiceTable;
+  project_flags: ProjectFlagsTable;
   idempotency_keys: IdempotencyKeysTable;
   reviews: ReviewsTable;
   event_reviewers: EventReviewersTable;
@@ -461,6 +482,7 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export type TeamMemberRow = Selectable<TeamMembersTable>;
 export type TeamInvitationRow = Selectable<TeamInvitationsTable>;
 export type ReviewRow = Selectable<ReviewsTable>;
+export type ProjectFlagRow = Selectable<ProjectFlagsTable>;
 export type InvitationRow = Selectable<ReviewerInvitationsTable>;
 export type ResultRow = Selectable<ResultsTable>;
 export type MailQueueRow = Selectable<MailQueueTable>;

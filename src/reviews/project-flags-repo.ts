@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import type { Executor } from '../core/db/index.js';
+import { newId } from '../core/ids.js';
+import type { ScreenFlag } from './injection-screen.js';
+
+/** A finding's identity within its project: the same passage found again is the same flag. */
+export function evidenceKey(f: Pick<ScreenFlag, 'kind' | 'source' | 'evidence'>): string {
+  return createHash('sha256').update(`${f.kind}\u0000${f.source}\u0000${f.evidence}`).digest('hex');
+}
+
+/**
+ * Records screening findings for a project: new ones are inserted, ones already recorded (by any
+ * earlier attempt or model) are left as they are, with their organizer's status and note.
+ */
+export async function recordFlags(db: Executor, o: { eventId: string; projectId: string; flags: readonly ScreenFlag[]; now: string }): Promise<void> {
+  if (o.flags.length === 0) return;
+  const rows = o.flags.map((f) => ({
+    id: newId('flg'),
+    event_id: o.eventId,
+    project_id: o.projectId,
+    kind: f.kind,
+    source: f.source,
+    evidence: f.evidence,
+    detail: f.pattern,
+    evidence_key: evidenceKey(f),
+    status: 'open' as const,
+    note: null,
+    checked_by: null,
+    checked_at: null,
+    created_at: o.now,
+    updated_at: o.now,
+  }));
+  await db
+    .insertInto('project_flags')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['project_id', 'evidence_key']).doNothing())
+    .execute();
+}
+
+/** A project's flags, oldest first. */
+export function flagsOf(db: Executor, eventId: string, projectId: string) {
+  return db
+    .selectFrom('project_flags')
+    .select(['id', 'kind', 'source', 'evidence', 'detail', 'status', 'note', 'checked_by', 'checked_at', 'created_at', 'updated_at'])
+    .where('event_id', '=', eventId)
+    .where('project_id', '=', projectId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
