@@ -73,6 +73,8 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   idempotency_key_reused: 'This `Idempotency-Key` came with another body. Use a new key for a new request.',
   idempotency_key_in_use: 'The first request with this key still runs. Retry it after a moment.',
   conflict_of_interest: 'Reviewers cannot review their own team.',
+  no_open_reviews: 'Organizers: that reviewer has nothing left to review; no reminder needed.',
+  reminder_too_soon: 'Organizers: one reminder a day per reviewer; try again at `next_allowed_at`.',
   payload_too_large: 'Body over the limit; shorten it.',
   unsupported_media_type: 'Send `Content-Type: application/json`.',
   validation_failed: '`errors[]` names each wrong `field` with a `message`. Fix them and retry.',
@@ -115,6 +117,8 @@ const ORGANIZER_CODES = new Set<ErrorCode>([
   'results_already_published',
   'unscored_projects',
   'conflict_of_interest',
+  'no_open_reviews',
+  'reminder_too_soon',
 ]);
 
 /** Codes of the team routes: listed with the teams in skill-reference.md (skill.md stays lean). */
@@ -194,6 +198,8 @@ const ORGANIZER_TOOLS = new Set<string>([
   'cancel_event',
   'list_reviews',
   'rerun_reviews',
+  'get_project_reviews',
+  'remind_reviewer',
 ]);
 
 /**
