@@ -270,8 +270,8 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Fix the fields named in `errors` and send again; the OpenAPI document lists every field with its limits.',
   },
   no_open_reviews: {
-    when: 'The reviewer has no open reviews in this event: they have reviewed every judged project they may review (their own team\'s is left out), so a reminder would have nothing to say.',
-    action: 'Nothing to do; GET /api/v1/events/{id}/reviewers shows each reviewer\'s `open_reviews`.',
+    when: "The reviewer has no open reviews in this event: they have reviewed every judged project they may review (their own team's is left out), so a reminder would have nothing to say.",
+    action: "Nothing to do; GET /api/v1/events/{id}/reviewers shows each reviewer's `open_reviews`.",
   },
   reminder_too_soon: {
     when: 'This reviewer was reminded of this event less than 24 hours ago: a reviewer gets at most one reminder a day. The problem carries `last_sent_at` and `next_allowed_at`, and `Retry-After` says how many seconds are left.',

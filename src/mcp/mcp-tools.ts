@@ -555,7 +555,10 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     method: 'GET',
     path: '/events/{event_id}/projects/{project_id}/reviews',
     pathArgs: ['event_id', 'project_id'],
-    inputSchema: inputSchema({ event_id: eventIdArg, project_id: { ...GalleryProjectParams.properties.project_id, description: 'the project id (prj_…), from get_leaderboard or list_reviews' } }),
+    inputSchema: inputSchema({
+      event_id: eventIdArg,
+      project_id: { ...GalleryProjectParams.properties.project_id, description: 'the project id (prj_…), from get_leaderboard or list_reviews' },
+    }),
     outputSchema: objectOutput(ProjectReviewsResponse),
     list: false,
   },

@@ -13,13 +13,7 @@ import { escapeHtml } from '../core/html.js';
  * - reviewer_reminder: `{ open_reviews }` (the reviewer's queue is linked)
  */
 export type NotificationKind =
-  | 'registration_approved'
-  | 'registration_rejected'
-  | 'team_member_joined'
-  | 'team_member_left'
-  | 'results_published'
-  | 'team_invitation'
-  | 'reviewer_reminder';
+  'registration_approved' | 'registration_rejected' | 'team_member_joined' | 'team_member_left' | 'results_published' | 'team_invitation' | 'reviewer_reminder';
 
 export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'registration_approved',

@@ -145,7 +145,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     );
 
     app.post(
-      '/events/:id/reviewers/remind',
+      '/events/:id/reviewer-reminders',
       {
         config: { auth: true, idempotent: true },
         schema: {

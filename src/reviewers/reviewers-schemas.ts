@@ -53,10 +53,9 @@ export const ReminderSchema = Type.Object({
 export const RemindAllResponse = Type.Object({
   event_id: Type.String(),
   reminded: Type.Array(ReminderSchema, { description: 'every reviewer with open reviews who was not reminded in the last 24 hours' }),
-  skipped_too_soon: Type.Array(
-    Type.Object({ user_id: Type.String(), last_sent_at: Type.String(), next_allowed_at: Type.String() }),
-    { description: 'reviewers with open reviews who were reminded less than 24 hours ago' },
-  ),
+  skipped_too_soon: Type.Array(Type.Object({ user_id: Type.String(), last_sent_at: Type.String(), next_allowed_at: Type.String() }), {
+    description: 'reviewers with open reviews who were reminded less than 24 hours ago',
+  }),
 });
 
 export const ReviewersResponse = Type.Object({

@@ -246,9 +246,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
       .filter((r) => r.reviewer_kind === 'model')
       .sort((a, b) => place(a.reviewer) - place(b.reviewer) || (a.reviewer < b.reviewer ? -1 : a.reviewer > b.reviewer ? 1 : 0));
     const human = rows.filter((r) => r.reviewer_kind === 'human');
-    const standing = deps.scoreLine
-      ? deps.scoreLine(event, project, rows)
-      : { score: null, scores_by_model: {}, scores_by_dimension: {} };
+    const standing = deps.scoreLine ? deps.scoreLine(event, project, rows) : { score: null, scores_by_model: {}, scores_by_dimension: {} };
     return {
       event_id: event.id,
       project: {

@@ -102,7 +102,7 @@ describe.each(DIALECTS)('project review page and reviewer reminders (%s)', (dial
   it('before judging: reminders are refused (409 not_judging); the page shows the project with no reviews', async () => {
     const res = await remind(grace.id);
     expect([res.status, res.body.code]).toEqual([409, 'not_judging']);
-    const all = await t.api('POST', `/events/${eventId}/reviewers/remind`, { key: org.key });
+    const all = await t.api('POST', `/events/${eventId}/reviewer-reminders`, { key: org.key });
     expect([all.status, all.body.code]).toEqual([409, 'not_judging']);
 
     const before = await page(projects.A!);
@@ -272,7 +272,7 @@ describe.each(DIALECTS)('project review page and reviewer reminders (%s)', (dial
   it('remind all: everyone with open reviews who was not reminded today; the rest are named as too soon', async () => {
     const late = await t.user();
     await addReviewer(late);
-    const res = await t.api('POST', `/events/${eventId}/reviewers/remind`, { key: org.key });
+    const res = await t.api('POST', `/events/${eventId}/reviewer-reminders`, { key: org.key });
     expect(res.status).toBe(200);
     expect((res.body.reminded as any[]).map((r) => [r.user_id, r.open_reviews])).toEqual([[late.id, 3]]);
     expect((res.body.skipped_too_soon as any[]).map((r) => r.user_id).sort()).toEqual([grace.id, ada.id].sort());
