@@ -122,7 +122,7 @@ export default function AiReviewsTab({ event }: TabProps) {
                   <tr key={r.id}>
                     <td>
                       <Link href={projectReviewsHref(event.id, r.project_id)} className="detail-project-link">
-                        {r.project_name}
+                        <strong>{r.project_name}</strong>
                       </Link>
                       <div className="small muted">{r.team_name}</div>
                     </td>

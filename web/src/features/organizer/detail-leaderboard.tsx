@@ -75,7 +75,7 @@ export default function LeaderboardTab({ event }: TabProps) {
                     <td className="num">{fmt.number(e.rank, 0)}</td>
                     <td className="detail-name-cell">
                       <Link href={projectReviewsHref(event.id, e.project_id)} className="detail-project-link">
-                        {e.project_name}
+                        <strong>{e.project_name}</strong>
                       </Link>
                       <div className="small muted">
                         {e.team_name}
@@ -144,7 +144,7 @@ export default function LeaderboardTab({ event }: TabProps) {
                       <tr key={d.entry.project_id}>
                         <td className="detail-name-cell">
                           <Link href={projectReviewsHref(event.id, d.entry.project_id)} className="detail-project-link">
-                            {d.entry.project_name}
+                            <strong>{d.entry.project_name}</strong>
                           </Link>
                           <div className="small muted">{d.entry.team_name}</div>
                         </td>

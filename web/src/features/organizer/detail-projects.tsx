@@ -25,7 +25,7 @@ export default function ProjectsTab({ event }: TabProps) {
               <div className="detail-item-head">
                 <div className="detail-item-title">
                   <Link href={projectReviewsHref(event.id, p.id)} className="detail-project-link">
-                    {p.project_name}
+                    <strong>{p.project_name}</strong>
                   </Link>{' '}
                   <span className={`badge badge-review-${p.review_status}`}>{t(`projects.reviewStatus.${p.review_status}`)}</span>
                   <div className="small muted">
