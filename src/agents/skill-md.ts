@@ -408,6 +408,13 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
    many projects still show their previous numbers, or are not listed yet); read again in a few
    seconds. Without the header every number is current. Publication always waits for every number.
 
+   Read everything judged about one project (each model's scores, summary or failure; each human
+   reviewer's name, scores and comment; its score line): \`GET ${base}/events/$EVENT_ID/projects/$PROJECT_ID/reviews\`.
+   \`GET ${base}/events/$EVENT_ID/reviewers\` shows each reviewer's \`open_reviews\`; remind one by e-mail with
+   \`POST ${base}/events/$EVENT_ID/reviewers/$USER_ID/remind\` (at most once in 24 hours per reviewer:
+   \`429 reminder_too_soon\` names \`next_allowed_at\`), or everyone who owes reviews with
+   \`POST ${base}/events/$EVENT_ID/reviewer-reminders\`.
+
 4. **Publish** the ranking (only while \`judging\`): it is frozen as the result and the event ends:
 
    \`\`\`sh
