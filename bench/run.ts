@@ -14,6 +14,8 @@ const ALL = [
   'bench/growth-events.ts',
   'bench/growth-organizer-lists.ts',
   'bench/growth-results.ts',
+  // One project's review page at 10 vs 500 reviews, among 2,000 other projects.
+  'bench/project-review-page.ts',
   // 5,000 ?wait= long-polls on PostgreSQL without Redis: CPU and the rate of another read.
   'bench/long-poll.ts',
   // The public gallery at 100 vs 10,000 projects, and a burst of 2,000 votes (0 lost).

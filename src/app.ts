@@ -49,6 +49,7 @@ import { participantsRoutes } from './participants/participants-routes.js';
 import { createReviewsService } from './reviews/reviews-service.js';
 import { createResultsService } from './results/results-service.js';
 import { createStandingsRefresher } from './results/standings-refresh.js';
+import { projectScoreLine } from './results/standings.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
 import { submissionsRoutes } from './submissions/submissions-routes.js';
 import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';
@@ -190,10 +191,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const results = createResultsService({ db, dialect: database.dialect, clock, events, standings, peoplesChoice: voting.freeze, notifier });
   const mailer = createMailer(config.mail);
   const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });
-  const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer });
+  const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer, notifier });
   const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, lockout, mailer });
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
-  const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log });
+  const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log, scoreLine: projectScoreLine });
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const gallery = createGalleryService({ db, clock, events });
   const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl });

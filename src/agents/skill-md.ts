@@ -73,6 +73,8 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   idempotency_key_reused: 'This `Idempotency-Key` came with another body. Use a new key for a new request.',
   idempotency_key_in_use: 'The first request with this key still runs. Retry it after a moment.',
   conflict_of_interest: 'Reviewers cannot review their own team.',
+  no_open_reviews: 'Organizers: that reviewer has nothing left to review; no reminder needed.',
+  reminder_too_soon: 'Organizers: one reminder a day per reviewer; try again at `next_allowed_at`.',
   payload_too_large: 'Body over the limit; shorten it.',
   unsupported_media_type: 'Send `Content-Type: application/json`.',
   validation_failed: '`errors[]` names each wrong `field` with a `message`. Fix them and retry.',
@@ -115,6 +117,8 @@ const ORGANIZER_CODES = new Set<ErrorCode>([
   'results_already_published',
   'unscored_projects',
   'conflict_of_interest',
+  'no_open_reviews',
+  'reminder_too_soon',
 ]);
 
 /** Codes of the team routes: listed with the teams in skill-reference.md (skill.md stays lean). */
@@ -194,6 +198,8 @@ const ORGANIZER_TOOLS = new Set<string>([
   'cancel_event',
   'list_reviews',
   'rerun_reviews',
+  'get_project_reviews',
+  'remind_reviewer',
 ]);
 
 /**
@@ -401,6 +407,13 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
    the background: while they are, the answer carries the header \`Leaderboard-Pending: <n>\` (that
    many projects still show their previous numbers, or are not listed yet); read again in a few
    seconds. Without the header every number is current. Publication always waits for every number.
+
+   Read everything judged about one project (each model's scores, summary or failure; each human
+   reviewer's name, scores and comment; its score line): \`GET ${base}/events/$EVENT_ID/projects/$PROJECT_ID/reviews\`.
+   \`GET ${base}/events/$EVENT_ID/reviewers\` shows each reviewer's \`open_reviews\`; remind one by e-mail with
+   \`POST ${base}/events/$EVENT_ID/reviewers/$USER_ID/remind\` (at most once in 24 hours per reviewer:
+   \`429 reminder_too_soon\` names \`next_allowed_at\`), or everyone who owes reviews with
+   \`POST ${base}/events/$EVENT_ID/reviewer-reminders\`.
 
 4. **Publish** the ranking (only while \`judging\`): it is frozen as the result and the event ends:
 

@@ -269,6 +269,14 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: "The request is well-formed JSON but some values are wrong. The problem's `errors` lists each field with what is wrong with it.",
     action: 'Fix the fields named in `errors` and send again; the OpenAPI document lists every field with its limits.',
   },
+  no_open_reviews: {
+    when: "The reviewer has no open reviews in this event: they have reviewed every judged project they may review (their own team's is left out), so a reminder would have nothing to say.",
+    action: "Nothing to do; GET /api/v1/events/{id}/reviewers shows each reviewer's `open_reviews`.",
+  },
+  reminder_too_soon: {
+    when: 'This reviewer was reminded of this event less than 24 hours ago: a reviewer gets at most one reminder a day. The problem carries `last_sent_at` and `next_allowed_at`, and `Retry-After` says how many seconds are left.',
+    action: 'Remind them again at `next_allowed_at` (not before); the earlier reminder has been sent.',
+  },
   rate_limited: {
     when: 'Too many requests from your key (or, without one, your address) in the current window, or too many open connections.',
     action: 'Wait the number of seconds in the Retry-After header, then go on; watch RateLimit-Remaining to stay under the limit.',

@@ -33,7 +33,8 @@ import {
   ResultEntrySchema,
   ResultQuery,
 } from '../results/results-schemas.js';
-import { ListReviewsQuery, RerunBody, RerunResponse, ReviewSchema } from '../reviews/reviews-schemas.js';
+import { ListReviewsQuery, ProjectReviewsResponse, RerunBody, RerunResponse, ReviewSchema } from '../reviews/reviews-schemas.js';
+import { ReminderSchema } from '../reviewers/reviewers-schemas.js';
 import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
 import {
   CreateWebhookBody,
@@ -85,6 +86,8 @@ export const MCP_TOOL_NAMES = [
   'cancel_event',
   'list_reviews',
   'rerun_reviews',
+  'get_project_reviews',
+  'remind_reviewer',
   'create_webhook',
   'list_webhooks',
   'delete_webhook',
@@ -542,6 +545,33 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     pathArgs: ['event_id'],
     inputSchema: inputSchema({ event_id: eventIdArg }, RerunBody),
     outputSchema: objectOutput(RerunResponse),
+    list: false,
+  },
+  {
+    name: 'get_project_reviews',
+    description:
+      "Organizers: one project's review page: the project, every AI review (model, status, per-dimension scores, summary, failure_reason and attempts), every human review (reviewer's name and e-mail, scores, comment) and its current score line.",
+    annotations: read("Read a project's reviews"),
+    method: 'GET',
+    path: '/events/{event_id}/projects/{project_id}/reviews',
+    pathArgs: ['event_id', 'project_id'],
+    inputSchema: inputSchema({
+      event_id: eventIdArg,
+      project_id: { ...GalleryProjectParams.properties.project_id, description: 'the project id (prj_…), from get_leaderboard or list_reviews' },
+    }),
+    outputSchema: objectOutput(ProjectReviewsResponse),
+    list: false,
+  },
+  {
+    name: 'remind_reviewer',
+    description:
+      'Organizers: e-mail a human reviewer of your judging event how many projects they still have to review, with a link to their queue. At most once in 24 hours per reviewer (reminder_too_soon names next_allowed_at). The reviewer ids are the reviewer_id of get_project_reviews.',
+    annotations: write('Remind a reviewer', false, false),
+    method: 'POST',
+    path: '/events/{event_id}/reviewers/{user_id}/remind',
+    pathArgs: ['event_id', 'user_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg, user_id: Type.String({ minLength: 1, maxLength: 64, description: "the reviewer's user id (usr_…)" }) }),
+    outputSchema: objectOutput(ReminderSchema),
     list: false,
   },
   {

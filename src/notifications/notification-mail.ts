@@ -10,9 +10,10 @@ import { escapeHtml } from '../core/html.js';
  * - team_member_joined / team_member_left: `{ team_name, member_name, removed?: boolean }`
  * - results_published: `{ team_name, rank, score, track_rank?, track_name? }` (rank null when unranked)
  * - team_invitation: `{ team_name, inviter_name, join_url, expires_at }`
+ * - reviewer_reminder: `{ open_reviews }` (the reviewer's queue is linked)
  */
 export type NotificationKind =
-  'registration_approved' | 'registration_rejected' | 'team_member_joined' | 'team_member_left' | 'results_published' | 'team_invitation';
+  'registration_approved' | 'registration_rejected' | 'team_member_joined' | 'team_member_left' | 'results_published' | 'team_invitation' | 'reviewer_reminder';
 
 export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'registration_approved',
@@ -21,11 +22,15 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'team_member_left',
   'results_published',
   'team_invitation',
+  'reviewer_reminder',
 ];
 
 export type MailLanguage = 'en' | 'zh';
 
-/** Which of a person's switches governs a kind; null: always sent (an invitation to an address). */
+/**
+ * Which of a person's switches governs a kind; null: always sent (an invitation to an address, a
+ * reviewer's reminder: work the reviewer took on, sent at most once a day by an organizer).
+ */
 export function switchFor(kind: NotificationKind): 'registration' | 'team' | 'results' | null {
   if (kind === 'registration_approved' || kind === 'registration_rejected') return 'registration';
   if (kind === 'team_member_joined' || kind === 'team_member_left') return 'team';
@@ -181,6 +186,24 @@ function parts(c: MailContext): Parts {
       if (score !== null) lines.push(`Score: ${score}`);
       if (trackRank !== null && track) lines.push(`In the track ${track}: #${trackRank}.`);
       return { subject: `${ev}: results are out`, lines, link: { label: 'See the results', url: `${eventUrl(c.event.id)}/result` } };
+    }
+    case 'reviewer_reminder': {
+      const open = typeof d.open_reviews === 'number' ? d.open_reviews : 0;
+      const queue = { label: zh ? '打开评审列表' : 'Open your review queue', url: `${PUBLIC_URL_MARK}/reviews/${encodeURIComponent(c.event.id)}` };
+      return zh
+        ? {
+            subject: `${ev}：还有 ${open} 个作品等你评审`,
+            lines: [`${org} 提醒你：在 ${ev} 中还有 ${open} 个作品等你评审。`, '评审在主办方公布结果前开放。'],
+            link: queue,
+          }
+        : {
+            subject: `${ev}: ${open} ${open === 1 ? 'project is' : 'projects are'} waiting for your review`,
+            lines: [
+              `${org} ${c.organizerName ? 'reminds' : 'remind'} you: ${open} ${open === 1 ? 'project' : 'projects'} in ${ev} still ${open === 1 ? 'waits' : 'wait'} for your review.`,
+              'Reviews are open until the organizers publish the results.',
+            ],
+            link: queue,
+          };
     }
     case 'team_invitation': {
       const inviter = oneLine(d.inviter_name) || (zh ? '一位队长' : 'A team leader');

@@ -226,3 +226,29 @@ export async function unscored(db: Executor, eventId: string, sample: number): P
   ]);
   return { count: Number(count.n), projectIds: first.map((r) => r.project_id) };
 }
+
+/** One project's score line as the leaderboard shows it (score null while nobody scored it). */
+export interface ScoreLine {
+  score: number | null;
+  scores_by_model: Record<string, number>;
+  scores_by_dimension: Record<string, number>;
+}
+
+/**
+ * Pure: one project's score line from its own reviews, with the leaderboard's arithmetic (a
+ * project's numbers depend on its own reviews only). For the organizer's review page, which has
+ * the reviews in hand already.
+ */
+export function projectScoreLine(
+  event: Pick<EventRecord, 'dimensions' | 'models'>,
+  project: { id: string; track_id: string | null; first_submitted_at: string },
+  reviews: readonly ReviewFact[],
+): ScoreLine {
+  const [s] = computeStandings(event, [{ ...project, judged: true }], reviews);
+  if (!s || s.score_key < 0) return { score: null, scores_by_model: {}, scores_by_dimension: {} };
+  return {
+    score: s.score_key / SCALE,
+    scores_by_model: JSON.parse(s.by_model) as Record<string, number>,
+    scores_by_dimension: JSON.parse(s.by_dimension) as Record<string, number>,
+  };
+}

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
 import type { InvitationRow, ReviewRow } from '../core/db/schema.js';
 import { judgedProjects } from '../submissions/judged-projects.js';
@@ -216,4 +217,78 @@ export async function upsertHumanReview(
     .returningAll()
     .executeTakeFirstOrThrow();
   return { review, created: review.id === r.id };
+}
+
+/**
+ * The open reviews of an event's reviewers (all, or those named): per reviewer, the judged projects
+ * they may review (not their own team's) and have not reviewed yet. The one place that says what a
+ * reviewer still owes: when reviewers get assigned projects, this is where the assignment joins in.
+ * One statement; per reviewer a count over the event's judged projects, each checked against the
+ * (project_id, reviewer) unique index.
+ */
+export async function openReviewCounts(db: Executor, eventId: string, reviewerIds?: readonly string[]): Promise<Map<string, number>> {
+  if (reviewerIds && reviewerIds.length === 0) return new Map();
+  // The outer row's reviewer, referred to from inside judgedProjects' own query.
+  const reviewerRef = sql.ref<string>('event_reviewers.user_id');
+  let q = db
+    .selectFrom('event_reviewers')
+    .select((eb) => [
+      'event_reviewers.user_id',
+      judgedProjects(eb as unknown as Executor, eventId)
+        .select((e) => e.fn.countAll<number | string>().as('n'))
+        .where('registrations.user_id', '!=', reviewerRef)
+        .where((e) =>
+          e.not(
+            e.exists(
+              e
+                .selectFrom('reviews')
+                .select('reviews.id')
+                .whereRef('reviews.project_id', '=', 'projects.id')
+                .where('reviews.reviewer', '=', reviewerRef)
+                .where('reviews.reviewer_kind', '=', 'human'),
+            ),
+          ),
+        )
+        .as('open_reviews'),
+    ])
+    .where('event_reviewers.event_id', '=', eventId);
+  if (reviewerIds) q = q.where('event_reviewers.user_id', 'in', [...reviewerIds]);
+  const rows = await q.execute();
+  return new Map(rows.map((r) => [r.user_id, Number(r.open_reviews ?? 0)]));
+}
+
+/**
+ * Takes the reviewer's reminder slot of the event: inserts the row, or moves it on when the last
+ * reminder is at least a day old (`sentBefore`). One conditional upsert, so of two organizers
+ * clicking at once exactly one gets the row back; the other gets undefined (too soon).
+ */
+export async function claimReminder(
+  db: Executor,
+  r: { eventId: string; userId: string; now: string; sentBefore: string; by: string; openReviews: number },
+): Promise<{ last_sent_at: string } | undefined> {
+  return db
+    .insertInto('reviewer_reminders')
+    .values({ event_id: r.eventId, user_id: r.userId, last_sent_at: r.now, last_sent_by: r.by, open_reviews: r.openReviews, reminders_sent: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['event_id', 'user_id'])
+        .doUpdateSet((eb) => ({
+          last_sent_at: r.now,
+          last_sent_by: r.by,
+          open_reviews: r.openReviews,
+          reminders_sent: eb(eb.ref('reviewer_reminders.reminders_sent'), '+', 1),
+        }))
+        .where('reviewer_reminders.last_sent_at', '<=', r.sentBefore),
+    )
+    .returning('last_sent_at')
+    .executeTakeFirst();
+}
+
+/** When each of the event's reviewers (all, or those named) was last reminded. */
+export async function lastReminders(db: Executor, eventId: string, userIds?: readonly string[]): Promise<Map<string, string>> {
+  if (userIds && userIds.length === 0) return new Map();
+  let q = db.selectFrom('reviewer_reminders').select(['user_id', 'last_sent_at']).where('event_id', '=', eventId);
+  if (userIds) q = q.where('user_id', 'in', [...userIds]);
+  const rows = await q.execute();
+  return new Map(rows.map((r) => [r.user_id, r.last_sent_at]));
 }

@@ -21,6 +21,8 @@ import {
   InviteBody,
   InviteResponse,
   PublicInvitationSchema,
+  RemindAllResponse,
+  ReminderSchema,
   ReviewBody,
   ReviewersResponse,
   ReviewSchema,
@@ -109,6 +111,51 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
         await reviewers.removeReviewer(principalOf(request), request.params.id, request.params.userId);
         return reply.status(204).send(null);
       },
+    );
+
+    app.post(
+      '/events/:id/reviewers/:userId/remind',
+      {
+        config: { auth: true, idempotent: true },
+        schema: {
+          tags: ['organizer'],
+          summary:
+            'E-mail a reviewer how many projects they still have to review, with a link to their queue; while judging, at most once in 24 hours per reviewer (429 reminder_too_soon)',
+          params: EventReviewerParams,
+          response: {
+            201: ReminderSchema,
+            ...problems(
+              'forbidden',
+              'event_not_found',
+              'not_found',
+              'not_judging',
+              'event_locked',
+              'results_already_published',
+              'no_open_reviews',
+              'reminder_too_soon',
+            ),
+          },
+        },
+      },
+      async (request, reply) => {
+        const sent = await reviewers.remind(principalOf(request), request.params.id, request.params.userId);
+        reply.status(201);
+        return sent;
+      },
+    );
+
+    app.post(
+      '/events/:id/reviewer-reminders',
+      {
+        config: { auth: true, idempotent: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'Remind every reviewer who has open reviews and was not reminded in the last 24 hours (while judging)',
+          params: EventIdParams,
+          response: { 200: RemindAllResponse, ...problems('forbidden', 'event_not_found', 'not_judging', 'event_locked', 'results_already_published') },
+        },
+      },
+      async (request) => reviewers.remindAll(principalOf(request), request.params.id),
     );
 
     app.delete(

@@ -37,6 +37,25 @@ export const ReviewerSchema = Type.Object({
   email: Type.String(),
   added_at: Type.String(),
   reviews_count: Type.Integer(),
+  open_reviews: Type.Integer({ description: 'judged projects they may review (not their own team’s) and have not reviewed yet' }),
+  last_reminded_at: Nullable(Type.String({ description: 'when an organizer last reminded them (remind), null if never' })),
+});
+
+export const ReminderSchema = Type.Object({
+  event_id: Type.String(),
+  user_id: Type.String(),
+  open_reviews: Type.Integer({ description: 'the open reviews the mail names' }),
+  sent_at: Type.String(),
+  next_allowed_at: Type.String({ description: 'the next reminder to this reviewer is allowed from then on (24 hours later)' }),
+  mail_queued: Type.Boolean({ description: 'false when the reviewer’s account is disabled (no mail is sent; the day’s reminder is used all the same)' }),
+});
+
+export const RemindAllResponse = Type.Object({
+  event_id: Type.String(),
+  reminded: Type.Array(ReminderSchema, { description: 'every reviewer with open reviews who was not reminded in the last 24 hours' }),
+  skipped_too_soon: Type.Array(Type.Object({ user_id: Type.String(), last_sent_at: Type.String(), next_allowed_at: Type.String() }), {
+    description: 'reviewers with open reviews who were reminded less than 24 hours ago',
+  }),
 });
 
 export const ReviewersResponse = Type.Object({

@@ -15,6 +15,8 @@ import { iso } from '../core/time.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
+import type { Notifier } from '../core/notifier.js';
+import { MAIL_QUEUED, queueNotification } from '../notifications/notification-queue.js';
 import { invitationMail } from './invitation-mail.js';
 import { hashInvitationToken, looksLikeInvitationToken, newInvitationToken } from './invitation-token.js';
 import { validateScores } from './review-input.js';
@@ -62,6 +64,8 @@ export interface AcceptResult {
 }
 
 const HOUR_MS = 3_600_000;
+/** A reviewer gets at most one reminder per event in this long. */
+export const REMINDER_INTERVAL_MS = 24 * HOUR_MS;
 
 /** The path of the browser page an invitation link opens; the API twin is under /api/v1. */
 export const invitationPath = (token: string) => `/invitations/${token}`;
@@ -74,6 +78,8 @@ export function createReviewersService(deps: {
   lockout: PasswordLockout;
   events: EventsService;
   mailer: Mailer;
+  /** Told when a reminder mail is queued, so the mail worker sends at once. */
+  notifier?: Notifier;
 }) {
   const { db, clock, config, accounts, events, mailer } = deps;
 
@@ -142,7 +148,15 @@ export function createReviewersService(deps: {
     const reviewerRows = inInvitations
       ? []
       : await repo.listReviewers(db, event.id, { limit: page.limit + 1, ...(at ? { after: [at[1]!, at[2]!] as const } : {}) });
-    const reviewers = reviewerRows.slice(0, page.limit).map((r) => ({ ...r, reviews_count: Number(r.reviews_count ?? 0) }));
+    const shown = reviewerRows.slice(0, page.limit);
+    const ids = shown.map((r) => r.user_id);
+    const [open, reminded] = await Promise.all([repo.openReviewCounts(db, event.id, ids), repo.lastReminders(db, event.id, ids)]);
+    const reviewers = shown.map((r) => ({
+      ...r,
+      reviews_count: Number(r.reviews_count ?? 0),
+      open_reviews: open.get(r.user_id) ?? 0,
+      last_reminded_at: reminded.get(r.user_id) ?? null,
+    }));
     const lastReviewer = reviewers.length ? reviewers[reviewers.length - 1]! : null;
     const reviewerKey = (r: { added_at: string; user_id: string }) => ['r', r.added_at, r.user_id];
     let invitations: Awaited<ReturnType<typeof repo.listUnusedInvitations>> = [];
@@ -173,6 +187,91 @@ export function createReviewersService(deps: {
     if (!(await repo.deleteUnusedInvitation(db, event.id, invitationId))) {
       throw new AppError('invitation_not_found', `no unused invitation ${invitationId} in this event`);
     }
+  }
+
+  /**
+   * Reminds one reviewer by e-mail of the reviews they still owe (repo.openReviewCounts), with a
+   * link to their queue. While the event is judging only; at most once a day per reviewer and
+   * event, enforced by the database (repo.claimReminder): the slot and the queued mail commit
+   * together, so a reminder refused as too soon never sends and a sent one is never lost.
+   */
+  async function remind(who: Principal, eventId: string, userId: string) {
+    const event = await events.getOwned(eventId, who);
+    const now = clock.now();
+    const window = reviewWindow(event, now);
+    if (!window.open) throw window.error;
+    if (!(await repo.isReviewer(db, event.id, userId))) throw new AppError('not_found', `${userId} is not a reviewer of this event`);
+    const open = (await repo.openReviewCounts(db, event.id, [userId])).get(userId) ?? 0;
+    if (open === 0) {
+      throw new AppError('no_open_reviews', 'This reviewer has reviewed every project they may review; there is nothing to remind them of.', {
+        extra: { open_reviews: 0 },
+      });
+    }
+    const sent = await sendReminders(who, event, now, [{ userId, open }]);
+    const one = sent[0]!;
+    if (!one.sent) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(one.nextAllowedAt) - now.getTime()) / 1000));
+      throw new AppError('reminder_too_soon', `This reviewer was reminded at ${one.lastSentAt}; the next reminder is allowed at ${one.nextAllowedAt}.`, {
+        extra: { last_sent_at: one.lastSentAt, next_allowed_at: one.nextAllowedAt },
+        retryAfterSeconds,
+      });
+    }
+    return reminderForApi(event.id, one, open);
+  }
+
+  /**
+   * Reminds every reviewer of the event who has open reviews and was not reminded in the last day.
+   * Answers who was reminded and how many were skipped because their last reminder is too recent.
+   */
+  async function remindAll(who: Principal, eventId: string) {
+    const event = await events.getOwned(eventId, who);
+    const now = clock.now();
+    const window = reviewWindow(event, now);
+    if (!window.open) throw window.error;
+    const open = await repo.openReviewCounts(db, event.id);
+    const owing = [...open].filter(([, n]) => n > 0).map(([userId, n]) => ({ userId, open: n }));
+    const sent = await sendReminders(who, event, now, owing);
+    const byUser = new Map(owing.map((o) => [o.userId, o.open]));
+    return {
+      event_id: event.id,
+      reminded: sent.filter((s) => s.sent).map((s) => reminderForApi(event.id, s, byUser.get(s.userId) ?? 0)),
+      skipped_too_soon: sent.filter((s) => !s.sent).map((s) => ({ user_id: s.userId, last_sent_at: s.lastSentAt, next_allowed_at: s.nextAllowedAt })),
+    };
+  }
+
+  type ReminderOutcome = { userId: string; sent: boolean; lastSentAt: string; nextAllowedAt: string; mailQueued: boolean };
+
+  /** Claims each reviewer's daily slot and queues their mail, in one transaction per reviewer. */
+  async function sendReminders(who: Principal, event: EventRecord, now: Date, owing: Array<{ userId: string; open: number }>) {
+    const stamp = iso(now);
+    const sentBefore = iso(now.getTime() - REMINDER_INTERVAL_MS);
+    const out: ReminderOutcome[] = [];
+    let queuedAny = false;
+    for (const o of owing) {
+      const outcome = await db.transaction().execute(async (tx): Promise<ReminderOutcome> => {
+        const claimed = await repo.claimReminder(tx, { eventId: event.id, userId: o.userId, now: stamp, sentBefore, by: who.userId, openReviews: o.open });
+        if (!claimed) {
+          const last = (await repo.lastReminders(tx, event.id, [o.userId])).get(o.userId) ?? stamp;
+          return { userId: o.userId, sent: false, lastSentAt: last, nextAllowedAt: iso(Date.parse(last) + REMINDER_INTERVAL_MS), mailQueued: false };
+        }
+        const queued = await queueNotification(tx, {
+          kind: 'reviewer_reminder',
+          eventId: event.id,
+          recipients: [{ userId: o.userId }],
+          data: { open_reviews: o.open },
+          now,
+        });
+        return { userId: o.userId, sent: true, lastSentAt: stamp, nextAllowedAt: iso(now.getTime() + REMINDER_INTERVAL_MS), mailQueued: queued > 0 };
+      });
+      if (outcome.mailQueued) queuedAny = true;
+      out.push(outcome);
+    }
+    if (queuedAny) deps.notifier?.publish(MAIL_QUEUED);
+    return out;
+  }
+
+  function reminderForApi(eventId: string, o: ReminderOutcome, open: number) {
+    return { event_id: eventId, user_id: o.userId, open_reviews: open, sent_at: o.lastSentAt, next_allowed_at: o.nextAllowedAt, mail_queued: o.mailQueued };
   }
 
   // ---- invitees -----------------------------------------------------------------------------
@@ -382,7 +481,19 @@ export function createReviewersService(deps: {
     return review;
   }
 
-  return { invite, listReviewers, removeReviewer, revokeInvitation, describeInvitation, accept, assignments, putReview, getReview };
+  return {
+    invite,
+    listReviewers,
+    removeReviewer,
+    revokeInvitation,
+    remind,
+    remindAll,
+    describeInvitation,
+    accept,
+    assignments,
+    putReview,
+    getReview,
+  };
 }
 
 export type ReviewersService = ReturnType<typeof createReviewersService>;

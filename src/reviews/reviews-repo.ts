@@ -475,3 +475,55 @@ export async function requeue(db: Executor, q: { eventId: string; model?: string
   }
   return n;
 }
+
+/**
+ * The project of the organizer's review page, with its team and whether it takes part in judging
+ * (its registration is approved). One primary-key lookup; undefined when it is not of this event.
+ */
+export async function findProjectForReviewPage(db: Executor, eventId: string, projectId: string) {
+  return db
+    .selectFrom('projects')
+    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+    .selectAll('projects')
+    .select(['registrations.team_name', 'registrations.status as registration_status'])
+    .where('projects.id', '=', projectId)
+    .where('projects.event_id', '=', eventId)
+    .executeTakeFirst();
+}
+
+/**
+ * Every review of one project (AI and human), each human one with its reviewer's name and address.
+ * One range read of the (project_id, reviewer) unique index, plus a primary-key lookup per human
+ * review. Models first, then humans by when they first reviewed.
+ */
+export async function listProjectReviews(db: Executor, projectId: string) {
+  return db
+    .selectFrom('reviews')
+    .leftJoin('users', (join) => join.onRef('users.id', '=', 'reviews.reviewer').on('reviews.reviewer_kind', '=', 'human'))
+    .select([
+      'reviews.id',
+      'reviews.project_id',
+      'reviews.reviewer_kind',
+      'reviews.reviewer',
+      'reviews.group_key',
+      'reviews.status',
+      'reviews.scores',
+      'reviews.summary',
+      'reviews.attempts',
+      'reviews.last_error',
+      'reviews.next_attempt_at',
+      'reviews.latency_ms',
+      'reviews.input_tokens',
+      'reviews.output_tokens',
+      'reviews.created_at',
+      'reviews.updated_at',
+      'reviews.completed_at',
+      'users.name as reviewer_name',
+      'users.email as reviewer_email',
+    ])
+    .where('reviews.project_id', '=', projectId)
+    .orderBy('reviews.reviewer_kind', 'desc')
+    .orderBy('reviews.created_at')
+    .orderBy('reviews.reviewer')
+    .execute();
+}

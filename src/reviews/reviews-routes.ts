@@ -5,7 +5,15 @@ import type { Config } from '../core/config.js';
 import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
-import { ListReviewsQuery, RerunBodyOrNone, RerunResponse, ReviewSchema, reviewForApi } from './reviews-schemas.js';
+import {
+  EventProjectReviewsParams,
+  ListReviewsQuery,
+  ProjectReviewsResponse,
+  RerunBodyOrNone,
+  RerunResponse,
+  ReviewSchema,
+  reviewForApi,
+} from './reviews-schemas.js';
 
 /** The AI reviews routes take these from the wiring. */
 export interface ReviewsRoutesDeps {
@@ -41,6 +49,21 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
         setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(request.params.id)}/reviews`, q, page.nextCursor);
         return page.rows.map((r) => reviewForApi(r, q.include_raw === true));
       },
+    );
+
+    app.get(
+      '/events/:id/projects/:project_id/reviews',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary:
+            "One project's review page: the project, every AI review (model, status, scores, summary, failure and attempts), every human review (reviewer's name and e-mail, scores, comment) and its current score line",
+          params: EventProjectReviewsParams,
+          response: { 200: ProjectReviewsResponse, ...problems('forbidden', 'event_not_found', 'project_not_found') },
+        },
+      },
+      async (request) => reviews.projectReviews(principalOf(request), request.params.id, request.params.project_id),
     );
 
     app.post(

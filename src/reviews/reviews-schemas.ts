@@ -76,3 +76,71 @@ export function reviewForApi(r: ReviewRow & { project_name: string; team_name: s
     completed_at: r.completed_at,
   };
 }
+
+export const EventProjectReviewsParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  project_id: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+const Scores = Type.Record(Type.String(), Type.Number(), { description: 'dimension name -> score 0..10' });
+
+export const ProjectAiReviewSchema = Type.Object({
+  id: Type.String(),
+  model: Type.String({ description: 'model identifier (provider/model)' }),
+  status: ReviewStatusSchema,
+  scores: Nullable(Scores),
+  summary: Nullable(Type.String({ description: "the model's summary, plain text (only when succeeded)" })),
+  attempts: Type.Integer(),
+  failure_reason: Nullable(Type.String({ description: 'why the review failed (only when status is failed)' })),
+  last_error: Nullable(Type.String({ description: 'the latest attempt’s error, also while a retry is queued' })),
+  next_attempt_at: Nullable(Type.String()),
+  latency_ms: Nullable(Type.Integer()),
+  input_tokens: Nullable(Type.Integer()),
+  output_tokens: Nullable(Type.Integer()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  completed_at: Nullable(Type.String()),
+});
+
+export const ProjectHumanReviewSchema = Type.Object({
+  id: Type.String(),
+  reviewer_id: Type.String(),
+  reviewer_name: Nullable(Type.String({ description: "the reviewer's display name, null when they set none" })),
+  reviewer_email: Nullable(Type.String({ description: 'null only when the account no longer exists' })),
+  scores: Scores,
+  comment: Nullable(Type.String({ description: "the reviewer's comment, plain text" })),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+export const ProjectReviewsResponse = Type.Object({
+  event_id: Type.String(),
+  project: Type.Object({
+    id: Type.String(),
+    project_name: Type.String(),
+    name: Type.String(),
+    team_name: Type.String(),
+    track_id: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+    github_url: Type.String(),
+    project_website: Nullable(Type.String()),
+    demo_video_url: Nullable(Type.String()),
+    demo_url: Nullable(Type.String()),
+    team_size: Nullable(Type.Integer()),
+    review_status: Type.Union([Type.Literal('pending'), Type.Literal('in_review'), Type.Literal('reviewed')]),
+    judged: Type.Boolean({ description: "false when the team's registration is no longer approved: the project is out of the ranking" }),
+    submitted_at: Type.String(),
+    updated_at: Type.String(),
+  }),
+  dimensions: Type.Array(Type.Object({ name: Type.String(), weight: Type.Number() })),
+  standing: Type.Object(
+    {
+      score: Nullable(Type.Number({ description: 'the weighted score as the leaderboard computes it; null while nobody has scored the project' })),
+      scores_by_model: Type.Record(Type.String(), Type.Number()),
+      scores_by_dimension: Type.Record(Type.String(), Type.Number()),
+    },
+    { description: "the project's current score line, computed from the reviews below with the leaderboard's arithmetic" },
+  ),
+  ai_reviews: Type.Array(ProjectAiReviewSchema, { description: "one per model of the event, in the event's model order (none before judging starts)" }),
+  human_reviews: Type.Array(ProjectHumanReviewSchema, { description: 'one per human reviewer who reviewed the project, earliest first' }),
+});

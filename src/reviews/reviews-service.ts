@@ -22,7 +22,27 @@ export interface ReviewsServiceDeps {
   events: EventsService;
   /** Read lazily: the app's logger exists only once Fastify is built. */
   log?: () => ReviewLog;
+  /**
+   * A project's score line from its reviews, with the leaderboard's arithmetic (the results
+   * domain's; the wiring passes it in). Without it the review page's `standing` is empty.
+   */
+  scoreLine?: ScoreLineOf;
 }
+
+/** The review facts a score line is computed from. */
+export interface ScoreFact {
+  project_id: string;
+  reviewer_kind: string;
+  group_key: string;
+  status: string;
+  scores: string | null;
+}
+
+export type ScoreLineOf = (
+  event: EventRecord,
+  project: { id: string; track_id: string | null; first_submitted_at: string },
+  reviews: readonly ScoreFact[],
+) => { score: number | null; scores_by_model: Record<string, number>; scores_by_dimension: Record<string, number> };
 
 const silent: ReviewLog = { info() {}, warn() {}, error() {} };
 
@@ -208,7 +228,77 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     return n;
   }
 
-  return { start, stop, tick, runOnce, drain, scheduleDue, onEventStatusChanged, list, rerun, workerId: worker.owner };
+  /**
+   * The organizer's review page of one project: the project, every AI review (model, status,
+   * scores, summary, failure), every human review (reviewer named, scores, comment) and the score
+   * line they make. Three indexed reads (the event, the project, its reviews), whatever the size of
+   * the event. A project of another event is 404 project_not_found.
+   */
+  async function projectReviews(who: Principal, eventId: string, projectId: string) {
+    const event = await events.getOwned(eventId, who);
+    const project = await repo.findProjectForReviewPage(db, event.id, projectId);
+    if (!project) throw new AppError('project_not_found', `no project ${projectId} in this event`);
+    const rows = await repo.listProjectReviews(db, project.id);
+    const parse = (scores: string | null) => (scores ? (JSON.parse(scores) as Record<string, number>) : null);
+    // In the event's own model order (a model removed from the event since sorts last).
+    const place = (model: string) => (event.models.includes(model) ? event.models.indexOf(model) : event.models.length);
+    const ai = rows
+      .filter((r) => r.reviewer_kind === 'model')
+      .sort((a, b) => place(a.reviewer) - place(b.reviewer) || (a.reviewer < b.reviewer ? -1 : a.reviewer > b.reviewer ? 1 : 0));
+    const human = rows.filter((r) => r.reviewer_kind === 'human');
+    const standing = deps.scoreLine ? deps.scoreLine(event, project, rows) : { score: null, scores_by_model: {}, scores_by_dimension: {} };
+    return {
+      event_id: event.id,
+      project: {
+        id: project.id,
+        project_name: project.project_name,
+        name: project.project_name,
+        team_name: project.team_name,
+        track_id: project.track_id,
+        description: project.description,
+        github_url: project.github_url,
+        project_website: project.project_website,
+        demo_video_url: project.demo_video_url,
+        demo_url: project.demo_video_url,
+        team_size: project.team_size,
+        review_status: project.review_status,
+        judged: project.registration_status === 'approved',
+        submitted_at: project.first_submitted_at,
+        updated_at: project.updated_at,
+      },
+      dimensions: event.dimensions,
+      standing,
+      ai_reviews: ai.map((r) => ({
+        id: r.id,
+        model: r.reviewer,
+        status: r.status,
+        scores: r.status === 'succeeded' ? parse(r.scores) : null,
+        summary: r.status === 'succeeded' ? r.summary : null,
+        attempts: r.attempts,
+        failure_reason: r.status === 'failed' ? r.last_error : null,
+        last_error: r.last_error,
+        next_attempt_at: r.status === 'queued' ? r.next_attempt_at : null,
+        latency_ms: r.latency_ms,
+        input_tokens: r.input_tokens,
+        output_tokens: r.output_tokens,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+        completed_at: r.completed_at,
+      })),
+      human_reviews: human.map((r) => ({
+        id: r.id,
+        reviewer_id: r.reviewer,
+        reviewer_name: r.reviewer_name?.trim() || null,
+        reviewer_email: r.reviewer_email ?? null,
+        scores: parse(r.scores) ?? {},
+        comment: r.summary,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+      })),
+    };
+  }
+
+  return { start, stop, tick, runOnce, drain, scheduleDue, onEventStatusChanged, list, rerun, projectReviews, workerId: worker.owner };
 }
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;

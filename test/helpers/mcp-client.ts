@@ -34,6 +34,8 @@ export const EXPECTED_MCP_TOOLS = [
   'cancel_event',
   'list_reviews',
   'rerun_reviews',
+  'get_project_reviews',
+  'remind_reviewer',
   'create_webhook',
   'list_webhooks',
   'delete_webhook',

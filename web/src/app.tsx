@@ -27,6 +27,7 @@ const pages = {
   organizerEvents: lazy(() => import('./features/organizer/events-page')),
   eventForm: lazy(() => import('./features/organizer/event-form-page')),
   eventDetail: lazy(() => import('./features/organizer/event-detail-page')),
+  projectReviews: lazy(() => import('./features/organizer/project-reviews-page')),
   reviewEvents: lazy(() => import('./features/reviewer/review-events-page')),
   reviewProjects: lazy(() => import('./features/reviewer/review-projects-page')),
   reviewProject: lazy(() => import('./features/reviewer/review-project-page')),
@@ -98,6 +99,7 @@ export function Routes() {
       <Route path="/events/new" component={guarded(pages.eventForm, 'organizer')} />
       <Route path="/events/:id/edit" component={guarded(pages.eventForm, 'organizer')} />
       <Route path="/events/:id" component={guarded(pages.eventDetail, 'organizer')} />
+      <Route path="/events/:id/projects/:projectId" component={guarded(pages.projectReviews, 'organizer')} />
       <Route path="/events/:id/:tab" component={guarded(pages.eventDetail, 'organizer')} />
       <Route path="/reviews" component={guarded(pages.reviewEvents, 'user')} />
       <Route path="/reviews/:eventId" component={guarded(pages.reviewProjects, 'user')} />

@@ -416,6 +416,17 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
 }
 
+/** The last reminder an organizer sent a reviewer of an event (0224): at most one a day. */
+export interface ReviewerRemindersTable {
+  event_id: string;
+  user_id: string;
+  last_sent_at: string;
+  last_sent_by: string;
+  /** The open reviews the last reminder named. */
+  open_reviews: number;
+  reminders_sent: Generated<number>;
+}
+
 /** A rendered notification mail waiting to be sent (0215). */
 export interface MailQueueTable {
   id: string;
@@ -441,6 +452,7 @@ export interface MailQueueTable {
 
 export interface Database {
   mail_queue: MailQueueTable;
+  reviewer_reminders: ReviewerRemindersTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   standings: StandingsTable;

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { Link } from 'wouter';
 import { post } from '../../lib/api';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Button, ConfirmDialog } from '../../ui/controls';
@@ -7,6 +8,7 @@ import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import type { TabProps } from './detail-types';
 import { fraction } from './detail-leaderboard-math';
 import { keys, LiveNote, LoadMore, ProgressBar, TableWrap, useOrganizerT, usePagedList, useStats } from './detail-shared';
+import { projectReviewsHref } from './project-links';
 
 export default function AiReviewsTab({ event }: TabProps) {
   const { t } = useOrganizerT();
@@ -119,7 +121,9 @@ export default function AiReviewsTab({ event }: TabProps) {
                 {failedRows.map((r) => (
                   <tr key={r.id}>
                     <td>
-                      <strong>{r.project_name}</strong>
+                      <Link href={projectReviewsHref(event.id, r.project_id)} className="detail-project-link">
+                        <strong>{r.project_name}</strong>
+                      </Link>
                       <div className="small muted">{r.team_name}</div>
                     </td>
                     <td className="detail-model-name">{r.reviewer}</td>

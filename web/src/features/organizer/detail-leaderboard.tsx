@@ -1,10 +1,12 @@
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { Link } from 'wouter';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import type { TabProps } from './detail-types';
 import { disagreements, isScored } from './detail-leaderboard-math';
 import { LiveNote, LoadMore, PendingNote, pendingOf, TableWrap, trackName, useOrganizerT, usePagedList } from './detail-shared';
+import { projectReviewsHref } from './project-links';
 
 // Recharts is large: it loads only when this tab shows charts.
 const ScoreCharts = lazy(() => import('./detail-charts'));
@@ -72,7 +74,9 @@ export default function LeaderboardTab({ event }: TabProps) {
                   <tr key={e.project_id}>
                     <td className="num">{fmt.number(e.rank, 0)}</td>
                     <td className="detail-name-cell">
-                      <strong>{e.project_name}</strong>
+                      <Link href={projectReviewsHref(event.id, e.project_id)} className="detail-project-link">
+                        <strong>{e.project_name}</strong>
+                      </Link>
                       <div className="small muted">
                         {e.team_name}
                         {event.tracks.length > 0 ? ` · ${trackName(event, e.track_id, t('detail.noTrack'))}` : ''}
@@ -139,7 +143,9 @@ export default function LeaderboardTab({ event }: TabProps) {
                     {disagree.map((d) => (
                       <tr key={d.entry.project_id}>
                         <td className="detail-name-cell">
-                          <strong>{d.entry.project_name}</strong>
+                          <Link href={projectReviewsHref(event.id, d.entry.project_id)} className="detail-project-link">
+                            <strong>{d.entry.project_name}</strong>
+                          </Link>
                           <div className="small muted">{d.entry.team_name}</div>
                         </td>
                         <td className="num">{fmt.number(d.spread, 2)}</td>

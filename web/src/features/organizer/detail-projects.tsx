@@ -1,8 +1,10 @@
 import { useMemo } from 'react';
+import { Link } from 'wouter';
 import { useDetailFormat as useFormat } from './detail-format';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import type { TabProps } from './detail-types';
 import { LiveNote, LoadMore, trackName, useOrganizerT, usePagedList } from './detail-shared';
+import { projectReviewsHref } from './project-links';
 
 export default function ProjectsTab({ event }: TabProps) {
   const { t } = useOrganizerT();
@@ -22,7 +24,9 @@ export default function ProjectsTab({ event }: TabProps) {
             <li key={p.id} className="detail-item">
               <div className="detail-item-head">
                 <div className="detail-item-title">
-                  <strong>{p.project_name}</strong>{' '}
+                  <Link href={projectReviewsHref(event.id, p.id)} className="detail-project-link">
+                    <strong>{p.project_name}</strong>
+                  </Link>{' '}
                   <span className={`badge badge-review-${p.review_status}`}>{t(`projects.reviewStatus.${p.review_status}`)}</span>
                   <div className="small muted">
                     {t('projects.team')}: {p.team_name}

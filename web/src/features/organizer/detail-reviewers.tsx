@@ -46,6 +46,25 @@ export default function ReviewersTab({ event }: TabProps) {
     },
   });
 
+  const [reminded, setReminded] = useState<string | null>(null);
+  const remind = useMutation({
+    mutationFn: (r: { id: string; email: string }) => post('/events/{id}/reviewers/{userId}/remind', { path: { id: event.id, userId: r.id } }),
+    onSuccess: async (_answer, r) => {
+      setReminded(t('reviewers.reminded', { email: r.email }));
+      await client.invalidateQueries({ queryKey: keys.all(event.id) });
+    },
+  });
+  const remindAll = useMutation({
+    mutationFn: () => post('/events/{id}/reviewer-reminders', { path: { id: event.id } }),
+    onSuccess: async (answer) => {
+      const n = answer.reminded.length;
+      setReminded(n > 0 ? t('reviewers.remindAllDone', { count: n }) : t('reviewers.remindAllNone'));
+      await client.invalidateQueries({ queryKey: keys.all(event.id) });
+    },
+  });
+  const remindError = remind.error ?? remindAll.error;
+  const judging = event.status === 'judging';
+
   function submit(e: FormEvent) {
     e.preventDefault();
     setInvited(null);
@@ -86,7 +105,30 @@ export default function ReviewersTab({ event }: TabProps) {
       ) : (
         <>
           <section className="card" aria-labelledby="reviewers-title">
-            <h2 id="reviewers-title">{t('reviewers.reviewersTitle')}</h2>
+            <div className="spread">
+              <h2 id="reviewers-title">{t('reviewers.reviewersTitle')}</h2>
+              {judging && list.data.reviewers.some((r) => r.open_reviews > 0) ? (
+                <Button
+                  variant="secondary"
+                  busy={remindAll.isPending}
+                  onClick={() => {
+                    remind.reset();
+                    remindAll.reset();
+                    setReminded(null);
+                    remindAll.mutate();
+                  }}
+                >
+                  {t('reviewers.remindAll')}
+                </Button>
+              ) : null}
+            </div>
+            {judging ? <p className="small muted">{t('reviewers.remindHint')}</p> : null}
+            {reminded ? (
+              <div className="alert alert-ok" role="status">
+                {reminded}
+              </div>
+            ) : null}
+            {remindError ? <ProblemAlert error={remindError} /> : null}
             {list.data.reviewers.length === 0 ? (
               <p className="muted">{t('reviewers.noReviewers')}</p>
             ) : (
@@ -103,7 +145,27 @@ export default function ReviewersTab({ event }: TabProps) {
                         <span className="small muted">{t('reviewers.added', { date: fmt.date(r.added_at) })}</span>
                         <ProgressBar value={fraction(reviewed, assigned)} label={`${r.email}: ${text}`} tone="ok" />
                         <span className="small">{text}</span>
+                        <span className="small muted">
+                          {r.open_reviews > 0 ? t('reviewers.open', { count: r.open_reviews }) : t('reviewers.openNone')}
+                          {r.last_reminded_at ? ` · ${t('reviewers.lastReminded', { date: fmt.dateTime(r.last_reminded_at) })}` : ''}
+                        </span>
                       </div>
+                      {judging && r.open_reviews > 0 ? (
+                        <Button
+                          variant="secondary"
+                          className="btn-small"
+                          aria-label={t('reviewers.remindLabel', { email: r.email })}
+                          busy={remind.isPending && remind.variables?.id === r.user_id}
+                          onClick={() => {
+                            remind.reset();
+                            remindAll.reset();
+                            setReminded(null);
+                            remind.mutate({ id: r.user_id, email: r.email });
+                          }}
+                        >
+                          {t('reviewers.remind')}
+                        </Button>
+                      ) : null}
                       <Button
                         variant="ghost"
                         className="btn-small"
