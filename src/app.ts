@@ -36,6 +36,8 @@ import { memoryRateLimitStore, type RateLimitStore } from './core/rate-limit.js'
 import { agentCreateRoute, eventsRoutes } from './events/events-routes.js';
 import { createEventCatalog } from './events/event-catalog.js';
 import { createEventsService } from './events/events-service.js';
+import { eventMediaRoutes } from './events/event-media-routes.js';
+import { createEventMediaService } from './events/event-media-service.js';
 import { mcpRoutes } from './mcp/mcp-routes.js';
 import { createRegistrationsService } from './registrations/registrations-service.js';
 import { registrationsRoutes } from './registrations/registrations-routes.js';
@@ -181,6 +183,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     maxBytes: config.eventCacheMaxBytes,
   });
   const events = createEventsService({ db, dialect: database.dialect, clock, catalog });
+  const eventMedia = createEventMediaService({ db, clock, events, limits: config.media });
   const waits = createRegistrationWaits({ db, notifier, recheckMs: config.waitRecheckMs });
   const registrations = createRegistrationsService({ db, clock, events, notifier, waits });
   const submissions = createSubmissionsService({ db, clock, events, registrations });
@@ -234,6 +237,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     accounts,
     auth,
     events,
+    eventMedia,
     registrations,
     submissions,
     mailer,
@@ -338,6 +342,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     async (api) => {
       await api.register(skillRoutes(agents));
       await api.register(eventsRoutes(ctx));
+      await api.register(eventMediaRoutes(ctx));
       await api.register(registrationsRoutes(ctx));
       await api.register(teamsRoutes(ctx));
       await api.register(submissionsRoutes(ctx));
