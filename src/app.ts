@@ -56,6 +56,8 @@ import { submissionsRoutes } from './submissions/submissions-routes.js';
 import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';
 import type { PageHeadSource } from './web/page-head.js';
 import { markdownText } from './core/markdown.js';
+import { mediaUrl } from './events/events-model.js';
+import { loadSiteLogo } from './web/site-logo.js';
 import { webhooksRoutes } from './webhooks/webhooks-routes.js';
 import { createMailWorker } from './notifications/mail-worker.js';
 import { MAIL_QUEUED } from './notifications/notification-queue.js';
@@ -165,6 +167,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const rateLimitStore = opts.rateLimitStore ?? memoryRateLimitStore();
   const db = database.db;
 
+  const siteLogo = loadSiteLogo(config);
   const accounts = createAccountsService({
     db,
     clock,
@@ -210,6 +213,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     mailer,
     publicUrl: config.publicUrl,
     siteName: config.siteName,
+    siteLogo: siteLogo?.url ?? null,
     log: () => app.log,
   });
   // What the pages' HTML says before any script runs (title, link previews): only public events.
@@ -218,9 +222,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     siteNameSet: config.siteNameSet,
     publicUrl: config.publicUrl,
     tagline: 'Hackathons for people and agents.',
+    siteLogo: siteLogo?.url ?? null,
     event: async (id) => {
       const e = await events.getPublic(id, null);
-      return { name: e.name, description: markdownText(e.description, 200) };
+      return { name: e.name, description: markdownText(e.description, 200), cover: mediaUrl(config.publicUrl, e.id, 'cover', e.cover_version) };
+    },
+    project: async (eventId, projectId) => {
+      const p = await gallery.project(null, eventId, projectId);
+      return { name: p.project_name, description: markdownText(p.description, 200) };
     },
   };
   const shutdown = new AbortController();
@@ -363,7 +372,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await app.register(agentCreateRoute(ctx));
   await app.register(discoveryRoutes(agents));
   await app.register(docsRoutes(ctx));
-  await app.register(webRoutes(pageHead));
+  await app.register(webRoutes(pageHead, siteLogo));
 
   if (config.ai.workersEnabled) reviews.start();
   if (config.accounts.signupMode === 'open' && config.accounts.signupConfirmation === 'off') {

@@ -32,7 +32,7 @@ describe.each(DIALECTS)('event cover images and logos (%s)', (dialect) => {
   async function upload(id: string, kind: string, bytes: Buffer, contentType: string | null, opts: { key?: string; query?: string } = {}) {
     const headers: Record<string, string> = { authorization: `Bearer ${opts.key ?? org.key}` };
     if (contentType) headers['content-type'] = contentType;
-    const res = await fetch(`${t.url}/api/v1/events/${id}/media/${kind}${opts.query ?? ''}`, { method: 'PUT', headers, body: bytes });
+    const res = await fetch(`${t.url}/api/v1/events/${id}/media/${kind}${opts.query ?? ''}`, { method: 'PUT', headers, body: new Uint8Array(bytes) });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   }
@@ -160,7 +160,7 @@ describe.each(DIALECTS)('event cover images and logos (%s)', (dialect) => {
   });
 
   it('lets only the event’s organizers upload or remove: 401 without a key, 403 for another organizer', async () => {
-    const anon = await fetch(`${t.url}/api/v1/events/${eventId}/media/cover`, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: tinyPng() });
+    const anon = await fetch(`${t.url}/api/v1/events/${eventId}/media/cover`, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(tinyPng()) });
     expect(anon.status).toBe(401);
     const foreign = await upload(eventId, 'cover', tinyPng(), 'image/png', { key: other.key });
     expect(foreign.status).toBe(403);
