@@ -6,6 +6,7 @@ import { problems } from '../core/http/schemas.js';
 import type { EventMediaKind } from '../core/db/schema.js';
 import { IMAGE_TYPES } from '../core/image-format.js';
 import { mediaUrl } from './events-model.js';
+import { GetQuery, MediaInfoSchema, MediaParams, UploadQuery } from './event-media-schemas.js';
 import { mediaFileName, mediaTooLarge, mediaVersion, type EventMediaService } from './event-media-service.js';
 
 /** The media routes take these from the wiring. */
@@ -13,37 +14,6 @@ export interface EventMediaRoutesDeps {
   eventMedia: EventMediaService;
   config: { publicUrl: string };
 }
-
-const MediaParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 64 }),
-  kind: Type.Union([Type.Literal('cover'), Type.Literal('logo')], { description: 'cover: the wide banner image; logo: the square mark' }),
-});
-
-const UploadQuery = Type.Object(
-  {
-    filename: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 255,
-        description: "the uploaded file's name, if you want its extension checked against the content (it is never stored or used as a path)",
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const GetQuery = Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'the version in cover_url / logo_url (caching only)' })) });
-
-const MediaInfoSchema = Type.Object({
-  kind: Type.String(),
-  url: Type.String({ description: 'where the image is served (the event’s cover_url / logo_url)' }),
-  content_type: Type.String({ description: 'image/png, image/jpeg or image/webp: what the bytes are' }),
-  size: Type.Integer({ description: 'bytes' }),
-  width: Type.Integer(),
-  height: Type.Integer(),
-  sha256: Type.String(),
-  updated_at: Type.String(),
-});
 
 const binary = { type: 'string', format: 'binary' } as const;
 
