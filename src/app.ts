@@ -194,7 +194,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const standings = createStandingsRefresher({ db, dialect: database.dialect, inlineRows: config.leaderboardInlineRefresh, log: () => app.log });
   const voting = createVotingService({ db, clock, events });
   const results = createResultsService({ db, dialect: database.dialect, clock, events, standings, peoplesChoice: voting.freeze, notifier });
-  const mailer = createMailer(config.mail);
+  const mailer = createMailer(config.mail, { siteName: config.siteName, publicUrl: config.publicUrl, siteLogo: siteLogo?.url ?? null });
   const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });
   const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer });
   const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, lockout, mailer });

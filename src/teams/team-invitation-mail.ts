@@ -36,5 +36,5 @@ export function teamInvitationMail(input: TeamInvitationMailInput): MailMessage 
     `<p>The link expires at ${escapeHtml(expiresAt)}. If you did not expect this invitation, ignore this e-mail.</p>`,
     '</body></html>',
   ].join('\n');
-  return { to, subject, text, html };
+  return { to, subject, text, html, brand: true };
 }

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
@@ -229,5 +232,63 @@ describe.each(DIALECTS)('event cover images and logos (%s)', (dialect) => {
     const res = await t.api('PATCH', `/events/${eventId}`, { key: org.key, raw: huge, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
+  });
+});
+
+describe.each(DIALECTS)('the site logo (%s)', (dialect) => {
+  let t: TestApp;
+  let external: TestApp;
+  let dir: string;
+  const logo = tinyPng(8, 8, [10, 120, 200]);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hk-logo-'));
+    writeFileSync(join(dir, 'logo.png'), logo);
+    t = await startTestApp(dialect, {
+      env: { REVIEW_WORKERS: 'false', SITE_NAME: 'Open Hack Days', SITE_LOGO_FILE: join(dir, 'logo.png'), OUTBOX_DIR: join(dir, 'outbox') },
+    });
+    external = await startTestApp(dialect, { env: { REVIEW_WORKERS: 'false', SITE_LOGO_URL: 'https://cdn.example.org/brand/logo.png' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await external?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves SITE_LOGO_FILE at /site-logo with its checked type and names it in every page head', async () => {
+    const sha = createHash('sha256').update(logo).digest('hex');
+    const res = await fetch(`${t.url}/site-logo`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('etag')).toBe(`"${sha}"`);
+    expect(Buffer.from(await res.arrayBuffer()).equals(logo)).toBe(true);
+    const url = `${t.config.publicUrl}/site-logo?v=${sha.slice(0, 16)}`;
+    const home = metas((await t.request('GET', '/')).text);
+    expect(home['site-logo']).toBe(url);
+    // Pages without an event cover preview with the site's logo.
+    expect(home['og:image']).toBe(url);
+    const org = await quickUser(t, 'organizer');
+    const eventId = await createEvent(t, org.key);
+    expect(metas((await t.request('GET', `/hackathons/${eventId}`)).text)['og:image']).toBe(url);
+  });
+
+  it('puts SITE_NAME (and the logo) into mails whose text does not name the site: a reviewer invitation', async () => {
+    const org = await quickUser(t, 'organizer');
+    const eventId = await createEvent(t, org.key);
+    const invite = await t.api('POST', `/events/${eventId}/reviewers`, { key: org.key, body: { email: 'judge@example.com' } });
+    expect(invite.status).toBe(201);
+    const files = readdirSync(join(dir, 'outbox'));
+    const mail = files.map((f) => readFileSync(join(dir, 'outbox', f), 'utf8')).find((m) => m.includes('judge@example.com'))!;
+    expect(mail).toContain('This mail was sent by Open Hack Days');
+    expect(mail).toContain('site-logo?v=');
+  });
+
+  it('lets the pages load an outside SITE_LOGO_URL: its origin joins img-src, nothing else changes', async () => {
+    const page = await external.request('GET', '/');
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https://cdn.example.org; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    expect(metas(page.text)['site-logo']).toBe('https://cdn.example.org/brand/logo.png');
+    expect((await fetch(`${external.url}/site-logo`)).status).toBe(404);
   });
 });
