@@ -63,22 +63,23 @@ function MediaControl({ event, kind, url, onChanged, disabled }: { event: EventD
         {t(`media.${kind}Hint`)}
       </p>
       <div className="row">
-        <label className="event-media-pick" htmlFor={inputId}>
-          {src ? t('media.replace') : t('media.upload')}
+        {/* The native picker's own words follow the browser's language, not the page's: a labelled button instead. */}
+        <label className={`btn btn-secondary btn-small event-media-pick${disabled || busy ? ' is-disabled' : ''}`}>
+          {src ? t(`media.${kind}Replace`) : t(`media.${kind}Upload`)}
+          <input
+            className="sr-only"
+            type="file"
+            accept={ACCEPT}
+            disabled={disabled || busy}
+            aria-describedby={`${inputId}-hint`}
+            data-testid={`media-input-${kind}`}
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              e.currentTarget.value = '';
+              if (file) upload.mutate(file);
+            }}
+          />
         </label>
-        <input
-          id={inputId}
-          type="file"
-          accept={ACCEPT}
-          disabled={disabled || busy}
-          aria-describedby={`${inputId}-hint`}
-          data-testid={`media-input-${kind}`}
-          onChange={(e) => {
-            const file = e.currentTarget.files?.[0];
-            e.currentTarget.value = '';
-            if (file) upload.mutate(file);
-          }}
-        />
         {src ? (
           <Button variant="secondary" className="btn-small" busy={remove.isPending} disabled={disabled || busy} onClick={() => remove.mutate()}>
             {t('media.remove')}
