@@ -30,4 +30,3 @@ export const MediaInfoSchema = Type.Object({
   sha256: Type.String(),
   updated_at: Type.String(),
 });
-

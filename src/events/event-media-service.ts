@@ -55,7 +55,10 @@ export function checkUpload(
   if (bytes.length > max) throw mediaTooLarge(kind, max);
   const declaredType = declaredImageType(declared);
   if (!declaredType) {
-    throw new AppError('media_type_unsupported', `send the image with Content-Type image/png, image/jpeg or image/webp (got ${JSON.stringify(declared ?? '')})`);
+    throw new AppError(
+      'media_type_unsupported',
+      `send the image with Content-Type image/png, image/jpeg or image/webp (got ${JSON.stringify(declared ?? '')})`,
+    );
   }
   const info = sniffImage(bytes);
   if (!info) throw new AppError('media_type_unsupported', 'the body is not a PNG, JPEG or WebP image (its bytes were checked, not its name)');
@@ -95,7 +98,14 @@ export function createEventMediaService(deps: { db: Db; clock: Clock; events: Ev
 
   const maxBytes = (kind: EventMediaKind) => (kind === 'cover' ? limits.coverMaxBytes : limits.logoMaxBytes);
 
-  async function put(who: Principal, eventId: string, kind: EventMediaKind, bytes: Buffer, declared: string | undefined, filename?: string): Promise<MediaInfo> {
+  async function put(
+    who: Principal,
+    eventId: string,
+    kind: EventMediaKind,
+    bytes: Buffer,
+    declared: string | undefined,
+    filename?: string,
+  ): Promise<MediaInfo> {
     const event = await events.getOwned(eventId, who);
     const info = checkUpload(kind, bytes, declared, filename, limits);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -147,7 +157,7 @@ export function createEventMediaService(deps: { db: Db; clock: Clock; events: Ev
     const event = await events.getPublic(eventId, who);
     const row = await db.selectFrom('event_media').selectAll().where('event_id', '=', event.id).where('kind', '=', kind).executeTakeFirst();
     if (!row) throw new AppError('media_not_found', `event ${event.id} has no ${kind}`);
-    const bytes = Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes as Uint8Array);
+    const bytes = Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes);
     return {
       kind,
       content_type: row.content_type as ImageType,

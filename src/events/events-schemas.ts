@@ -55,7 +55,9 @@ export const EventSchema = Type.Object({
   gallery_visibility: GalleryVisibilitySchema,
   voting: VotingSchema,
   cover_url: Nullable(
-    Type.String({ description: "the event's cover image (absolute URL, changes when a new one is uploaded); null: none. PUT /events/{id}/media/cover sets it" }),
+    Type.String({
+      description: "the event's cover image (absolute URL, changes when a new one is uploaded); null: none. PUT /events/{id}/media/cover sets it",
+    }),
   ),
   logo_url: Nullable(Type.String({ description: "the event's logo (absolute URL, changes when a new one is uploaded); null: none" })),
   tracks: Type.Array(TrackSchema),
@@ -94,7 +96,9 @@ export const EventSummarySchema = Type.Object({
   result_announced_at: Nullable(Type.String()),
   tracks: Type.Array(TrackSchema),
   cover_url: Nullable(
-    Type.String({ description: "the event's cover image (absolute URL, changes when a new one is uploaded); null: none. PUT /events/{id}/media/cover sets it" }),
+    Type.String({
+      description: "the event's cover image (absolute URL, changes when a new one is uploaded); null: none. PUT /events/{id}/media/cover sets it",
+    }),
   ),
   logo_url: Nullable(Type.String({ description: "the event's logo (absolute URL, changes when a new one is uploaded); null: none" })),
   created_at: Type.String(),

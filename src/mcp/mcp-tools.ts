@@ -749,7 +749,12 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
             IMAGE_TYPES.map((t) => Type.Literal(t)),
             { description: 'what the image is' },
           ),
-          data_base64: Type.String({ minLength: 4, maxLength: 20_000_000, pattern: '^[A-Za-z0-9+/]+={0,2}$', description: 'the image file, base64-encoded (no data: prefix)' }),
+          data_base64: Type.String({
+            minLength: 4,
+            maxLength: 20_000_000,
+            pattern: '^[A-Za-z0-9+/]+={0,2}$',
+            description: 'the image file, base64-encoded (no data: prefix)',
+          }),
           filename: UploadQuery.properties.filename,
         },
         required: ['content_type', 'data_base64'],

@@ -53,7 +53,12 @@ export async function headFor(path: string, source: PageHeadSource): Promise<Pag
   if (m[3]) {
     const project = source.project ? await source.project(m[1]!, m[3]).catch(() => null) : null;
     if (!project) return { ...site, image };
-    return { title: `${project.name} · ${event.name} · ${source.siteName}`, description: project.description || event.description || source.tagline, url, image };
+    return {
+      title: `${project.name} · ${event.name} · ${source.siteName}`,
+      description: project.description || event.description || source.tagline,
+      url,
+      image,
+    };
   }
   const name = m[2] === 'result' ? `Results: ${event.name}` : m[2] === 'gallery' ? `Projects: ${event.name}` : event.name;
   return { title: `${name} · ${source.siteName}`, description: event.description || source.tagline, url, image };

@@ -164,7 +164,11 @@ describe.each(DIALECTS)('event cover images and logos (%s)', (dialect) => {
   });
 
   it('lets only the event’s organizers upload or remove: 401 without a key, 403 for another organizer', async () => {
-    const anon = await fetch(`${t.url}/api/v1/events/${eventId}/media/cover`, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(tinyPng()) });
+    const anon = await fetch(`${t.url}/api/v1/events/${eventId}/media/cover`, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: new Uint8Array(tinyPng()),
+    });
     expect(anon.status).toBe(401);
     const foreign = await upload(eventId, 'cover', tinyPng(), 'image/png', { key: other.key });
     expect(foreign.status).toBe(403);
@@ -213,16 +217,33 @@ describe.each(DIALECTS)('event cover images and logos (%s)', (dialect) => {
   it('takes an image over MCP in base64 (upload_event_media) and removes it (remove_event_media)', async () => {
     const mcp = await connectMcp(t, org.key);
     const logo = tinyWebp(16, 16);
-    const up = toolOk(await mcp.callTool({ name: 'upload_event_media', arguments: { event_id: eventId, kind: 'logo', content_type: 'image/webp', data_base64: logo.toString('base64'), filename: 'logo.webp' } }));
+    const up = toolOk(
+      await mcp.callTool({
+        name: 'upload_event_media',
+        arguments: { event_id: eventId, kind: 'logo', content_type: 'image/webp', data_base64: logo.toString('base64'), filename: 'logo.webp' },
+      }),
+    );
     expect(up).toMatchObject({ kind: 'logo', content_type: 'image/webp', width: 16, height: 16, size: logo.length });
     expect((await download(eventId, 'logo')).bytes.equals(logo)).toBe(true);
-    const wrong = toolProblem(await mcp.callTool({ name: 'upload_event_media', arguments: { event_id: eventId, kind: 'logo', content_type: 'image/png', data_base64: logo.toString('base64') } }));
+    const wrong = toolProblem(
+      await mcp.callTool({
+        name: 'upload_event_media',
+        arguments: { event_id: eventId, kind: 'logo', content_type: 'image/png', data_base64: logo.toString('base64') },
+      }),
+    );
     expect(wrong).toMatchObject({ code: 'media_type_mismatch', status: 415 });
     const notImage = toolProblem(
-      await mcp.callTool({ name: 'upload_event_media', arguments: { event_id: eventId, kind: 'logo', content_type: 'image/png', data_base64: Buffer.from('<svg/>').toString('base64') } }),
+      await mcp.callTool({
+        name: 'upload_event_media',
+        arguments: { event_id: eventId, kind: 'logo', content_type: 'image/png', data_base64: Buffer.from('<svg/>').toString('base64') },
+      }),
     );
     expect(notImage).toMatchObject({ code: 'media_type_unsupported', status: 415 });
-    expect(toolOk(await mcp.callTool({ name: 'remove_event_media', arguments: { event_id: eventId, kind: 'logo' } }))).toEqual({ event_id: eventId, kind: 'logo', deleted: true });
+    expect(toolOk(await mcp.callTool({ name: 'remove_event_media', arguments: { event_id: eventId, kind: 'logo' } }))).toEqual({
+      event_id: eventId,
+      kind: 'logo',
+      deleted: true,
+    });
     expect((await t.api('GET', `/events/${eventId}`)).body.logo_url).toBeNull();
     await mcp.close();
   });

@@ -75,8 +75,14 @@ describe('event cover image and logo (SQLite)', () => {
       // Removing the logo takes it off the page.
       await page.goto(`${t.url}/events/${eventId}/edit`);
       await settled(page);
-      await page.locator('.event-media-logo').getByRole('button', { name: locale === 'en' ? 'Remove' : '移除' }).click();
-      await page.locator('.event-media-logo').getByText(locale === 'en' ? 'None yet.' : '尚未上传。').waitFor();
+      await page
+        .locator('.event-media-logo')
+        .getByRole('button', { name: locale === 'en' ? 'Remove' : '移除' })
+        .click();
+      await page
+        .locator('.event-media-logo')
+        .getByText(locale === 'en' ? 'None yet.' : '尚未上传。')
+        .waitFor();
       const event = await t.api('GET', `/events/${eventId}`);
       expect(event.body.logo_url).toBeNull();
       expect(event.body.cover_url).not.toBeNull();

@@ -221,10 +221,12 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
               <EventMediaSection
                 event={event}
                 disabled={finished}
-                onChanged={() => void get('/events/{id}', { path: { id: event.id } }).then((fresh) => {
-                  client.setQueryData(['events', fresh.id, 'owner'], fresh);
-                  setEvent(fresh);
-                })}
+                onChanged={() =>
+                  void get('/events/{id}', { path: { id: event.id } }).then((fresh) => {
+                    client.setQueryData(['events', fresh.id, 'owner'], fresh);
+                    setEvent(fresh);
+                  })
+                }
               />
             ) : null}
 

@@ -30,7 +30,19 @@ export function EventMediaSection({ event, onChanged, disabled }: { event: Event
   );
 }
 
-function MediaControl({ event, kind, url, onChanged, disabled }: { event: EventDoc; kind: Kind; url: string | null; onChanged: () => void; disabled: boolean }) {
+function MediaControl({
+  event,
+  kind,
+  url,
+  onChanged,
+  disabled,
+}: {
+  event: EventDoc;
+  kind: Kind;
+  url: string | null;
+  onChanged: () => void;
+  disabled: boolean;
+}) {
   const { t } = useT('organizer-form', formMessages);
   const client = useQueryClient();
   const inputId = useId();
