@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
-import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { approvedTeam, createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { tinyJpeg, tinyPng, tinyWebp } from '../helpers/images.js';
 import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { quickUser } from '../helpers/quick-users.js';
@@ -246,6 +246,39 @@ describe.each(DIALECTS)('event cover images and logos (%s)', (dialect) => {
     });
     expect((await t.api('GET', `/events/${eventId}`)).body.logo_url).toBeNull();
     await mcp.close();
+  });
+
+  it('previews a gallery project page with the event cover and the project’s own title', async () => {
+    const id = await createEvent(t, org.key, { name: 'Showcase', models: [] });
+    const { team } = await approvedTeam(t, id, org.key, { team_name: 'Owls', track_id: 'tools' });
+    const sub = await t.api('POST', `/events/${id}/submit`, {
+      key: team.key,
+      body: { project_name: 'Owl CLI', description: 'A **fast** tool', github_url: 'https://github.com/owls/cli' },
+    });
+    expect(sub.status).toBe(201);
+    expect((await upload(id, 'cover', tinyPng(12, 6), 'image/png')).status).toBe(200);
+    const cover = (await t.api('GET', `/events/${id}`)).body.cover_url as string;
+    t.clock.advance(3 * 86_400_000);
+    const project = metas((await t.request('GET', `/hackathons/${id}/projects/${sub.body.id}`)).text);
+    expect(project['og:title']).toBe('Owl CLI · Showcase · Hackathon platform');
+    expect(project['og:description']).toBe('A fast tool');
+    expect(project['og:image']).toBe(cover.replaceAll('&', '&amp;'));
+    const gallery = metas((await t.request('GET', `/hackathons/${id}/gallery`)).text);
+    expect(gallery['og:title']).toBe('Projects: Showcase · Hackathon platform');
+    expect(gallery['og:image']).toBe(project['og:image']);
+  });
+
+  it('keeps the event row and the stored image in step under concurrent uploads', async () => {
+    const images = Array.from({ length: 12 }, (_, i) => tinyPng(i + 1, 1));
+    const answers = await Promise.all(images.map((img) => upload(eventId, 'cover', img, 'image/png')));
+    expect(answers.map((a) => a.status)).toEqual(images.map(() => 200));
+    const ev = await t.api('GET', `/events/${eventId}`);
+    const got = await download(eventId, 'cover');
+    const sha = createHash('sha256').update(got.bytes).digest('hex');
+    expect(ev.body.cover_url).toBe(`${t.config.publicUrl}/api/v1/events/${eventId}/media/cover?v=${sha.slice(0, 16)}`);
+    expect(images.some((img) => img.equals(got.bytes))).toBe(true);
+    const rows = await t.ctx.db.selectFrom('event_media').select('kind').where('event_id', '=', eventId).execute();
+    expect(rows.map((r) => r.kind).sort()).toEqual(['cover']);
   });
 
   it('leaves the JSON body limit of other routes as it was', async () => {
