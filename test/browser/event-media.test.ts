@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEvent, type TestApp, type TestUser } from '../helpers/harness.js';
+import { approvedTeam, createEvent, type TestApp, type TestUser } from '../helpers/harness.js';
 import { tinyPng } from '../helpers/images.js';
 import { PASSWORD } from '../helpers/web-session.js';
 import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInSession, startWebApp } from './browser-harness.js';
@@ -21,6 +21,41 @@ describe('event cover image and logo (SQLite)', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+  });
+
+  it('shows the cover and logo atop the gallery once it is open (en desktop, zh-CN phone)', async () => {
+    const id = await createEvent(t, organizer.key, { name: 'Gallery pictures', models: [] });
+    const { team } = await approvedTeam(t, id, organizer.key, { team_name: 'Owls', track_id: 'tools' });
+    const sub = await t.api('POST', `/events/${id}/submit`, { key: team.key, body: { project_name: 'Owl CLI', github_url: 'https://github.com/owls/cli' } });
+    expect(sub.status).toBe(201);
+    for (const [kind, img] of [
+      ['cover', tinyPng(120, 63, [20, 140, 90])],
+      ['logo', tinyPng(16, 16, [200, 40, 90])],
+    ] as const) {
+      const res = await fetch(`${t.url}/api/v1/events/${id}/media/${kind}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${organizer.key}`, 'content-type': 'image/png' },
+        body: new Uint8Array(img),
+      });
+      expect(res.status).toBe(200);
+    }
+    t.clock.advance(3 * 86_400_000);
+    for (const [locale, viewport] of [
+      ['en', 'desktop'],
+      ['zh-CN', 'phone'],
+    ] as const) {
+      const { page, context, problems } = await openPage(browser, { locale, viewport });
+      page.setDefaultTimeout(10_000);
+      await page.goto(`${t.url}/hackathons/${id}/gallery`);
+      await settled(page);
+      await page.getByRole('link', { name: 'Owl CLI' }).first().waitFor();
+      await expect(page.locator('.event-cover img').evaluate(drawn)).resolves.toBe(true);
+      await expect(page.locator('.page-header .event-logo').evaluate(drawn)).resolves.toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, `event-media-gallery-${locale}`);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
   });
 
   for (const [locale, viewport] of [
