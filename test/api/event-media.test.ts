@@ -177,6 +177,11 @@ describe.each(DIALECTS)('event cover images and logos (%s)', (dialect) => {
     expect(foreignDelete.status).toBe(403);
     expect(foreignDelete.body.code).toBe('forbidden');
     expect((await download(eventId, 'cover')).status).toBe(200);
+    // A co-organizer named by e-mail may.
+    const co = await quickUser(t, 'user');
+    const shared = await createEvent(t, org.key, { co_organizers: [co.email] });
+    expect((await upload(shared, 'logo', tinyPng(), 'image/png', { key: co.key })).status).toBe(200);
+    expect((await t.api('DELETE', `/events/${shared}/media/logo`, { key: co.key })).status).toBe(204);
     const unknown = await upload('evt_nope', 'cover', tinyPng(), 'image/png');
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('event_not_found');
