@@ -8,6 +8,7 @@ import type { Mailer } from './core/mailer.js';
 import type { Notifier } from './core/notifier.js';
 import type { RateLimitStore } from './core/rate-limit.js';
 import type { EventsService } from './events/events-service.js';
+import type { EventMediaService } from './events/event-media-service.js';
 import type { RegistrationsService } from './registrations/registrations-service.js';
 import type { ReviewsService } from './reviews/reviews-service.js';
 import type { ReviewersService } from './reviewers/reviewers-service.js';
@@ -41,6 +42,8 @@ export interface AppContext {
   /** Web accounts: sign-up/in, password reset, admin users and invite codes. */
   auth: AuthService;
   events: EventsService;
+  /** Event cover images and logos. */
+  eventMedia: EventMediaService;
   registrations: RegistrationsService;
   /** AI reviews: judging scheduler, workers, organizer view and re-run. */
   reviews: ReviewsService;

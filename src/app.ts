@@ -36,6 +36,8 @@ import { memoryRateLimitStore, type RateLimitStore } from './core/rate-limit.js'
 import { agentCreateRoute, eventsRoutes } from './events/events-routes.js';
 import { createEventCatalog } from './events/event-catalog.js';
 import { createEventsService } from './events/events-service.js';
+import { eventMediaRoutes } from './events/event-media-routes.js';
+import { createEventMediaService } from './events/event-media-service.js';
 import { mcpRoutes } from './mcp/mcp-routes.js';
 import { createRegistrationsService } from './registrations/registrations-service.js';
 import { registrationsRoutes } from './registrations/registrations-routes.js';
@@ -55,6 +57,8 @@ import { submissionsRoutes } from './submissions/submissions-routes.js';
 import { pageNotFoundFallback, webRoutes } from './web/web-routes.js';
 import type { PageHeadSource } from './web/page-head.js';
 import { markdownText } from './core/markdown.js';
+import { mediaUrl } from './events/events-model.js';
+import { loadSiteLogo } from './web/site-logo.js';
 import { webhooksRoutes } from './webhooks/webhooks-routes.js';
 import { createMailWorker } from './notifications/mail-worker.js';
 import { MAIL_QUEUED } from './notifications/notification-queue.js';
@@ -164,6 +168,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const rateLimitStore = opts.rateLimitStore ?? memoryRateLimitStore();
   const db = database.db;
 
+  const siteLogo = loadSiteLogo(config);
   const accounts = createAccountsService({
     db,
     clock,
@@ -182,6 +187,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     maxBytes: config.eventCacheMaxBytes,
   });
   const events = createEventsService({ db, dialect: database.dialect, clock, catalog });
+  const eventMedia = createEventMediaService({ db, clock, events, limits: config.media });
   const waits = createRegistrationWaits({ db, notifier, recheckMs: config.waitRecheckMs });
   const registrations = createRegistrationsService({ db, clock, events, notifier, waits });
   const submissions = createSubmissionsService({ db, clock, events, registrations });
@@ -189,7 +195,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const standings = createStandingsRefresher({ db, dialect: database.dialect, inlineRows: config.leaderboardInlineRefresh, log: () => app.log });
   const voting = createVotingService({ db, clock, events });
   const results = createResultsService({ db, dialect: database.dialect, clock, events, standings, peoplesChoice: voting.freeze, notifier });
-  const mailer = createMailer(config.mail);
+  const mailer = createMailer(config.mail, { siteName: config.siteName, publicUrl: config.publicUrl, siteLogo: siteLogo?.url ?? null });
   const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });
   const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer, notifier });
   const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, lockout, mailer });
@@ -208,6 +214,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     mailer,
     publicUrl: config.publicUrl,
     siteName: config.siteName,
+    siteLogo: siteLogo?.url ?? null,
     log: () => app.log,
   });
   // What the pages' HTML says before any script runs (title, link previews): only public events.
@@ -216,9 +223,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     siteNameSet: config.siteNameSet,
     publicUrl: config.publicUrl,
     tagline: 'Hackathons for people and agents.',
+    siteLogo: siteLogo?.url ?? null,
     event: async (id) => {
       const e = await events.getPublic(id, null);
-      return { name: e.name, description: markdownText(e.description, 200) };
+      return { name: e.name, description: markdownText(e.description, 200), cover: mediaUrl(config.publicUrl, e.id, 'cover', e.cover_version) };
+    },
+    project: async (eventId, projectId) => {
+      const p = await gallery.project(null, eventId, projectId);
+      return { name: p.project_name, description: markdownText(p.description, 200) };
     },
   };
   const shutdown = new AbortController();
@@ -235,6 +247,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     accounts,
     auth,
     events,
+    eventMedia,
     registrations,
     submissions,
     mailer,
@@ -339,6 +352,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     async (api) => {
       await api.register(skillRoutes(agents));
       await api.register(eventsRoutes(ctx));
+      await api.register(eventMediaRoutes(ctx));
       await api.register(registrationsRoutes(ctx));
       await api.register(teamsRoutes(ctx));
       await api.register(submissionsRoutes(ctx));
@@ -359,7 +373,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await app.register(agentCreateRoute(ctx));
   await app.register(discoveryRoutes(agents));
   await app.register(docsRoutes(ctx));
-  await app.register(webRoutes(pageHead));
+  await app.register(webRoutes(pageHead, siteLogo));
 
   if (config.ai.workersEnabled) reviews.start();
   if (config.accounts.signupMode === 'open' && config.accounts.signupConfirmation === 'off') {

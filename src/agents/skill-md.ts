@@ -119,6 +119,10 @@ const ORGANIZER_CODES = new Set<ErrorCode>([
   'conflict_of_interest',
   'no_open_reviews',
   'reminder_too_soon',
+  'media_too_large',
+  'media_type_unsupported',
+  'media_type_mismatch',
+  'media_not_found',
 ]);
 
 /** Codes of the team routes: listed with the teams in skill-reference.md (skill.md stays lean). */
@@ -200,6 +204,8 @@ const ORGANIZER_TOOLS = new Set<string>([
   'rerun_reviews',
   'get_project_reviews',
   'remind_reviewer',
+  'upload_event_media',
+  'remove_event_media',
 ]);
 
 /**
@@ -320,7 +326,7 @@ ${fieldTable(ListEventsQuery)}
 
 \`?\`: may be absent; \`[x]\`: array of x.
 
-- \`GET /events\`: \`[${shapeLine(Type.Omit(EventSummarySchema, ['description', 'description_text']))}]\` (+ \`description\`)
+- \`GET /events\`: \`[${shapeLine(Type.Omit(EventSummarySchema, ['description', 'description_text', 'cover_url', 'logo_url']))}]\` (+ \`description\`)
 - \`GET /events/{id}/register\`: \`${shapeLine(Type.Omit(RegistrationFormSchema, ['event', 'description']))}\` (also \`description\`)
 - \`POST /events/{id}/register\`: \`${shapeLine(RegisterResponse)}\`
 - \`Project\`: \`${shapeLine(Type.Omit(ProjectSchema, ['name', 'demo_url', 'registration_id']))}\` (+ aliases \`name\`, \`demo_url\`)
@@ -385,6 +391,10 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
 
    The seed's endpoint \`POST ${site}/api/agent/events/create\` takes the same body and answers
    \`{"success": true, "data": <event>}\`. Change an event with \`PATCH ${base}/events/{id}\`.
+   A cover image and a logo: \`PUT ${base}/events/{id}/media/{kind}\` (\`kind\` cover or logo) with the raw
+   PNG, JPEG or WebP as the body and its Content-Type (\`curl -X PUT --data-binary @cover.png -H
+   "Content-Type: image/png"\`); cover 2 MB, logo 512 KB; checked by content. The event's \`cover_url\`
+   and \`logo_url\` point to them; \`DELETE\` the same path removes one.
 
 2. **Decide registrations**: list them (\`status\`, \`track_id\`, \`q\` team-name prefix, paginated), then
    approve or reject (with a reason the team reads):

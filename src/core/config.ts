@@ -84,6 +84,14 @@ export interface Config {
   siteName: string;
   /** Whether SITE_NAME was given: then every page shows it (in every language) instead of the default name. */
   siteNameSet: boolean;
+  /**
+   * The site's logo (optional): SITE_LOGO_URL, an absolute http(s) URL or a path on this site, or
+   * SITE_LOGO_FILE, a PNG/JPEG/WebP file the server reads at start and serves at /site-logo.
+   * Shown in the web header, as the link-preview image of pages without an event cover, and in e-mails.
+   */
+  siteLogo: { url: string | null; file: string | null };
+  /** Event cover images and logos: the largest upload accepted (bytes) and the largest side (pixels). */
+  media: { coverMaxBytes: number; logoMaxBytes: number; maxDimension: number };
   /** Web accounts: who may sign up, session lifetime, sign-in lockout, password-reset links. */
   accounts: AccountsConfig;
   /** Idempotency-Key records: kept `ttlMs` after first use; a claim still running after `leaseMs` may be taken over. */
@@ -325,6 +333,20 @@ export function loadConfig(env: Env = process.env): Config {
     return fallback;
   };
 
+  /** SITE_LOGO_URL (absolute http(s), or a path starting with one "/") or SITE_LOGO_FILE (a path), not both. */
+  const siteLogo = (): { url: string | null; file: string | null } => {
+    const url = env.SITE_LOGO_URL?.trim() || null;
+    const file = env.SITE_LOGO_FILE?.trim() || null;
+    if (url && file) problems.push('SITE_LOGO_URL and SITE_LOGO_FILE: set one of them, not both');
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+    const clean = (v: string) => !/[\u0000-\u0020\u007f-\u009f"'<>\\]/.test(v);
+    if (url && !(clean(url) && (/^https?:\/\/[^/]/i.test(url) || /^\/(?!\/)/.test(url)))) {
+      problems.push(`SITE_LOGO_URL=${JSON.stringify(url)} must be an absolute http(s) URL or a path on this site starting with /`);
+      return { url: null, file: null };
+    }
+    return { url, file: url ? null : file };
+  };
+
   /** A power of two from 2^14 (the floor) to 2^20; default 2^17, OWASP's recommendation. */
   const scryptN = (): number => {
     const n = int('PASSWORD_SCRYPT_N', 2 ** 17, 2 ** 14, 2 ** 20);
@@ -464,6 +486,12 @@ export function loadConfig(env: Env = process.env): Config {
     passwordChecksAtOnce: int('PASSWORD_CHECKS_AT_ONCE', 2, 1, 64),
     siteName: (env.SITE_NAME || 'Hackathon platform').slice(0, 100),
     siteNameSet: Boolean(env.SITE_NAME?.trim()),
+    siteLogo: siteLogo(),
+    media: {
+      coverMaxBytes: int('MEDIA_COVER_MAX_BYTES', 2 * 1024 * 1024, 1024, 20 * 1024 * 1024),
+      logoMaxBytes: int('MEDIA_LOGO_MAX_BYTES', 512 * 1024, 1024, 20 * 1024 * 1024),
+      maxDimension: int('MEDIA_MAX_DIMENSION', 8192, 16, 20_000),
+    },
     accounts: {
       signupMode: signupMode(),
       signupConfirmation: signupConfirmation(),

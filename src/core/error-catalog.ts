@@ -69,6 +69,22 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'The organizer took this project out of the vote.',
     action: 'Vote for another project; do not retry.',
   },
+  media_too_large: {
+    when: 'The uploaded image is larger than the site accepts for its kind (a cover 2 MB, a logo 512 KB by default; the problem carries `max_bytes`), or wider or taller than `max_dimension` pixels.',
+    action: 'Send a smaller image (compress it, or scale it down); the limits are in the problem.',
+  },
+  media_type_unsupported: {
+    when: 'The upload is not a PNG, JPEG or WebP image: its bytes (not its name) are checked, so text, HTML, SVG or GIF are refused whatever they are called, and so is a Content-Type other than image/png, image/jpeg or image/webp.',
+    action: 'Send a PNG, JPEG or WebP file as the raw body with its Content-Type, e.g. curl -X PUT --data-binary @cover.png -H "Content-Type: image/png".',
+  },
+  media_type_mismatch: {
+    when: 'The image is a PNG, JPEG or WebP, but the Content-Type sent (or the extension of the `filename` given) names another of them. The problem carries `detected` and `declared`.',
+    action: 'Send the Content-Type (and file name) of what the file really is: the problem’s `detected`.',
+  },
+  media_not_found: {
+    when: 'The event has no image of that kind (none was uploaded, or it was removed).',
+    action: 'Nothing to fetch: the event’s `cover_url` / `logo_url` is null then.',
+  },
   own_project: {
     when: 'The project belongs to your own team: nobody votes for their own team.',
     action: 'Vote for another team’s project.',

@@ -3,6 +3,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createTransport } from 'nodemailer';
 import type { Config } from './config.js';
+import { escapeHtml } from './html.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
 /** One outgoing e-mail: a plain-text body and a simple HTML alternative. */
@@ -11,6 +12,34 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /**
+   * Add the site's footer ("sent by SITE_NAME", PUBLIC_URL) and its logo atop the HTML: for mails
+   * whose own text does not name the site (a reviewer's or a team's invitation, a disabled webhook).
+   */
+  brand?: true;
+}
+
+/** Who a mail says sent it. */
+export interface MailBrand {
+  siteName: string;
+  publicUrl: string;
+  /** Absolute URL of the site's logo (SITE_LOGO_URL / SITE_LOGO_FILE), or null. */
+  siteLogo: string | null;
+}
+
+/** The message with the site's footer (text and HTML) and logo (HTML); unchanged without `brand`. */
+export function withSiteBrand(message: MailMessage, brand: MailBrand | undefined): Omit<MailMessage, 'brand'> {
+  const { brand: wanted, ...mail } = message;
+  if (!wanted || !brand) return mail;
+  const footer = `This mail was sent by ${brand.siteName} (${brand.publicUrl}).`;
+  const logo = brand.siteLogo
+    ? `<p><img src="${escapeHtml(brand.siteLogo)}" alt="${escapeHtml(brand.siteName)}" style="max-height:48px;max-width:240px"></p>`
+    : '';
+  const footHtml = `<hr><p style="color:#555;font-size:smaller">${escapeHtml(footer)}</p>`;
+  let html = mail.html;
+  html = /<body[^>]*>/.test(html) ? html.replace(/<body[^>]*>/, (m) => `${m}\n${logo}`) : `${logo}${html}`;
+  html = html.includes('</body>') ? html.replace('</body>', `${footHtml}\n</body>`) : `${html}\n${footHtml}`;
+  return { ...mail, text: `${mail.text.replace(/\n*$/, '')}\n\n--\n${footer}\n`, html };
 }
 
 export type Delivery = { mode: 'smtp'; messageId: string } | { mode: 'outbox'; messageId: string; file: string };
@@ -85,7 +114,7 @@ export function smtpOptionsFromUrl(raw: string): SmtpOptions {
   return options;
 }
 
-export function createMailer(mail: Config['mail']): Mailer {
+export function createMailer(mail: Config['mail'], brand?: MailBrand): Mailer {
   const common = { from: mail.from, textEncoding: 'quoted-printable' as const };
 
   if (mail.smtpUrl) {
@@ -93,7 +122,7 @@ export function createMailer(mail: Config['mail']): Mailer {
     return {
       mode: 'smtp',
       async send(message) {
-        const info = await transport.sendMail({ ...common, ...message });
+        const info = await transport.sendMail({ ...common, ...withSiteBrand(message, brand) });
         return { mode: 'smtp', messageId: info.messageId };
       },
     };
@@ -104,7 +133,7 @@ export function createMailer(mail: Config['mail']): Mailer {
   return {
     mode: 'outbox',
     async send(message) {
-      const info = await composer.sendMail({ ...common, ...message });
+      const info = await composer.sendMail({ ...common, ...withSiteBrand(message, brand) });
       ensurePrivateDir(dir);
       // Time first so a directory listing is in sending order; the mail may hold a secret link, so
       // the file is the owner's alone whatever the umask ('wx': never through someone's symlink).

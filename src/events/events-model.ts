@@ -12,6 +12,9 @@ export interface EventRecord extends EventConfig {
   status_changed_at: string | null;
   /** The teams may read their reviews once results are published (the organizer's choice). */
   feedback_released: boolean;
+  /** The current cover image's and logo's version (see event-media-service.ts); null: none. */
+  cover_version: string | null;
+  logo_version: string | null;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -39,6 +42,8 @@ export function fromRow(row: EventRow): EventRecord {
     fields: JSON.parse(row.form_fields) as FormField[],
     max_team_size: row.max_team_size ?? null,
     min_team_size: row.min_team_size ?? null,
+    cover_version: row.cover_version ?? null,
+    logo_version: row.logo_version ?? null,
     created_by: row.created_by,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -78,7 +83,16 @@ function timeline(e: EventRecord) {
   };
 }
 
-export function eventForApi(e: EventRecord, now: Date) {
+/** Where an event's cover or logo is served: absolute, with its version so a new upload is a new address. */
+export function mediaUrl(publicUrl: string, eventId: string, kind: 'cover' | 'logo', version: string | null): string | null {
+  return version ? `${publicUrl}/api/v1/events/${encodeURIComponent(eventId)}/media/${kind}?v=${version}` : null;
+}
+
+function mediaUrls(e: EventRecord, publicUrl: string) {
+  return { cover_url: mediaUrl(publicUrl, e.id, 'cover', e.cover_version), logo_url: mediaUrl(publicUrl, e.id, 'logo', e.logo_version) };
+}
+
+export function eventForApi(e: EventRecord, now: Date, publicUrl: string) {
   return {
     id: e.id,
     name: e.name,
@@ -91,6 +105,7 @@ export function eventForApi(e: EventRecord, now: Date) {
     time_zone: e.time_zone,
     gallery_visibility: e.gallery_visibility,
     voting: { ...e.voting, opens_at: e.voting.opens_at ?? e.submission_deadline },
+    ...mediaUrls(e, publicUrl),
     timeline: timeline(e),
     tracks: e.tracks,
     dimensions: e.dimensions,
@@ -107,7 +122,7 @@ export function eventForApi(e: EventRecord, now: Date) {
   };
 }
 
-export function eventSummaryForApi(e: EventRecord, now: Date) {
+export function eventSummaryForApi(e: EventRecord, now: Date, publicUrl: string) {
   return {
     id: e.id,
     name: e.name,
@@ -118,6 +133,7 @@ export function eventSummaryForApi(e: EventRecord, now: Date) {
     submission_deadline: e.submission_deadline,
     result_announced_at: e.result_announced_at,
     tracks: e.tracks,
+    ...mediaUrls(e, publicUrl),
     created_at: e.created_at,
   };
 }

@@ -50,7 +50,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
   const { events, clock, config } = ctx;
 
   async function fullEvent(e: EventRecord, showOrganizers: boolean) {
-    const out = eventForApi(e, clock.now());
+    const out = eventForApi(e, clock.now(), config.publicUrl);
     return showOrganizers ? { ...out, feedback_released: e.feedback_released, co_organizers: await events.coOrganizers(e) } : out;
   }
 
@@ -101,7 +101,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
         }
         const now = clock.now();
         const item = (e: EventRecord) => {
-          const full = eventSummaryForApi(e, now);
+          const full = eventSummaryForApi(e, now, config.publicUrl);
           return fields ? Object.fromEntries(fields.map((f) => [f, full[f]])) : full;
         };
         if (q.mine) return page.events.map(item);
@@ -132,7 +132,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
         if (await events.isOwner(event, request.principal)) return fullEvent(event, true);
         // JSON text, sent as is (a string body skips the serializer).
         const now = clock.now();
-        const json = remembered(event, `detail|${effectiveStatus(event, now)}`, () => reply.serialize(eventForApi(event, now)) as string);
+        const json = remembered(event, `detail|${effectiveStatus(event, now)}`, () => reply.serialize(eventForApi(event, now, config.publicUrl)) as string);
         return reply.type('application/json; charset=utf-8').send(json as never);
       },
     );
@@ -207,7 +207,7 @@ export function agentCreateRoute(ctx: EventsRoutesDeps) {
         const body = request.body as EventInput;
         const event = await events.create(principalOf(request), { ...body, status: body.status ?? 'open' });
         reply.status(201).header('Location', `${config.publicUrl}/api/v1/events/${event.id}`);
-        return { success: true as const, data: eventForApi(event, clock.now()) };
+        return { success: true as const, data: eventForApi(event, clock.now(), config.publicUrl) };
       },
     );
   };

@@ -54,6 +54,12 @@ export const EventSchema = Type.Object({
   timeline: TimelineSchema,
   gallery_visibility: GalleryVisibilitySchema,
   voting: VotingSchema,
+  cover_url: Nullable(
+    Type.String({
+      description: "the event's cover image (absolute URL, changes when a new one is uploaded); null: none. PUT /events/{id}/media/cover sets it",
+    }),
+  ),
+  logo_url: Nullable(Type.String({ description: "the event's logo (absolute URL, changes when a new one is uploaded); null: none" })),
   tracks: Type.Array(TrackSchema),
   dimensions: Type.Array(DimensionSchema),
   models: Type.Array(Type.String()),
@@ -89,6 +95,12 @@ export const EventSummarySchema = Type.Object({
   submission_deadline: Type.String(),
   result_announced_at: Nullable(Type.String()),
   tracks: Type.Array(TrackSchema),
+  cover_url: Nullable(
+    Type.String({
+      description: "the event's cover image (absolute URL, changes when a new one is uploaded); null: none. PUT /events/{id}/media/cover sets it",
+    }),
+  ),
+  logo_url: Nullable(Type.String({ description: "the event's logo (absolute URL, changes when a new one is uploaded); null: none" })),
   created_at: Type.String(),
 });
 

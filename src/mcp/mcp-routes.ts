@@ -114,8 +114,15 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
       if (typeof value === 'string') headers[name] = value;
     }
     if (typeof args[IDEMPOTENCY_ARG] === 'string') headers[IDEMPOTENCY_HEADER] = args[IDEMPOTENCY_ARG];
-    let payload: string | undefined;
-    if (spec.method === 'DELETE') {
+    let payload: string | Buffer | undefined;
+    if (spec.rawBody) {
+      // An image: the decoded bytes are the body, with their declared type; the rest is the query.
+      const { data_base64, content_type, ...query } = rest as { data_base64: string; content_type: string } & Record<string, unknown>;
+      payload = Buffer.from(data_base64, 'base64');
+      headers['content-type'] = content_type;
+      const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+      if ([...search.keys()].length) url += `?${search}`;
+    } else if (spec.method === 'DELETE') {
       // The DELETE routes take no body.
     } else if (spec.method === 'GET') {
       const query = new URLSearchParams();

@@ -11,6 +11,8 @@ import {
   RegistrationFormSchema,
 } from '../events/events-schemas.js';
 import { EVENT_STATUS_INPUTS } from '../events/status.js';
+import { MediaInfoSchema, MediaParams, UploadQuery } from '../events/event-media-schemas.js';
+import { IMAGE_TYPES } from '../core/image-format.js';
 import {
   DecisionBody,
   RejectBody,
@@ -103,6 +105,8 @@ export const MCP_TOOL_NAMES = [
   'hand_over_team',
   'rename_team',
   'withdraw_registration',
+  'upload_event_media',
+  'remove_event_media',
 ] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
@@ -147,6 +151,11 @@ export interface ToolSpec {
   fixedBody?: Record<string, unknown>;
   /** The route answers 204 with no body: the result is `{ <path argument>: value, deleted: true }`. */
   noContent?: boolean;
+  /**
+   * The route takes raw bytes, not JSON (an event's image): the tool's `data_base64` argument is
+   * decoded and sent as the body with its `content_type`; the other arguments go in the query.
+   */
+  rawBody?: true;
 }
 
 interface ObjectLike {
@@ -753,6 +762,51 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     inputSchema: inputSchema({ event_id: eventIdArg }),
     outputSchema: objectOutput(TeamSchema),
     list: false,
+  },
+  {
+    name: 'upload_event_media',
+    description:
+      "Organizers: set your event's cover image (kind cover, a wide banner) or logo (kind logo) from a PNG, JPEG or WebP given in base64. The bytes are checked: `content_type` (and the extension of `filename`, if given) must name what they are. Through MCP the image must fit the request size limit (BODY_LIMIT_BYTES, 100 KB by default, so about 70 KB of image); larger ones go to PUT /api/v1/events/{id}/media/{kind} with the raw bytes (cover up to 2 MB, logo 512 KB). The event's cover_url / logo_url then point to it.",
+    annotations: write('Upload an event image', true, true),
+    method: 'PUT',
+    path: '/events/{event_id}/media/{kind}',
+    pathArgs: ['event_id', 'kind'],
+    inputSchema: inputSchema(
+      { event_id: eventIdArg, kind: MediaParams.properties.kind },
+      {
+        properties: {
+          content_type: Type.Union(
+            IMAGE_TYPES.map((t) => Type.Literal(t)),
+            { description: 'what the image is' },
+          ),
+          data_base64: Type.String({
+            minLength: 4,
+            maxLength: 20_000_000,
+            pattern: '^[A-Za-z0-9+/]+={0,2}$',
+            description: 'the image file, base64-encoded (no data: prefix)',
+          }),
+          filename: UploadQuery.properties.filename,
+        },
+        required: ['content_type', 'data_base64'],
+      },
+    ),
+    outputSchema: objectOutput(MediaInfoSchema),
+    list: false,
+    idempotencyKey: false,
+    rawBody: true,
+  },
+  {
+    name: 'remove_event_media',
+    description: "Organizers: remove your event's cover image or logo (done also when there was none).",
+    annotations: write('Remove an event image', true, true),
+    method: 'DELETE',
+    path: '/events/{event_id}/media/{kind}',
+    pathArgs: ['event_id', 'kind'],
+    inputSchema: inputSchema({ event_id: eventIdArg, kind: MediaParams.properties.kind }),
+    outputSchema: objectOutput(Type.Object({ event_id: Type.String(), kind: Type.String(), deleted: Type.Literal(true) })),
+    list: false,
+    idempotencyKey: false,
+    noContent: true,
   },
 ]);
 

@@ -23,6 +23,8 @@ export interface MailWorkerDeps {
   mailer: Mailer;
   publicUrl: string;
   siteName: string;
+  /** The site logo's absolute URL (SITE_LOGO_URL / SITE_LOGO_FILE), shown atop HTML mails; null: none. */
+  siteLogo?: string | null;
   log: () => MailLog;
   random?: () => number;
 }
@@ -105,7 +107,7 @@ export function createMailWorker(deps: MailWorkerDeps) {
   }
 
   async function send(job: MailQueueRow): Promise<void> {
-    const fill = (text: string, html: boolean) => fillMarks(text, deps.publicUrl, deps.siteName, html);
+    const fill = (text: string, html: boolean) => fillMarks(text, deps.publicUrl, deps.siteName, html, deps.siteLogo ?? null);
     try {
       await deps.mailer.send({ to: job.to_address, subject: fill(job.subject, false), text: fill(job.text_body, false), html: fill(job.html_body, true) });
     } catch (err) {

@@ -46,11 +46,15 @@ export const PUBLIC_URL_MARK = '\u0001PUBLIC_URL\u0001';
 /** Stands for SITE_NAME in a stored mail, likewise. */
 export const SITE_NAME_MARK = '\u0001SITE_NAME\u0001';
 
-/** Puts the configured address and site name into a stored mail (the worker, at sending). */
-export function fillMarks(text: string, publicUrl: string, siteName: string, html: boolean): string {
+/** Stands for the site's logo in a stored HTML mail: an <img> of SITE_LOGO_URL / SITE_LOGO_FILE, or nothing. */
+export const SITE_LOGO_MARK = '\u0001SITE_LOGO\u0001';
+
+/** Puts the configured address, site name and logo into a stored mail (the worker, at sending). */
+export function fillMarks(text: string, publicUrl: string, siteName: string, html: boolean, siteLogo: string | null = null): string {
   const name = html ? escapeHtml(siteName) : siteName;
   const url = html ? escapeHtml(publicUrl) : publicUrl;
-  return text.split(PUBLIC_URL_MARK).join(url).split(SITE_NAME_MARK).join(name);
+  const logo = html && siteLogo ? `<p><img src="${escapeHtml(siteLogo)}" alt="${escapeHtml(siteName)}" style="max-height:48px;max-width:240px"></p>` : '';
+  return text.split(PUBLIC_URL_MARK).join(url).split(SITE_NAME_MARK).join(name).split(SITE_LOGO_MARK).join(logo);
 }
 
 export interface MailContext {
@@ -243,6 +247,7 @@ export function renderNotification(c: MailContext): RenderedMail {
   );
   const html = [
     `<!doctype html><html lang="${c.language === 'zh' ? 'zh-CN' : 'en'}"><body style="font-family:sans-serif;line-height:1.5">`,
+    SITE_LOGO_MARK,
     ...p.lines.map((l) => `<p>${escapeHtml(l).replace(/\n/g, '<br>')}</p>`),
     ...(p.link ? [`<p><a href="${escapeHtml(p.link.url)}">${escapeHtml(p.link.label)}</a></p>`] : []),
     `<hr><p style="color:#555;font-size:smaller">${footHtml}</p>`,

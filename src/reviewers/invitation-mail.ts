@@ -36,5 +36,5 @@ export function invitationMail(input: InvitationMailInput): MailMessage {
     `<p>The link works once and expires at ${escapeHtml(expiresAt)}. If you did not expect this invitation, ignore this e-mail.</p>`,
     '</body></html>',
   ].join('\n');
-  return { to, subject, text, html };
+  return { to, subject, text, html, brand: true };
 }

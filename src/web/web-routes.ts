@@ -5,12 +5,14 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../core/http/app-types.js';
 import { headFor, withHead, type PageHeadSource } from './page-head.js';
+import { logoOrigin, siteLogoRoute, type SiteLogo } from './site-logo.js';
 
 /**
  * The pages' Content-Security-Policy: scripts and styles only from this origin (Vite emits no inline
- * script), no plugins, no framing, forms and fetches to this origin only.
+ * script), no plugins, no framing, forms and fetches to this origin only. Images from this origin
+ * (event covers and logos are served by the API), plus an operator's SITE_LOGO_URL host if it is elsewhere.
  */
-export const PAGE_CSP = [
+const PAGE_CSP_PARTS = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
@@ -21,7 +23,14 @@ export const PAGE_CSP = [
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
-].join('; ');
+];
+
+/** The CSP with one more image origin (an operator's SITE_LOGO_URL on another host), if any. */
+export function pageCsp(extraImageOrigin: string | null): string {
+  return PAGE_CSP_PARTS.map((d) => (d.startsWith('img-src') && extraImageOrigin ? `${d} ${extraImageOrigin}` : d)).join('; ');
+}
+
+export const PAGE_CSP = pageCsp(null);
 
 /**
  * The page routes of the web app: every one answers the same index.html and the app's router draws
@@ -58,9 +67,9 @@ export function webRoot(): string {
   return resolve(here, '../../dist/public');
 }
 
-function pageHeaders(reply: FastifyReply): FastifyReply {
+function pageHeaders(reply: FastifyReply, csp: string = PAGE_CSP): FastifyReply {
   return reply
-    .header('content-security-policy', PAGE_CSP)
+    .header('content-security-policy', csp)
     .header('referrer-policy', 'same-origin')
     .header('x-frame-options', 'DENY')
     .header('cache-control', 'no-cache')
@@ -95,8 +104,10 @@ export function pageNotFoundFallback(head?: PageHeadSource): (request: FastifyRe
  * (cached for a year), and index.html for every page route. Without a build (a checkout where
  * `npm run build:web` has not run) the pages answer 503 with a hint instead of a bare 404.
  */
-export function webRoutes(head?: PageHeadSource) {
+export function webRoutes(head?: PageHeadSource, logo: SiteLogo | null = null) {
+  const csp = pageCsp(head ? logoOrigin(logo, head.publicUrl) : null);
   return async (app: App) => {
+    if (logo) siteLogoRoute(app, logo);
     const root = webRoot();
     const indexPath = join(root, 'index.html');
     const built = existsSync(indexPath);
@@ -106,7 +117,7 @@ export function webRoutes(head?: PageHeadSource) {
         return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built: run `npm run build` (npm install does it).');
       }
       index ??= readFileSync(indexPath, 'utf8');
-      pageHeaders(reply);
+      pageHeaders(reply, csp);
       // The title and link-preview tags are in the HTML itself: a link shared in a chat previews the
       // event before (and without) any script running.
       // The invitation link carries its token in the path: no Referer may repeat it, no cache may keep it.

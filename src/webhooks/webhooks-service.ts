@@ -53,6 +53,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         subject: `Webhook disabled: ${w.url}`,
         text: lines.join('\n\n') + '\n',
         html: lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n'),
+        brand: true,
       });
     },
   });

@@ -51,6 +51,8 @@ export const EXPECTED_MCP_TOOLS = [
   'hand_over_team',
   'rename_team',
   'withdraw_registration',
+  'upload_event_media',
+  'remove_event_media',
 ] as const;
 
 /** An official MCP SDK client on the test server's /api/v1/mcp, authenticated with `key`. */

@@ -35,6 +35,18 @@ describe('loadConfig', () => {
     expect(c.databaseLimits).toEqual({ connectTimeoutMs: 5000, statementTimeoutMs: 15_000, queryTimeoutMs: 20_000 });
   });
 
+  it('takes a site logo as an http(s) URL or a path on the site, or as a file, not both', () => {
+    expect(loadConfig({}).siteLogo).toEqual({ url: null, file: null });
+    expect(loadConfig({ SITE_LOGO_URL: 'https://cdn.example.org/logo.png' }).siteLogo).toEqual({ url: 'https://cdn.example.org/logo.png', file: null });
+    expect(loadConfig({ SITE_LOGO_URL: '/brand/logo.png' }).siteLogo).toEqual({ url: '/brand/logo.png', file: null });
+    expect(loadConfig({ SITE_LOGO_FILE: './logo.png' }).siteLogo).toEqual({ url: null, file: './logo.png' });
+    for (const bad of ['javascript:alert(1)', '//evil.example/x.png', 'logo.png', 'https://x.example/a"b.png', 'https://x.example/a b.png']) {
+      expect(problemsOf({ SITE_LOGO_URL: bad })[0]).toMatch(/^SITE_LOGO_URL=/);
+    }
+    expect(problemsOf({ SITE_LOGO_URL: '/a.png', SITE_LOGO_FILE: './b.png' })).toEqual(['SITE_LOGO_URL and SITE_LOGO_FILE: set one of them, not both']);
+    expect(loadConfig({}).media).toEqual({ coverMaxBytes: 2 * 1024 * 1024, logoMaxBytes: 512 * 1024, maxDimension: 8192 });
+  });
+
   it('keeps the default database and the outbox together under DATA_DIR', () => {
     const c = loadConfig({ DATA_DIR: '/srv/hackathon/' });
     expect(c.dataDir).toBe('/srv/hackathon/');

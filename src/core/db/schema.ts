@@ -129,6 +129,23 @@ export interface EventsTable {
   /** Team-size limits (the leader counts); null = no limit (since 0214). */
   max_team_size: Generated<number | null>;
   min_team_size: Generated<number | null>;
+  /** The current cover image's and logo's version (the start of their sha256); null: none (since 0225). */
+  cover_version: Generated<string | null>;
+  logo_version: Generated<string | null>;
+}
+
+export type EventMediaKind = 'cover' | 'logo';
+
+/** An event's cover image or logo: the uploaded bytes, checked to be the PNG/JPEG/WebP of `content_type` (since 0225). */
+export interface EventMediaTable {
+  event_id: string;
+  kind: EventMediaKind;
+  content_type: string;
+  bytes: Buffer;
+  sha256: string;
+  width: number;
+  height: number;
+  updated_at: string;
 }
 
 export interface EventOrganizersTable {
@@ -472,6 +489,7 @@ export interface Database {
   signup_requests: SignupRequestsTable;
   api_keys: ApiKeysTable;
   events: EventsTable;
+  event_media: EventMediaTable;
   event_organizers: EventOrganizersTable;
   event_co_organizers: EventCoOrganizersTable;
   registrations: RegistrationsTable;

@@ -169,6 +169,46 @@ async function send(method: string, path: string, opts: AnyOptions = {}): Promis
   throw new ApiProblem(res.status, problem, retry && /^\d+$/.test(retry) ? Number(retry) : null);
 }
 
+/**
+ * PUT a file as the raw body (an event's cover or logo), with its own Content-Type and the session's
+ * CSRF token; the answer is JSON like every other route's.
+ */
+export async function putFile<P extends PathOf<'put'>>(
+  path: P,
+  params: Record<string, string>,
+  file: Blob,
+  query?: Record<string, string>,
+): Promise<Answer<P, 'put'>> {
+  const headers: Record<string, string> = { accept: 'application/json', 'content-type': file.type || 'application/octet-stream' };
+  if (csrfToken) headers['x-csrf-token'] = csrfToken;
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, params, query), { method: 'PUT', headers, body: file, credentials: 'same-origin' });
+  } catch (err) {
+    throw new NetworkError(err);
+  }
+  const text = await res.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    /* not JSON: keep the status only */
+  }
+  if (!res.ok) throw new ApiProblem(res.status, parsed, null);
+  return parsed as Answer<P, 'put'>;
+}
+
+/** An image the API serves (an event's cover_url / logo_url) as a path on this site, so the page's CSP (img-src 'self') allows it. */
+export function mediaPath(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url, window.location.origin);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return null;
+  }
+}
+
 async function call(method: string, path: string, opts: AnyOptions = {}): Promise<unknown> {
   const res = await send(method, path, opts);
   if (res.status === 204) return undefined;

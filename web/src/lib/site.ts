@@ -42,3 +42,20 @@ export function configuredSiteName(): string | null {
   if (typeof document === 'undefined') return null;
   return document.querySelector('meta[name="site-name"]')?.getAttribute('content')?.trim() || null;
 }
+
+/**
+ * The operator's site logo (SITE_LOGO_URL / SITE_LOGO_FILE), from `<meta name="site-logo">`; on this
+ * site it is used as a path (the pages' CSP allows it either way: the server adds an outside host).
+ */
+export function configuredSiteLogo(): string | null {
+  if (typeof document === 'undefined') return null;
+  const raw = document.querySelector('meta[name="site-logo"]')?.getAttribute('content')?.trim();
+  if (!raw) return null;
+  try {
+    const u = new URL(raw, window.location.origin);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
+    return u.origin === window.location.origin ? `${u.pathname}${u.search}` : u.href;
+  } catch {
+    return null;
+  }
+}

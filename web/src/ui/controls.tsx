@@ -36,10 +36,24 @@ export function useTitle(title: string | undefined) {
   }, [title, t]);
 }
 
-export function PageHeader({ title, subtitle, actions, children }: { title: string; subtitle?: ReactNode; actions?: ReactNode; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+  children,
+  logo,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+  children?: ReactNode;
+  /** An image before the title (an event's logo). */
+  logo?: ReactNode;
+}) {
   useTitle(title);
   return (
-    <header className="page-header">
+    <header className={logo ? 'page-header page-header-with-logo' : 'page-header'}>
+      {logo}
       <div className="page-header-text">
         <h1>{title}</h1>
         {subtitle ? <p className="muted">{subtitle}</p> : null}

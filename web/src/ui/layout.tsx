@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { LANGUAGES, setLanguage, useT, type Language } from '../i18n';
 import { hasRole, useSession, useSessionUpdate } from '../lib/session';
-import { configuredSiteName } from '../lib/site';
+import { configuredSiteLogo, configuredSiteName } from '../lib/site';
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [location] = useLocation();
@@ -117,7 +117,11 @@ export function Layout({ children }: { children: ReactNode }) {
       <header className="site-header">
         <div className="site-header-inner">
           <Link href="/" className="brand">
-            <img src="/favicon.svg" alt="" width="28" height="28" />
+            {configuredSiteLogo() ? (
+              <img className="site-logo" src={configuredSiteLogo()!} alt="" height="28" />
+            ) : (
+              <img src="/favicon.svg" alt="" width="28" height="28" />
+            )}
             <span>{configuredSiteName() ?? t('brand')}</span>
           </Link>
           <nav className="nav-desktop" aria-label={t('nav.main')}>

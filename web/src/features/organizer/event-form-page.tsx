@@ -28,6 +28,7 @@ import { formatDateTime, formatUtc, offsetLabel, timeZones, utcToWall, wallToUtc
 import { modelProvider, validateValues } from './event-form-validate';
 import { formMessages } from './form-messages';
 import { useSite } from '../../lib/site';
+import { EventMediaSection } from './event-media-section';
 import './event-form.css';
 
 const DESCRIPTION_MAX = 10_000;
@@ -162,6 +163,7 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
 
   const sections: [string, string][] = [
     ['ev-basics', t('form.basics')],
+    ...(event ? ([['ev-media', t('media.title')]] as [string, string][]) : []),
     ['ev-timeline', t('form.timeline')],
     ['ev-tracks', t('form.tracks')],
     ['ev-dimensions', t('form.dimensions')],
@@ -214,6 +216,19 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
                 <textarea rows={6} {...register('description')} />
               </Field>
             </Section>
+
+            {event ? (
+              <EventMediaSection
+                event={event}
+                disabled={finished}
+                onChanged={() =>
+                  void get('/events/{id}', { path: { id: event.id } }).then((fresh) => {
+                    client.setQueryData(['events', fresh.id, 'owner'], fresh);
+                    setEvent(fresh);
+                  })
+                }
+              />
+            ) : null}
 
             <Section id="ev-timeline" title={t('form.timeline')} locked={judging ? t('form.explainLockedJudging') : undefined}>
               <Field label={t('form.timeZone')} hint={`${t('form.timeZoneHint')} ${offsetLabel(values.timeZone, regIso)}`}>

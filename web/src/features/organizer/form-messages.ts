@@ -3,6 +3,23 @@ import { defineMessages } from '../../i18n/messages';
 /** The words of the organizer's events list and event editor (namespace `organizer-form`). */
 export const formMessages = defineMessages({
   en: {
+    media: {
+      title: 'Cover image and logo',
+      hint: 'PNG, JPEG or WebP. They show on the home page, the event page and the gallery, and in link previews. Each upload replaces the image at once.',
+      cover: 'Cover image',
+      logo: 'Logo',
+      coverHint: 'A wide image, e.g. 1200 × 630 pixels; at most 2 MB.',
+      logoHint: 'A square image, e.g. 256 × 256 pixels; at most 512 KB.',
+      coverPreview: 'The current cover image',
+      logoPreview: 'The current logo',
+      none: 'None yet.',
+      coverUpload: 'Upload a cover image',
+      coverReplace: 'Replace the cover image',
+      logoUpload: 'Upload a logo',
+      logoReplace: 'Replace the logo',
+      remove: 'Remove',
+      uploading: 'Uploading…',
+    },
     list: {
       title: 'Your events',
       subtitle: 'Events you organize or co-organize, drafts included.',
@@ -168,6 +185,23 @@ export const formMessages = defineMessages({
     },
   },
   'zh-CN': {
+    media: {
+      title: '封面图和标志',
+      hint: '支持 PNG、JPEG 或 WebP。它们显示在首页、活动页和作品展示页，以及链接预览中。每次上传会立即替换原图。',
+      cover: '封面图',
+      logo: '标志',
+      coverHint: '宽幅图片，例如 1200 × 630 像素；最大 2 MB。',
+      logoHint: '方形图片，例如 256 × 256 像素；最大 512 KB。',
+      coverPreview: '当前封面图',
+      logoPreview: '当前标志',
+      none: '尚未上传。',
+      coverUpload: '上传封面图',
+      coverReplace: '替换封面图',
+      logoUpload: '上传标志',
+      logoReplace: '替换标志',
+      remove: '移除',
+      uploading: '正在上传…',
+    },
     list: {
       title: '我的活动',
       subtitle: '你主办或协办的活动，包括草稿。',

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { EventCover, EventLogo } from '../../ui/event-images';
 import { Link } from 'wouter';
 import { useT } from '../../i18n';
 import { ApiProblem, get } from '../../lib/api';
@@ -42,7 +43,9 @@ function EventView({ event }: { event: PublicEvent }) {
   const registerHref = `/hackathons/${event.id}/register`;
   return (
     <article className="event-page">
+      <EventCover url={event.cover_url} className="event-cover-page" />
       <PageHeader
+        logo={<EventLogo url={event.logo_url} />}
         title={event.name}
         subtitle={<StatusBadge status={event.status} />}
         actions={

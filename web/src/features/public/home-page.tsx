@@ -1,4 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { EventCover, EventLogo } from '../../ui/event-images';
 import { Link, useSearch } from 'wouter';
 import { useT } from '../../i18n';
 import { apiPage, type Fields, type Item, type Page } from '../../lib/api';
@@ -12,7 +13,18 @@ import { messages } from './messages';
 import { useSite } from '../../lib/site';
 import './public.css';
 
-const FIELD_NAMES = ['id', 'name', 'description_text', 'status', 'registration_deadline', 'submission_deadline', 'result_announced_at', 'tracks'] as const;
+const FIELD_NAMES = [
+  'id',
+  'name',
+  'description_text',
+  'status',
+  'registration_deadline',
+  'submission_deadline',
+  'result_announced_at',
+  'tracks',
+  'cover_url',
+  'logo_url',
+] as const;
 const FIELDS = FIELD_NAMES.join(',');
 export type EventSummary = Fields<Item<'/events'>, (typeof FIELD_NAMES)[number]>;
 const PAGE_SIZE = 12;
@@ -144,12 +156,14 @@ function EventCard({ event }: { event: EventSummary }) {
   const showRegistration = event.status === 'open';
   const showSubmission = event.status === 'open' || event.status === 'active';
   return (
-    <article className="card event-card">
+    <article className={event.cover_url ? 'card event-card event-card-with-cover' : 'card event-card'}>
+      <EventCover url={event.cover_url} className="event-card-cover" />
       <div className="spread">
         <StatusBadge status={event.status} />
         <span className="muted small">{event.tracks.length > 0 ? t('home.tracks', { count: event.tracks.length }) : t('home.noTracks')}</span>
       </div>
       <h3 className="event-card-title">
+        <EventLogo url={event.logo_url} className="event-card-logo" />
         <Link href={`/hackathons/${event.id}`}>{event.name}</Link>
       </h3>
       {event.description_text ? <p className="muted event-card-text">{excerpt(event.description_text, 160)}</p> : null}

@@ -7,6 +7,7 @@ import { useFormat } from '../../lib/format';
 import { Button, PageHeader, useTitle } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
+import { EventCover, EventLogo } from '../../ui/event-images';
 import { EventNotFound, useEvent, type PublicEvent } from '../public/event-data';
 import { messages } from './messages';
 import './showcase.css';
@@ -85,7 +86,9 @@ function Gallery({ event }: { event: PublicEvent }) {
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <div className="stack">
+      <EventCover url={event.cover_url} className="event-cover-page" />
       <PageHeader
+        logo={<EventLogo url={event.logo_url} />}
         title={t('gallery.title', { name: event.name })}
         subtitle={t('gallery.subtitle')}
         actions={

@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import type { Db } from '../core/db/index.js';
+import type { EventMediaKind } from '../core/db/schema.js';
+import { AppError } from '../core/errors.js';
+import { declaredImageType, imageTypeOfName, sniffImage, type ImageType } from '../core/image-format.js';
+import type { Principal } from '../core/principal.js';
+import { iso } from '../core/time.js';
+import type { EventsService } from './events-service.js';
+
+export const MEDIA_KINDS: readonly EventMediaKind[] = ['cover', 'logo'];
+
+export interface MediaLimits {
+  coverMaxBytes: number;
+  logoMaxBytes: number;
+  maxDimension: number;
+}
+
+/** What is known of a stored image, without its bytes. */
+export interface MediaInfo {
+  kind: EventMediaKind;
+  content_type: ImageType;
+  size: number;
+  width: number;
+  height: number;
+  sha256: string;
+  updated_at: string;
+}
+
+export interface StoredMedia extends MediaInfo {
+  bytes: Buffer;
+}
+
+/** The version an event row names (and its media URL carries): the start of the image's sha256. */
+export const mediaVersion = (sha256: string) => sha256.slice(0, 16);
+
+const EXTENSION: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+/** The fixed file name an image is served under (never one a user chose). */
+export const mediaFileName = (kind: EventMediaKind, type: ImageType) => `${kind}.${EXTENSION[type]}`;
+
+/**
+ * Check an upload: the bytes must be a PNG, JPEG or WebP (by their header, not a name), of at most
+ * the kind's size and `maxDimension` pixels a side, and the declared Content-Type (and the
+ * extension of a file name, when one is given) must name what the bytes are. Pure.
+ */
+export function checkUpload(
+  kind: EventMediaKind,
+  bytes: Buffer,
+  declared: string | undefined,
+  filename: string | undefined,
+  limits: MediaLimits,
+): { type: ImageType; width: number; height: number } {
+  const max = kind === 'cover' ? limits.coverMaxBytes : limits.logoMaxBytes;
+  if (bytes.length > max) throw mediaTooLarge(kind, max);
+  const declaredType = declaredImageType(declared);
+  if (!declaredType) {
+    throw new AppError(
+      'media_type_unsupported',
+      `send the image with Content-Type image/png, image/jpeg or image/webp (got ${JSON.stringify(declared ?? '')})`,
+    );
+  }
+  const info = sniffImage(bytes);
+  if (!info) throw new AppError('media_type_unsupported', 'the body is not a PNG, JPEG or WebP image (its bytes were checked, not its name)');
+  if (info.type !== declaredType) {
+    throw new AppError('media_type_mismatch', `the body is ${info.type}, but Content-Type says ${declaredType}`, {
+      extra: { detected: info.type, declared: declaredType },
+    });
+  }
+  if (filename !== undefined) {
+    const named = imageTypeOfName(filename);
+    if (named !== info.type) {
+      throw new AppError('media_type_mismatch', `the body is ${info.type}, but the file name ${JSON.stringify(filename)} says ${named ?? 'otherwise'}`, {
+        extra: { detected: info.type, declared: named },
+      });
+    }
+  }
+  if (info.width > limits.maxDimension || info.height > limits.maxDimension) {
+    throw new AppError('media_too_large', `the image is ${info.width}×${info.height} pixels; at most ${limits.maxDimension} a side`, {
+      extra: { max_dimension: limits.maxDimension, max_bytes: max },
+    });
+  }
+  return info;
+}
+
+export function mediaTooLarge(kind: EventMediaKind, max: number): AppError {
+  return new AppError('media_too_large', `a ${kind} may be at most ${max} bytes`, { extra: { max_bytes: max } });
+}
+
+/**
+ * An event's cover image and logo. The bytes live in `event_media`; the event row names the current
+ * version of each, written in the same transaction, so the event's (cached) representation gives
+ * `cover_url` / `logo_url` and changes with them. Images are not re-encoded (no image library is
+ * bundled): they are checked by content and served with the checked type, nosniff and a fixed name.
+ */
+export function createEventMediaService(deps: { db: Db; clock: Clock; events: EventsService; limits: MediaLimits }) {
+  const { db, clock, events, limits } = deps;
+
+  const maxBytes = (kind: EventMediaKind) => (kind === 'cover' ? limits.coverMaxBytes : limits.logoMaxBytes);
+
+  async function put(
+    who: Principal,
+    eventId: string,
+    kind: EventMediaKind,
+    bytes: Buffer,
+    declared: string | undefined,
+    filename?: string,
+  ): Promise<MediaInfo> {
+    const event = await events.getOwned(eventId, who);
+    const info = checkUpload(kind, bytes, declared, filename, limits);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const now = iso(clock.now());
+    const row = { event_id: event.id, kind, content_type: info.type, bytes, sha256, width: info.width, height: info.height, updated_at: now };
+    await db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('event_media')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['event_id', 'kind']).doUpdateSet({
+            content_type: info.type,
+            bytes,
+            sha256,
+            width: info.width,
+            height: info.height,
+            updated_at: now,
+          }),
+        )
+        .execute();
+      await tx
+        .updateTable('events')
+        .set(kind === 'cover' ? { cover_version: mediaVersion(sha256), updated_at: now } : { logo_version: mediaVersion(sha256), updated_at: now })
+        .where('id', '=', event.id)
+        .execute();
+    });
+    events.changed(event.id);
+    return { kind, content_type: info.type, size: bytes.length, width: info.width, height: info.height, sha256, updated_at: now };
+  }
+
+  async function remove(who: Principal, eventId: string, kind: EventMediaKind): Promise<void> {
+    const event = await events.getOwned(eventId, who);
+    const now = iso(clock.now());
+    const removed = await db.transaction().execute(async (tx) => {
+      const res = await tx.deleteFrom('event_media').where('event_id', '=', event.id).where('kind', '=', kind).executeTakeFirst();
+      if (Number(res.numDeletedRows) === 0) return false;
+      await tx
+        .updateTable('events')
+        .set(kind === 'cover' ? { cover_version: null, updated_at: now } : { logo_version: null, updated_at: now })
+        .where('id', '=', event.id)
+        .execute();
+      return true;
+    });
+    if (removed) events.changed(event.id);
+  }
+
+  /** The image, to whoever may see the event (drafts: their organizers only; 404 otherwise). */
+  async function get(who: Principal | null, eventId: string, kind: EventMediaKind): Promise<StoredMedia & { draft: boolean }> {
+    const event = await events.getPublic(eventId, who);
+    const row = await db.selectFrom('event_media').selectAll().where('event_id', '=', event.id).where('kind', '=', kind).executeTakeFirst();
+    if (!row) throw new AppError('media_not_found', `event ${event.id} has no ${kind}`);
+    const bytes = Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes);
+    return {
+      kind,
+      content_type: row.content_type as ImageType,
+      size: bytes.length,
+      width: Number(row.width),
+      height: Number(row.height),
+      sha256: row.sha256,
+      updated_at: row.updated_at,
+      bytes,
+      draft: event.status === 'draft',
+    };
+  }
+
+  return { put, remove, get, maxBytes, limits };
+}
+
+export type EventMediaService = ReturnType<typeof createEventMediaService>;
