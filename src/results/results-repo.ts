@@ -13,8 +13,11 @@ export async function insertResult(db: Executor, row: ResultRow): Promise<void> 
 }
 
 /** The published snapshot's small columns (tag and date), without its entries. */
-export async function findResultTag(db: Executor, eventId: string): Promise<{ published_at: string; etag: string } | undefined> {
-  return db.selectFrom('results').select(['published_at', 'etag']).where('event_id', '=', eventId).executeTakeFirst();
+export async function findResultTag(
+  db: Executor,
+  eventId: string,
+): Promise<{ published_at: string; etag: string; normalization: 'none' | 'zscore' } | undefined> {
+  return db.selectFrom('results').select(['published_at', 'etag', 'normalization']).where('event_id', '=', eventId).executeTakeFirst();
 }
 
 const ENTRY_INSERT_CHUNK = 500;

@@ -20,6 +20,15 @@ export const ResultEntries = Type.Array(ResultEntrySchema);
 /** A leaderboard entry: the result's entry plus how far the project's reviews got. */
 export const LeaderboardEntrySchema = Type.Object({
   ...ResultEntrySchema.properties,
+  score_raw: Type.Number({
+    minimum: 0,
+    maximum: 10,
+    description: "the score from the raw reviews (no normalisation); equals score while the event's normalization is none",
+  }),
+  score_normalized: Type.Union([Type.Number({ minimum: 0, maximum: 10 }), Type.Null()], {
+    description:
+      "the score after zscore normalisation (equals score while the event's normalization is zscore); null while it is none (computed only for zscore events: switch the setting to compare)",
+  }),
   reviews: Type.Object(
     {
       expected: Type.Integer({ description: "AI reviews each project gets: the number of the event's models" }),
@@ -64,7 +73,8 @@ export const LeaderboardQuery = Type.Object(
 );
 
 export const CsvText = Type.String({
-  description: 'text/csv: rank, project_id, project_name, team_name, track_id, score, then scores_by_model.<group> and scores_by_dimension.<name> columns',
+  description:
+    'text/csv: rank, project_id, project_name, team_name, track_id, score, score_raw, score_normalized (empty unless the event normalizes with zscore), then scores_by_model.<group> and scores_by_dimension.<name> columns',
 });
 
 export const PublishBody = Type.Object(
@@ -97,6 +107,9 @@ export const PublishResponse = Type.Object({
   result_announced_at: Type.String(),
   published_at: Type.String(),
   feedback_released: Type.Boolean({ description: 'whether the teams may read their reviews (release_feedback)' }),
+  normalization: Type.Union([Type.Literal('none'), Type.Literal('zscore')], {
+    description: "the event's score normalisation the published ranking was computed with (GET result sends it as the Result-Normalization header)",
+  }),
   etag: Type.String({ description: 'the ETag GET /events/:id/result serves' }),
   peoples_choice: Type.Union([Type.Array(PeoplesChoiceEntrySchema), Type.Null()], {
     description: "the people's choice, counted at publication (null: the event has no vote)",

@@ -129,6 +129,8 @@ export interface EventsTable {
   /** Team-size limits (the leader counts); null = no limit (since 0214). */
   max_team_size: Generated<number | null>;
   min_team_size: Generated<number | null>;
+  /** How reviewers' scores are made comparable: 'none' (raw) or 'zscore' (since 0223). */
+  normalization: Generated<'none' | 'zscore'>;
 }
 
 export interface EventOrganizersTable {
@@ -272,6 +274,8 @@ export interface ResultsTable {
    */
   entries: string;
   etag: string;
+  /** The normalisation the published ranking used (since 0223). */
+  normalization: Generated<'none' | 'zscore'>;
 }
 
 /**
@@ -289,6 +293,8 @@ export interface StandingsTable {
   first_submitted_at: string;
   /** The score in 10^-4 units (the ranking key), -1 when nobody scored the project. */
   score_key: Generated<number>;
+  /** The raw (unnormalised) score in 10^-4 units, -1 when unscored; equals score_key under normalization none. */
+  raw_score_key: Generated<number>;
   /** JSON text of scores_by_model / scores_by_dimension, as published. */
   by_model: Generated<string>;
   by_dimension: Generated<string>;
