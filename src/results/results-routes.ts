@@ -18,6 +18,7 @@ import {
   PublishResponse,
   ResultEntries,
   ResultQuery,
+  ReviewerOutliersResponse,
   TrackQuery,
 } from './results-schemas.js';
 import type { ResultsService } from './results-service.js';
@@ -137,6 +138,23 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
       async (request, reply) => {
         reply.header('Cache-Control', LEADERBOARD_CACHE_CONTROL);
         return sendCsv(reply, results, principalOf(request), request.params.id, request.query.track_id);
+      },
+    );
+
+    app.get(
+      '/events/:id/leaderboard/reviewers',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: "Reviewers far from the panel (owners, any time): each reviewer's and model's mean offset and correlation with the others, flagged for a human look",
+          params: EventIdParams,
+          response: { 200: ReviewerOutliersResponse, ...problems('forbidden', 'event_not_found') },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', LEADERBOARD_CACHE_CONTROL);
+        return results.reviewerOutliers(principalOf(request), request.params.id);
       },
     );
 

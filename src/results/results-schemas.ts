@@ -133,3 +133,42 @@ export const FeedbackReleaseResponse = Type.Object({
   feedback_released: Type.Boolean(),
   updated_at: Type.String(),
 });
+
+/** How far each reviewer's scores are from the rest of the panel (GET /events/:id/leaderboard/reviewers). */
+export const ReviewerOutliersResponse = Type.Object({
+  event_id: Type.String(),
+  thresholds: Type.Object(
+    {
+      mean_offset: Type.Number({ description: 'a reviewer is flagged when |mean_offset| is over this (points on the 0-10 scale)' }),
+      correlation: Type.Number({ description: 'a reviewer is flagged when the correlation is below this' }),
+      min_common_projects: Type.Integer({ description: 'projects shared with other reviewers a correlation needs' }),
+    },
+    { description: 'the fixed rules the flags follow' },
+  ),
+  reviewers: Type.Array(
+    Type.Object({
+      reviewer_kind: Type.Union([Type.Literal('human'), Type.Literal('model')]),
+      reviewer_id: Type.String({ description: "the human reviewer's user id, or the model identifier (each model counts as one reviewer)" }),
+      name: Nullable(Type.String({ description: "the reviewer's display name (the model identifier for a model); null if none" })),
+      email: Nullable(Type.String({ description: "a human reviewer's e-mail address (organizers only); null for a model" })),
+      projects: Type.Integer({ description: 'judged projects the reviewer scored' }),
+      common_projects: Type.Integer({ description: 'of those, projects some other reviewer scored too: what the offset and correlation are over' }),
+      mean_offset: Nullable(
+        Type.Number({
+          description:
+            "mean over the common projects of (the reviewer's score − the other reviewers' mean score), a score being the weighted mean over the dimensions scored; null with no common project",
+        }),
+      ),
+      correlation: Nullable(
+        Type.Number({
+          minimum: -1,
+          maximum: 1,
+          description: "Pearson correlation of the reviewer's scores with the other reviewers' means; null below min_common_projects or when either side does not vary",
+        }),
+      ),
+      flagged: Type.Boolean({ description: 'far from the panel: worth a human look (never changes a score)' }),
+      flags: Type.Array(Type.Union([Type.Literal('offset'), Type.Literal('correlation')]), { description: 'which rule flagged the reviewer' }),
+    }),
+    { description: 'flagged reviewers first, then by the size of the offset' },
+  ),
+});

@@ -12,8 +12,9 @@ import { findEvent } from '../events/events-repo.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
 import { csvRows } from './results-csv.js';
-import type { Normalization } from './normalization.js';
-import { orderGroups, SCORE_DECIMALS } from './ranking.js';
+import { MIN_CORRELATION_PROJECTS, OUTLIER_CORRELATION, OUTLIER_OFFSET, reviewerAgreement, type Normalization, type ReviewerReview } from './normalization.js';
+import { orderGroups, roundScore, SCORE_DECIMALS } from './ranking.js';
+import { judgedProjects } from '../submissions/judged-projects.js';
 import * as repo from './results-repo.js';
 import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
 import { placeOf, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';
@@ -519,7 +520,64 @@ export function createResultsService(deps: {
     return teamResult(db, event, registration);
   }
 
-  return { leaderboard, leaderboardCsv, publish, published, setFeedbackRelease, teamResult: teamResultOf };
+  /**
+   * Owners, any time: how far each reviewer's (and each model's) raw scores are from the rest of the
+   * panel, over the judged projects' succeeded reviews, flagged when the mean offset is over
+   * OUTLIER_OFFSET points or the correlation with the others is below OUTLIER_CORRELATION.
+   * Flagged reviewers first (largest offset first), then the rest by offset.
+   */
+  async function reviewerOutliers(who: Principal, eventId: string) {
+    const event = await events.getOwned(eventId, who);
+    const rows = await judgedProjects(db, event.id)
+      .innerJoin('reviews', 'reviews.project_id', 'projects.id')
+      .leftJoin('users', (j) => j.onRef('users.id', '=', 'reviews.reviewer').on('reviews.reviewer_kind', '=', 'human'))
+      .select(['reviews.project_id', 'reviews.reviewer_kind', 'reviews.reviewer', 'reviews.group_key', 'reviews.scores', 'users.name', 'users.email'])
+      .where('reviews.status', '=', 'succeeded')
+      .execute();
+    const people = new Map<string, { kind: 'human' | 'model'; id: string; name: string | null; email: string | null }>();
+    const reviews: ReviewerReview[] = [];
+    for (const r of rows) {
+      if (r.scores === null) continue;
+      let scores: unknown;
+      try {
+        scores = JSON.parse(r.scores);
+      } catch {
+        continue;
+      }
+      if (scores === null || typeof scores !== 'object' || Array.isArray(scores)) continue;
+      const human = r.reviewer_kind === 'human';
+      const key = human ? `human:${r.reviewer}` : `model:${r.group_key}`;
+      if (!people.has(key))
+        people.set(key, human ? { kind: 'human', id: r.reviewer, name: r.name ?? null, email: r.email ?? null } : { kind: 'model', id: r.group_key, name: r.group_key, email: null });
+      reviews.push({ project_id: r.project_id, group_key: r.group_key, reviewer_key: key, scores: scores as Record<string, unknown> });
+    }
+    const round = (x: number | null) => (x === null ? null : roundScore(x));
+    const reviewers = reviewerAgreement(event.dimensions, reviews)
+      .map((a) => {
+        const p = people.get(a.reviewer_key)!;
+        return {
+          reviewer_kind: p.kind,
+          reviewer_id: p.id,
+          name: p.name,
+          email: p.email,
+          projects: a.projects,
+          common_projects: a.common_projects,
+          // Correlations carry 4 decimals too, like every published number.
+          mean_offset: round(a.mean_offset),
+          correlation: a.correlation === null ? null : Math.round(a.correlation * 10_000) / 10_000,
+          flagged: a.flags.length > 0,
+          flags: a.flags,
+        };
+      })
+      .sort((a, b) => Number(b.flagged) - Number(a.flagged) || Math.abs(b.mean_offset ?? 0) - Math.abs(a.mean_offset ?? 0) || (a.reviewer_id < b.reviewer_id ? -1 : 1));
+    return {
+      event_id: event.id,
+      thresholds: { mean_offset: OUTLIER_OFFSET, correlation: OUTLIER_CORRELATION, min_common_projects: MIN_CORRELATION_PROJECTS },
+      reviewers,
+    };
+  }
+
+  return { leaderboard, leaderboardCsv, publish, published, setFeedbackRelease, teamResult: teamResultOf, reviewerOutliers };
 }
 
 export type ResultsService = ReturnType<typeof createResultsService>;
