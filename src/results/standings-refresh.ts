@@ -37,10 +37,6 @@ async function walkStale(
   opts: { chunk: number; from?: string | null; maxRows?: number; yieldBetweenChunks: boolean; stopped?: () => boolean; progress?: (rows: number) => void },
 ): Promise<WalkResult> {
   const size = opts.chunk;
-  if ((await normalizationOf(db, eventId)) === 'zscore') {
-    const found = await refreshWholeEvent(db, eventId, opts);
-    return { found, stoppedAfter: null };
-  }
   let last = opts.from ?? null;
   let found = 0;
   const maxRows = opts.maxRows ?? Infinity;
@@ -56,24 +52,22 @@ async function walkStale(
       .limit(Math.min(size, maxRows - found))
       .execute();
     if (chunk.length === 0) return { found, stoppedAfter: null };
+    let whole: boolean;
     try {
-      await refreshChunk(db, eventId, chunk);
+      whole = await refreshChunk(db, eventId, chunk);
     } catch (err) {
       // A bulk write elsewhere can lock the same rows in another order (PostgreSQL picks one of
       // the two as deadlocked): recomputing is idempotent, so try the chunk once more.
       if ((err as { code?: unknown }).code !== '40P01') throw err;
-      await refreshChunk(db, eventId, chunk);
+      whole = await refreshChunk(db, eventId, chunk);
     }
+    // A zscore event: one stale row means every row may be off; the whole event is recomputed.
+    if (whole) return { found: found + (await refreshWholeEvent(db, eventId, opts)), stoppedAfter: null };
     found += chunk.length;
     opts.progress?.(chunk.length);
     last = chunk[chunk.length - 1]!.project_id;
     if (chunk.length < size && found < maxRows) return { found, stoppedAfter: null };
   }
-}
-
-async function normalizationOf(db: Executor, eventId: string): Promise<'none' | 'zscore' | null> {
-  const row = await db.selectFrom('events').select('normalization').where('id', '=', eventId).executeTakeFirst();
-  return row ? row.normalization : null;
 }
 
 /** Whole-event passes a zscore refresh makes before leaving a still-moving event stale for the next read. */
@@ -308,7 +302,11 @@ export function createStandingsRefresher(opts: StandingsRefresherOptions) {
 
 export type StandingsRefresher = ReturnType<typeof createStandingsRefresher>;
 
-async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{ project_id: string; version: number }>): Promise<void> {
+/**
+ * Recomputes one chunk of stale standings of a `none` event. Answers true, writing nothing, when the
+ * event normalises with zscore: its standings are recomputed whole (refreshWholeEvent).
+ */
+async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{ project_id: string; version: number }>): Promise<boolean> {
   const ids = rows.map((r) => r.project_id);
   const [config, projects, judged, reviews] = await Promise.all([
     // The weights and models too are read after the versions, like the reviews: a run that began
@@ -319,10 +317,8 @@ async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{
     judgedProjects(db, eventId).select('projects.id').where('projects.id', 'in', ids).execute(),
     db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'reviewer', 'group_key', 'status', 'scores']).where('project_id', 'in', ids).execute(),
   ]);
-  if (!config) return; // the event is gone (its standings with it)
-  // Switched to zscore after the walk began: the switch bumped every version, so nothing written
-  // here would be kept; the next read recomputes the whole event.
-  if (config.normalization === 'zscore') return;
+  if (!config) return false; // the event is gone (its standings with it)
+  if (config.normalization === 'zscore') return true;
   const judgedIds = new Set(judged.map((p) => p.id));
   const standings = computeStandings(
     { dimensions: JSON.parse(config.dimensions) as EventRecord['dimensions'], models: JSON.parse(config.models) as string[] },
@@ -331,6 +327,7 @@ async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{
   );
   const version = new Map(rows.map((r) => [r.project_id, Number(r.version)]));
   await writeStandings(db, eventId, standings, version);
+  return false;
 }
 
 /** Writes computed standings back, each only if its row's version is still the one read. */

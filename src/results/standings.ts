@@ -108,7 +108,14 @@ export function computeStandings(
     rankProjects({ dimensions: event.dimensions, projects: ranked, reviews: list, groupOrder: event.models });
   const raw = rank(succeeded);
   const rawKeys = new Map(raw.map((e) => [e.project_id, Object.keys(e.scores_by_dimension).length > 0 ? Math.round(e.score * SCALE) : -1]));
-  const entries = event.normalization === 'zscore' ? rank(normalizeReviews('zscore', event.dimensions, succeeded)) : raw;
+  let entries = raw;
+  if (event.normalization === 'zscore') {
+    // The panel is the judged projects' reviews: a rejected team's scores neither count in a
+    // reviewer's statistics nor are normalised (its row is never listed).
+    const judged = new Set(projects.filter((p) => p.judged).map((p) => p.id));
+    const inPanel = succeeded.filter((r) => judged.has(r.project_id));
+    entries = rank([...normalizeReviews('zscore', event.dimensions, inPanel), ...succeeded.filter((r) => !judged.has(r.project_id))]);
+  }
   const byId = new Map(projects.map((p) => [p.id, p]));
   return entries.map((e) => {
     const p = byId.get(e.project_id)!;
