@@ -402,6 +402,13 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
    many projects still show their previous numbers, or are not listed yet); read again in a few
    seconds. Without the header every number is current. Publication always waits for every number.
 
+   Lenient or harsh reviewers: \`PATCH\` the event's \`"normalization": "zscore"\` (default \`none\`; it may
+   change until publication) to standardise each reviewer's and each model's scores per dimension
+   before they are averaged. Leaderboard entries carry \`score_raw\` and \`score_normalized\` (null
+   under \`none\`) beside \`score\`; the publish answer says which \`normalization\` the result used.
+   \`GET ${base}/events/{id}/leaderboard/reviewers\` lists each reviewer's \`mean_offset\` from the others
+   and \`correlation\` with them, \`flagged\` when over 2 points off or below 0.2.
+
 4. **Publish** the ranking (only while \`judging\`): it is frozen as the result and the event ends:
 
    \`\`\`sh
@@ -427,7 +434,7 @@ The registrations list gives an array of (and approve/reject answer one):
 ${shapeText(RegistrationSchema)}
 \`\`\`
 
-\`GET ${base}/events/{id}/leaderboard\` gives the same entries as the result; \`POST ${base}/events/{id}/results/publish\` gives:
+\`GET ${base}/events/{id}/leaderboard\` gives the same entries as the result (plus \`score_raw\`, \`score_normalized\`, \`reviews\`); \`POST ${base}/events/{id}/results/publish\` gives:
 
 \`\`\`
 ${shapeText(PublishResponse)}

@@ -71,11 +71,7 @@ function meanSd(m: Moments): { mean: number; sd: number } {
  * dimension twice (case-blind) is counted once per dimension, its first spelling, as rankProjects
  * counts it; the later spelling is dropped from the normalised review.
  */
-export function normalizeReviews<R extends ReviewerReview>(
-  mode: Normalization,
-  dimensions: readonly RankingDimension[],
-  reviews: readonly R[],
-): R[] {
+export function normalizeReviews<R extends ReviewerReview>(mode: Normalization, dimensions: readonly RankingDimension[], reviews: readonly R[]): R[] {
   if (mode === 'none') return [...reviews];
   const resolve = dimensionResolver(dimensions);
   const D = dimensions.length;
@@ -104,7 +100,11 @@ export function normalizeReviews<R extends ReviewerReview>(
   }
   const panelStats = panel.map((m) => (m.n > 0 ? meanSd(m) : { mean: 0, sd: 0 }));
   const reviewerStats = new Map<string, Array<{ mean: number; sd: number } | null>>();
-  for (const [key, ms] of byReviewer) reviewerStats.set(key, ms.map((m) => (m.n >= MIN_SCORES_TO_NORMALIZE ? meanSd(m) : null)));
+  for (const [key, ms] of byReviewer)
+    reviewerStats.set(
+      key,
+      ms.map((m) => (m.n >= MIN_SCORES_TO_NORMALIZE ? meanSd(m) : null)),
+    );
 
   return reviews.map((r) => {
     const stats = reviewerStats.get(r.reviewer_key)!;

@@ -147,7 +147,8 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: "Reviewers far from the panel (owners, any time): each reviewer's and model's mean offset and correlation with the others, flagged for a human look",
+          summary:
+            "Reviewers far from the panel (owners, any time): each reviewer's and model's mean offset and correlation with the others, flagged for a human look",
           params: EventIdParams,
           response: { 200: ReviewerOutliersResponse, ...problems('forbidden', 'event_not_found') },
         },

@@ -163,7 +163,8 @@ export const ReviewerOutliersResponse = Type.Object({
         Type.Number({
           minimum: -1,
           maximum: 1,
-          description: "Pearson correlation of the reviewer's scores with the other reviewers' means; null below min_common_projects or when either side does not vary",
+          description:
+            "Pearson correlation of the reviewer's scores with the other reviewers' means; null below min_common_projects or when either side does not vary",
         }),
       ),
       flagged: Type.Boolean({ description: 'far from the panel: worth a human look (never changes a score)' }),

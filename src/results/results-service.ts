@@ -548,7 +548,12 @@ export function createResultsService(deps: {
       const human = r.reviewer_kind === 'human';
       const key = human ? `human:${r.reviewer}` : `model:${r.group_key}`;
       if (!people.has(key))
-        people.set(key, human ? { kind: 'human', id: r.reviewer, name: r.name ?? null, email: r.email ?? null } : { kind: 'model', id: r.group_key, name: r.group_key, email: null });
+        people.set(
+          key,
+          human
+            ? { kind: 'human', id: r.reviewer, name: r.name ?? null, email: r.email ?? null }
+            : { kind: 'model', id: r.group_key, name: r.group_key, email: null },
+        );
       reviews.push({ project_id: r.project_id, group_key: r.group_key, reviewer_key: key, scores: scores as Record<string, unknown> });
     }
     const round = (x: number | null) => (x === null ? null : roundScore(x));
@@ -569,7 +574,10 @@ export function createResultsService(deps: {
           flags: a.flags,
         };
       })
-      .sort((a, b) => Number(b.flagged) - Number(a.flagged) || Math.abs(b.mean_offset ?? 0) - Math.abs(a.mean_offset ?? 0) || (a.reviewer_id < b.reviewer_id ? -1 : 1));
+      .sort(
+        (a, b) =>
+          Number(b.flagged) - Number(a.flagged) || Math.abs(b.mean_offset ?? 0) - Math.abs(a.mean_offset ?? 0) || (a.reviewer_id < b.reviewer_id ? -1 : 1),
+      );
     return {
       event_id: event.id,
       thresholds: { mean_offset: OUTLIER_OFFSET, correlation: OUTLIER_CORRELATION, min_common_projects: MIN_CORRELATION_PROJECTS },

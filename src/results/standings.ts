@@ -104,8 +104,7 @@ export function computeStandings(
       scores: scores as Record<string, unknown>,
     });
   }
-  const rank = (list: readonly ReviewerReview[]) =>
-    rankProjects({ dimensions: event.dimensions, projects: ranked, reviews: list, groupOrder: event.models });
+  const rank = (list: readonly ReviewerReview[]) => rankProjects({ dimensions: event.dimensions, projects: ranked, reviews: list, groupOrder: event.models });
   const raw = rank(succeeded);
   const rawKeys = new Map(raw.map((e) => [e.project_id, Object.keys(e.scores_by_dimension).length > 0 ? Math.round(e.score * SCALE) : -1]));
   let entries = raw;

@@ -81,7 +81,14 @@ describe('normalizeReviews', () => {
     });
     // impact of a: 1, 2, 3 (mean 2, SD √(2/3)); of b: 7, 8, 9. Panel impact: mean 5, variance (16+9+4+4+9+16)/6 = 58/6.
     // craft: a's third score is invalid, so a has 2 craft scores and keeps them raw.
-    const out = normalizeReviews('zscore', dims, [r('a', 'p1', 1, 4), r('a', 'p2', 2, 6), r('a', 'p3', 3, 11), r('b', 'p1', 7, 5), r('b', 'p2', 8, 5), r('b', 'p3', 9, 5)]);
+    const out = normalizeReviews('zscore', dims, [
+      r('a', 'p1', 1, 4),
+      r('a', 'p2', 2, 6),
+      r('a', 'p3', 3, 11),
+      r('b', 'p1', 7, 5),
+      r('b', 'p2', 8, 5),
+      r('b', 'p3', 9, 5),
+    ]);
     expect(out[0]!.scores['impact']).toBeCloseTo(5 - Math.sqrt(58 / 6) * Math.sqrt(3 / 2), 12);
     expect(out[0]!.scores['craft']).toBe(4);
     expect(out[2]!.scores['craft']).toBeUndefined();
@@ -214,7 +221,10 @@ describe('reviewerAgreement', () => {
     const out = new Map(reviewerAgreement(OVERALL, reviews).map((r) => [r.reviewer_key, r]));
     // d scored two of a's projects only (and one nobody else scored): no correlation.
     const d = [human('d', 'p0', 1), human('d', 'p1', 9), human('d', 'p9', 5)];
-    out.set('human:d', reviewerAgreement(OVERALL, [...reviews.slice(0, 4), ...d]).find((r) => r.reviewer_key === 'human:d')!);
+    out.set(
+      'human:d',
+      reviewerAgreement(OVERALL, [...reviews.slice(0, 4), ...d]).find((r) => r.reviewer_key === 'human:d')!,
+    );
     expect(out.get('human:c')!.mean_offset).toBeCloseTo(1, 12);
     expect(out.get('human:c')!.correlation).toBeCloseTo(-1, 12);
     expect(out.get('human:c')!.flags).toEqual(['correlation']);
