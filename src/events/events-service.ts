@@ -169,7 +169,8 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
           .where('id', '=', id)
           .where((eb) => eb.not(eb.exists(eb.selectFrom('results').select('results.event_id').whereRef('results.event_id', '=', 'events.id'))))
           .executeTakeFirst();
-        if (Number(done.numUpdatedRows) === 0) throw new AppError('event_locked', 'the results are published; the normalization they used can no longer change');
+        if (Number(done.numUpdatedRows) === 0)
+          throw new AppError('event_locked', 'the results are published; the normalization they used can no longer change');
       }
       await repo.updateEvent(tx, id, { ...configColumns(config), ...(nextStatus ? { status: nextStatus, status_changed_at: stamp } : {}), updated_at: stamp });
       if (coEmails) {

@@ -784,7 +784,9 @@ const migrations: Record<string, Migration> = {
       const bump = 'update standings set stale = 1, version = version + 1 where event_id = NEW.id;';
       if (db.getExecutor().adapter instanceof SqliteAdapter) {
         await sql
-          .raw(`create trigger standings_event_norm_upd after update of normalization on events for each row when OLD.normalization IS NOT NEW.normalization begin ${bump} end`)
+          .raw(
+            `create trigger standings_event_norm_upd after update of normalization on events for each row when OLD.normalization IS NOT NEW.normalization begin ${bump} end`,
+          )
           .execute(db);
       } else {
         await sql.raw(`create function standings_event_norm_upd_fn() returns trigger language plpgsql as $$ begin ${bump} return null; end $$`).execute(db);
