@@ -170,7 +170,7 @@ export function reviewerAgreement(dimensions: readonly RankingDimension[], revie
     }
     if (weightSum === 0) continue;
     let mine = scored.get(r.reviewer_key);
-    if (!mine) scored.set(r.reviewer_key, (mine = new Map()));
+    if (!mine) scored.set(r.reviewer_key, (mine = new Map<string, { sum: number; n: number }>()));
     const cell = mine.get(r.project_id) ?? { sum: 0, n: 0 };
     cell.sum += weighted / weightSum;
     cell.n++;
