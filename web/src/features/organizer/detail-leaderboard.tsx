@@ -199,7 +199,7 @@ export default function LeaderboardTab({ event }: TabProps) {
                       <tr key={`${r.reviewer_kind}:${r.reviewer_id}`}>
                         <td className="detail-name-cell">
                           <strong>{r.reviewer_kind === 'model' ? r.reviewer_id : (r.name ?? r.email ?? r.reviewer_id)}</strong>
-                          <div className="small muted">{r.reviewer_kind === 'model' ? t('leaderboard.model') : (r.email ?? '')}</div>
+                          <div className="small muted">{r.reviewer_kind === 'model' ? t('leaderboard.model') : r.name ? (r.email ?? '') : ''}</div>
                         </td>
                         <td className="num">{r.mean_offset === null ? '–' : fmt.number(r.mean_offset, 2)}</td>
                         <td className="num">{r.correlation === null ? '–' : fmt.number(r.correlation, 2)}</td>
