@@ -167,6 +167,9 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
           .updateTable('events')
           .set({ normalization: config.normalization })
           .where('id', '=', id)
+          // Publication ends the event in the transaction that freezes the result: a change waiting
+          // for its lock re-reads the row's own status (a subquery would not see the new result).
+          .where('status', '!=', 'ended')
           .where((eb) => eb.not(eb.exists(eb.selectFrom('results').select('results.event_id').whereRef('results.event_id', '=', 'events.id'))))
           .executeTakeFirst();
         if (Number(done.numUpdatedRows) === 0)

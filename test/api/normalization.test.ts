@@ -147,6 +147,29 @@ describe.each(DIALECTS)('score normalisation (%s)', (dialect) => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('a switch racing a publication either lands before it (and the result uses it) or is refused', async () => {
+    for (let round = 0; round < 3; round++) {
+      t.clock.set(T0.getTime());
+      const id = await createEvent(t, org.key, { models: [] });
+      await seedProjects(t, id, [
+        { track: 'tools', score: 5 },
+        { track: 'tools', score: 7 },
+        { track: 'fun', score: 9 },
+      ]);
+      t.clock.set(T0.getTime() + 2 * DAY + HOUR); // judging
+      const [published, patched] = await Promise.all([
+        t.api('POST', `/events/${id}/results/publish`, { key: org.key }),
+        t.api('PATCH', `/events/${id}`, { key: org.key, body: { normalization: 'zscore' } }),
+      ]);
+      expect(published.status).toBe(200);
+      expect([200, 409]).toContain(patched.status);
+      const event = (await t.api('GET', `/events/${id}`, { key: org.key })).body;
+      // Whatever the order: the event's setting is the one the result records.
+      expect(event.normalization).toBe(published.body.normalization);
+      expect(patched.status === 200 ? 'zscore' : 'none').toBe(published.body.normalization);
+    }
+  });
+
   it('switching back to none gives the raw ranking again; the result records the one used; no change after publication', async () => {
     expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { normalization: 'none' } })).status).toBe(200);
     let b = await board();
