@@ -48,7 +48,8 @@ import { resultsRoutes } from './results/results-routes.js';
 import { reviewsRoutes } from './reviews/reviews-routes.js';
 import { statsRoutes } from './stats/stats-routes.js';
 import { participantsRoutes } from './participants/participants-routes.js';
-import { createReviewsService } from './reviews/reviews-service.js';
+import { createReviewsService, type ScoreLineOf } from './reviews/reviews-service.js';
+import { storedScoreLine } from './results/results-repo.js';
 import { createResultsService } from './results/results-service.js';
 import { createStandingsRefresher } from './results/standings-refresh.js';
 import { projectScoreLine } from './results/standings.js';
@@ -200,7 +201,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer, notifier });
   const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, lockout, mailer });
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
-  const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log, scoreLine: projectScoreLine });
+  const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log, scoreLine: reviewPageScoreLine });
+  // The review page's score line: computed from the project's own reviews, except under a normalisation
+  // across projects (zscore), where the leaderboard's standings row holds the normalised numbers.
+  async function reviewPageScoreLine(...[event, project, facts]: Parameters<ScoreLineOf>) {
+    if (event.normalization === 'zscore') return (await storedScoreLine(db, project.id)) ?? projectScoreLine(event, project, facts);
+    return projectScoreLine(event, project, facts);
+  }
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const gallery = createGalleryService({ db, clock, events });
   const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl });

@@ -424,6 +424,12 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
    \`POST ${base}/events/$EVENT_ID/reviewers/$USER_ID/remind\` (at most once in 24 hours per reviewer:
    \`429 reminder_too_soon\` names \`next_allowed_at\`), or everyone who owes reviews with
    \`POST ${base}/events/$EVENT_ID/reviewer-reminders\`.
+   Lenient or harsh reviewers: \`PATCH\` the event's \`"normalization": "zscore"\` (default \`none\`; it may
+   change until publication) to standardise each reviewer's and each model's scores per dimension
+   before they are averaged. Leaderboard entries carry \`score_raw\` and \`score_normalized\` (null
+   under \`none\`) beside \`score\`; the publish answer says which \`normalization\` the result used.
+   \`GET ${base}/events/{id}/leaderboard/reviewers\` lists each reviewer's \`mean_offset\` from the others
+   and \`correlation\` with them, \`flagged\` when over 2 points off or below 0.2.
 
 4. **Publish** the ranking (only while \`judging\`): it is frozen as the result and the event ends:
 
@@ -450,7 +456,7 @@ The registrations list gives an array of (and approve/reject answer one):
 ${shapeText(RegistrationSchema)}
 \`\`\`
 
-\`GET ${base}/events/{id}/leaderboard\` gives the same entries as the result; \`POST ${base}/events/{id}/results/publish\` gives:
+\`GET ${base}/events/{id}/leaderboard\` gives the same entries as the result (plus \`score_raw\`, \`score_normalized\`, \`reviews\`); \`POST ${base}/events/{id}/results/publish\` gives:
 
 \`\`\`
 ${shapeText(PublishResponse)}

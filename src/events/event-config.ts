@@ -2,6 +2,9 @@ import type { GalleryVisibility } from '../core/db/schema.js';
 import type { FieldError } from '../core/errors.js';
 import { parseTimestamp } from '../core/time.js';
 
+/** How reviewers' scores are made comparable before they are averaged (src/results/normalization.ts). */
+export type ScoreNormalization = 'none' | 'zscore';
+
 /** The shapes an event's configuration takes once validated and normalised. */
 export interface Track {
   id: string;
@@ -41,6 +44,7 @@ export interface EventConfigInput {
   time_zone?: string | null;
   gallery_visibility?: GalleryVisibility;
   voting?: VotingInput;
+  normalization?: ScoreNormalization;
   registration_config?: {
     open?: boolean;
     auto_approve?: boolean;
@@ -64,6 +68,8 @@ export interface EventConfig {
   gallery_visibility: GalleryVisibility;
   /** People's choice voting; disabled unless the organizer turns it on. */
   voting: VotingConfig;
+  /** `none`: raw scores (default); `zscore`: each reviewer's scores standardised first. Changeable until publication. */
+  normalization: ScoreNormalization;
   registration_open: boolean;
   auto_approve: boolean;
   fields: FormField[];
@@ -152,6 +158,7 @@ export function buildEventConfig(input: EventConfigInput, base?: EventConfig): {
     time_zone: input.time_zone !== undefined ? input.time_zone : (base?.time_zone ?? null),
     gallery_visibility: input.gallery_visibility ?? base?.gallery_visibility ?? 'after_deadline',
     voting: { ...DEFAULT_VOTING, ...base?.voting, ...input.voting },
+    normalization: input.normalization ?? base?.normalization ?? 'none',
     registration_open: input.registration_config?.open ?? base?.registration_open ?? true,
     auto_approve: input.registration_config?.auto_approve ?? base?.auto_approve ?? false,
     fields: input.registration_config?.fields ? normaliseFields(input.registration_config.fields, errors) : (base?.fields ?? []),

@@ -25,6 +25,11 @@ export const GalleryVisibilitySchema = Type.Union([Type.Literal('after_deadline'
   description: 'when the projects become public in the gallery: after the submission deadline (default), after the results are published, or never',
 });
 
+export const NormalizationSchema = Type.Union([Type.Literal('none'), Type.Literal('zscore')], {
+  description:
+    "how reviewers' scores are made comparable before they are averaged: none (raw scores, the default) or zscore (each reviewer's and each model's scores standardised per dimension over the projects they scored, then mapped back to 0-10 by the panel's mean and spread). Changeable until the results are published.",
+});
+
 export const VotingSchema = Type.Object(
   {
     enabled: Type.Boolean(),
@@ -60,6 +65,7 @@ export const EventSchema = Type.Object({
     }),
   ),
   logo_url: Nullable(Type.String({ description: "the event's logo (absolute URL, changes when a new one is uploaded); null: none" })),
+  normalization: NormalizationSchema,
   tracks: Type.Array(TrackSchema),
   dimensions: Type.Array(DimensionSchema),
   models: Type.Array(Type.String()),
@@ -179,6 +185,7 @@ const eventInputProperties = {
     ),
   ),
   gallery_visibility: opt(GalleryVisibilitySchema),
+  normalization: opt(NormalizationSchema),
   voting: opt(
     Type.Object(
       {

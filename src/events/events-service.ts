@@ -160,6 +160,21 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
 
     const stamp = iso(now);
     await db.transaction().execute(async (tx) => {
+      if (config.normalization !== event.normalization) {
+        // The normalisation may change until publication: one conditional write, so a change that
+        // meets a publication under way never lands after the result was frozen.
+        const done = await tx
+          .updateTable('events')
+          .set({ normalization: config.normalization })
+          .where('id', '=', id)
+          // Publication ends the event in the transaction that freezes the result: a change waiting
+          // for its lock re-reads the row's own status (a subquery would not see the new result).
+          .where('status', '!=', 'ended')
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('results').select('results.event_id').whereRef('results.event_id', '=', 'events.id'))))
+          .executeTakeFirst();
+        if (Number(done.numUpdatedRows) === 0)
+          throw new AppError('event_locked', 'the results are published; the normalization they used can no longer change');
+      }
       await repo.updateEvent(tx, id, { ...configColumns(config), ...(nextStatus ? { status: nextStatus, status_changed_at: stamp } : {}), updated_at: stamp });
       if (coEmails) {
         await tx.deleteFrom('event_co_organizers').where('event_id', '=', id).execute();

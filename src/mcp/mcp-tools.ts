@@ -455,7 +455,8 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   },
   {
     name: 'get_leaderboard',
-    description: 'Organizers: the live ranking of your event from the reviews so far (same entries as the published result).',
+    description:
+      "Organizers: the live ranking of your event from the reviews so far (the published result's entries, plus score_raw and score_normalized side by side and review coverage).",
     annotations: read('Get the leaderboard'),
     method: 'GET',
     path: '/events/{event_id}/leaderboard',

@@ -3,7 +3,7 @@ import type { ResultEntry } from './ranking.js';
 /**
  * The leaderboard as CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted when they hold a
  * comma, quote or line break, quotes doubled). Columns: rank, project_id, project_name, team_name,
- * track_id, score, then `scores_by_model.<group>` per group and `scores_by_dimension.<name>` per
+ * track_id, score, (the live leaderboard: score_raw, score_normalized,) then `scores_by_model.<group>` per group and `scores_by_dimension.<name>` per
  * dimension (named after the JSON fields they mirror, so a model and a dimension never collide),
  * then, for an event with people's choice voting, `peoples_choice.rank` and `peoples_choice.votes`.
  * A cell a project has no score for is empty.
@@ -11,7 +11,7 @@ import type { ResultEntry } from './ranking.js';
  * Team-supplied text is untrusted: a cell that a spreadsheet would run as a formula (starting with
  * =, +, -, @, tab or carriage return) is prefixed with an apostrophe (OWASP "CSV injection").
  */
-export function leaderboardCsv(entries: readonly ResultEntry[], columns: CsvColumns): string {
+export function leaderboardCsv(entries: readonly CsvEntry[], columns: CsvColumns): string {
   return csvRows([], columns, true) + csvRows(entries, columns, false);
 }
 
@@ -23,13 +23,18 @@ export interface CsvColumns {
    * with the results; empty cells before, and for a project with no votes or excluded from the vote).
    */
   peoplesChoice?: ReadonlyMap<string, { rank: number; votes: number }>;
+  /** The live leaderboard's `score_raw` and `score_normalized` columns, after `score`. */
+  scoreVariants?: boolean;
 }
+
+/** An entry of the CSV: the result's, with the leaderboard's two scores when `scoreVariants`. */
+export type CsvEntry = ResultEntry & { score_raw?: number; score_normalized?: number | null };
 
 /**
  * CSV lines (each ending in CRLF) for some entries, optionally preceded by the header: the unit a
  * streamed export writes, one chunk of rows at a time.
  */
-export function csvRows(entries: readonly ResultEntry[], columns: CsvColumns, header: boolean): string {
+export function csvRows(entries: readonly CsvEntry[], columns: CsvColumns, header: boolean): string {
   const lines: string[] = [];
   if (header) {
     lines.push(
@@ -40,6 +45,7 @@ export function csvRows(entries: readonly ResultEntry[], columns: CsvColumns, he
         'team_name',
         'track_id',
         'score',
+        ...(columns.scoreVariants ? ['score_raw', 'score_normalized'] : []),
         ...columns.groups.map((g) => `scores_by_model.${g}`),
         ...columns.dimensions.map((d) => `scores_by_dimension.${d}`),
         ...(columns.peoplesChoice ? ['peoples_choice.rank', 'peoples_choice.votes'] : []),
@@ -50,6 +56,7 @@ export function csvRows(entries: readonly ResultEntry[], columns: CsvColumns, he
   }
   for (const e of entries) {
     const row: Array<string | number | null | undefined> = [e.rank, e.project_id, e.project_name, e.team_name, e.track_id, e.score];
+    if (columns.scoreVariants) row.push(e.score_raw, e.score_normalized);
     for (const g of columns.groups) row.push(e.scores_by_model[g]);
     for (const d of columns.dimensions) row.push(e.scores_by_dimension[d]);
     if (columns.peoplesChoice) {

@@ -13,8 +13,11 @@ export async function insertResult(db: Executor, row: ResultRow): Promise<void> 
 }
 
 /** The published snapshot's small columns (tag and date), without its entries. */
-export async function findResultTag(db: Executor, eventId: string): Promise<{ published_at: string; etag: string } | undefined> {
-  return db.selectFrom('results').select(['published_at', 'etag']).where('event_id', '=', eventId).executeTakeFirst();
+export async function findResultTag(
+  db: Executor,
+  eventId: string,
+): Promise<{ published_at: string; etag: string; normalization: 'none' | 'zscore' } | undefined> {
+  return db.selectFrom('results').select(['published_at', 'etag', 'normalization']).where('event_id', '=', eventId).executeTakeFirst();
 }
 
 const ENTRY_INSERT_CHUNK = 500;
@@ -54,4 +57,22 @@ export async function resultEntries(
     .limit(q.limit)
     .execute();
   return rows.map((r) => ({ rank: Number(r.track_rank), entry_tail: r.entry_tail }));
+}
+
+/**
+ * A project's score line as the leaderboard holds it (its standings row): under a normalisation
+ * that looks across projects, the only place its normalised numbers are; null when not computed yet.
+ */
+export async function storedScoreLine(
+  db: Executor,
+  projectId: string,
+): Promise<{ score: number | null; scores_by_model: Record<string, number>; scores_by_dimension: Record<string, number> } | null> {
+  const row = await db.selectFrom('standings').select(['score_key', 'by_model', 'by_dimension']).where('project_id', '=', projectId).executeTakeFirst();
+  if (!row) return null;
+  if (row.score_key < 0) return { score: null, scores_by_model: {}, scores_by_dimension: {} };
+  return {
+    score: row.score_key / 10_000,
+    scores_by_model: JSON.parse(row.by_model) as Record<string, number>,
+    scores_by_dimension: JSON.parse(row.by_dimension) as Record<string, number>,
+  };
 }

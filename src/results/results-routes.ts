@@ -18,6 +18,7 @@ import {
   PublishResponse,
   ResultEntries,
   ResultQuery,
+  ReviewerOutliersResponse,
   TrackQuery,
 } from './results-schemas.js';
 import type { ResultsService } from './results-service.js';
@@ -34,6 +35,8 @@ const LEADERBOARD_CACHE_CONTROL = 'private, no-store';
  * their previous numbers meanwhile (a project never computed yet is not listed).
  */
 export const LEADERBOARD_PENDING = 'Leaderboard-Pending';
+/** On the published result: the normalisation it was computed with (`none` or `zscore`). */
+export const RESULT_NORMALIZATION = 'Result-Normalization';
 
 /**
  * Sends entries as JSON text. They are built by this module in exactly the schema's shape, and
@@ -138,6 +141,24 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
       },
     );
 
+    app.get(
+      '/events/:id/leaderboard/reviewers',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary:
+            "Reviewers far from the panel (owners, any time): each reviewer's and model's mean offset and correlation with the others, flagged for a human look",
+          params: EventIdParams,
+          response: { 200: ReviewerOutliersResponse, ...problems('forbidden', 'event_not_found') },
+        },
+      },
+      async (request, reply) => {
+        reply.header('Cache-Control', LEADERBOARD_CACHE_CONTROL);
+        return results.reviewerOutliers(principalOf(request), request.params.id);
+      },
+    );
+
     app.post(
       '/events/:id/results/publish',
       {
@@ -191,13 +212,27 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
           summary: 'The published ranking, best first, paginated (cacheable; send If-None-Match)',
           params: EventIdParams,
           querystring: ResultQuery,
-          response: { 200: ResultEntries, 304: NotModified, ...problems('event_not_found', 'results_not_published') },
+          response: {
+            200: {
+              description: 'Entries ordered by rank, one page',
+              content: { 'application/json': { schema: ResultEntries } },
+              headers: {
+                [RESULT_NORMALIZATION]: {
+                  type: 'string',
+                  enum: ['none', 'zscore'],
+                  description: "the score normalisation the published ranking was computed with (the event's normalization at publication)",
+                },
+              },
+            },
+            304: NotModified,
+            ...problems('event_not_found', 'results_not_published'),
+          },
         },
       },
       async (request, reply) => {
         const q = request.query;
         const result = await results.published(request.principal, request.params.id, { trackId: q.track_id, limit: q.limit, cursor: q.cursor });
-        reply.header('ETag', result.etag).header('Cache-Control', RESULT_CACHE_CONTROL);
+        reply.header('ETag', result.etag).header('Cache-Control', RESULT_CACHE_CONTROL).header(RESULT_NORMALIZATION, result.normalization);
         if (ifNoneMatch(request.headers['if-none-match'], result.etag)) return reply.code(304).send();
         // Stored entry text, sent as is: nothing is parsed or re-encoded.
         const page = await result.page();

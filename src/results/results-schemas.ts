@@ -20,6 +20,15 @@ export const ResultEntries = Type.Array(ResultEntrySchema);
 /** A leaderboard entry: the result's entry plus how far the project's reviews got. */
 export const LeaderboardEntrySchema = Type.Object({
   ...ResultEntrySchema.properties,
+  score_raw: Type.Number({
+    minimum: 0,
+    maximum: 10,
+    description: "the score from the raw reviews (no normalisation); equals score while the event's normalization is none",
+  }),
+  score_normalized: Type.Union([Type.Number({ minimum: 0, maximum: 10 }), Type.Null()], {
+    description:
+      "the score after zscore normalisation (equals score while the event's normalization is zscore); null while it is none (computed only for zscore events: switch the setting to compare)",
+  }),
   reviews: Type.Object(
     {
       expected: Type.Integer({ description: "AI reviews each project gets: the number of the event's models" }),
@@ -64,7 +73,8 @@ export const LeaderboardQuery = Type.Object(
 );
 
 export const CsvText = Type.String({
-  description: 'text/csv: rank, project_id, project_name, team_name, track_id, score, then scores_by_model.<group> and scores_by_dimension.<name> columns',
+  description:
+    'text/csv: rank, project_id, project_name, team_name, track_id, score, score_raw, score_normalized (empty unless the event normalizes with zscore), then scores_by_model.<group> and scores_by_dimension.<name> columns',
 });
 
 export const PublishBody = Type.Object(
@@ -97,6 +107,9 @@ export const PublishResponse = Type.Object({
   result_announced_at: Type.String(),
   published_at: Type.String(),
   feedback_released: Type.Boolean({ description: 'whether the teams may read their reviews (release_feedback)' }),
+  normalization: Type.Union([Type.Literal('none'), Type.Literal('zscore')], {
+    description: "the event's score normalisation the published ranking was computed with (GET result sends it as the Result-Normalization header)",
+  }),
   etag: Type.String({ description: 'the ETag GET /events/:id/result serves' }),
   peoples_choice: Type.Union([Type.Array(PeoplesChoiceEntrySchema), Type.Null()], {
     description: "the people's choice, counted at publication (null: the event has no vote)",
@@ -119,4 +132,44 @@ export const FeedbackReleaseResponse = Type.Object({
   event_id: Type.String(),
   feedback_released: Type.Boolean(),
   updated_at: Type.String(),
+});
+
+/** How far each reviewer's scores are from the rest of the panel (GET /events/:id/leaderboard/reviewers). */
+export const ReviewerOutliersResponse = Type.Object({
+  event_id: Type.String(),
+  thresholds: Type.Object(
+    {
+      mean_offset: Type.Number({ description: 'a reviewer is flagged when |mean_offset| is over this (points on the 0-10 scale)' }),
+      correlation: Type.Number({ description: 'a reviewer is flagged when the correlation is below this' }),
+      min_common_projects: Type.Integer({ description: 'projects shared with other reviewers a correlation needs' }),
+    },
+    { description: 'the fixed rules the flags follow' },
+  ),
+  reviewers: Type.Array(
+    Type.Object({
+      reviewer_kind: Type.Union([Type.Literal('human'), Type.Literal('model')]),
+      reviewer_id: Type.String({ description: "the human reviewer's user id, or the model identifier (each model counts as one reviewer)" }),
+      name: Nullable(Type.String({ description: "the reviewer's display name (the model identifier for a model); null if none" })),
+      email: Nullable(Type.String({ description: "a human reviewer's e-mail address (organizers only); null for a model" })),
+      projects: Type.Integer({ description: 'judged projects the reviewer scored' }),
+      common_projects: Type.Integer({ description: 'of those, projects some other reviewer scored too: what the offset and correlation are over' }),
+      mean_offset: Nullable(
+        Type.Number({
+          description:
+            "mean over the common projects of (the reviewer's score − the other reviewers' mean score), a score being the weighted mean over the dimensions scored; null with no common project",
+        }),
+      ),
+      correlation: Nullable(
+        Type.Number({
+          minimum: -1,
+          maximum: 1,
+          description:
+            "Pearson correlation of the reviewer's scores with the other reviewers' means; null below min_common_projects or when either side does not vary",
+        }),
+      ),
+      flagged: Type.Boolean({ description: 'far from the panel: worth a human look (never changes a score)' }),
+      flags: Type.Array(Type.Union([Type.Literal('offset'), Type.Literal('correlation')]), { description: 'which rule flagged the reviewer' }),
+    }),
+    { description: 'flagged reviewers first, then by the size of the offset' },
+  ),
 });

@@ -12,7 +12,9 @@ import { findEvent } from '../events/events-repo.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
 import { csvRows } from './results-csv.js';
-import { orderGroups, SCORE_DECIMALS } from './ranking.js';
+import { MIN_CORRELATION_PROJECTS, OUTLIER_CORRELATION, OUTLIER_OFFSET, reviewerAgreement, type Normalization, type ReviewerReview } from './normalization.js';
+import { orderGroups, roundScore, SCORE_DECIMALS } from './ranking.js';
+import { judgedProjects } from '../submissions/judged-projects.js';
 import * as repo from './results-repo.js';
 import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
 import { placeOf, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';
@@ -53,6 +55,8 @@ export interface LeaderboardPage extends RankingPage {
 export interface PublishedResult {
   event: EventRecord;
   published_at: string;
+  /** The normalisation the ranking was computed with at publication. */
+  normalization: 'none' | 'zscore';
   /** Strong entity tag, quoted, of the page served: the snapshot's tag, qualified by track and page. */
   etag: string;
   /** Reads the page's stored rows, only when it is sent (not for a 304). */
@@ -108,13 +112,30 @@ function decodePositionCursor(cursor: string, eventId: string): number {
   return n;
 }
 
-/** An entry's JSON after `{"rank":N` (contract shape); the leaderboard appends review coverage. */
-function entryTail(r: StandingRow, withCoverage: boolean): string {
-  const score = r.score_key < 0 ? 0 : r.score_key / SCALE;
-  const coverage = withCoverage
-    ? `,"reviews":{"expected":${r.reviews_expected},"succeeded":${r.reviews_succeeded},"failed":${r.reviews_failed},"pending":${r.reviews_pending},"human":${r.reviews_human}}`
-    : '';
-  return `,"project_id":${JSON.stringify(r.project_id)},"project_name":${JSON.stringify(r.project_name)},"team_name":${JSON.stringify(r.team_name)},"track_id":${JSON.stringify(r.track_id)},"score":${score},"scores_by_model":${r.by_model},"scores_by_dimension":${r.by_dimension}${coverage}}`;
+const scoreOf = (key: number) => (key < 0 ? 0 : key / SCALE);
+
+/**
+ * The leaderboard's two scores side by side: `score_raw` (no normalisation) and `score_normalized`
+ * (zscore; null while the event's normalization is none, as it is only computed for zscore events:
+ * see standings.ts). `score` is the one the event's setting ranks by.
+ */
+function scoreVariants(r: StandingRow, normalization: Normalization): { score_raw: number; score_normalized: number | null } {
+  return { score_raw: scoreOf(r.raw_score_key), score_normalized: normalization === 'zscore' ? scoreOf(r.score_key) : null };
+}
+
+/**
+ * An entry's JSON after `{"rank":N` (contract shape); the leaderboard (given the event's
+ * normalisation) adds the raw and normalised scores and the review coverage.
+ */
+function entryTail(r: StandingRow, leaderboard: { normalization: Normalization } | null): string {
+  let extra = '';
+  if (leaderboard) {
+    const v = scoreVariants(r, leaderboard.normalization);
+    extra =
+      `,"score_raw":${v.score_raw},"score_normalized":${v.score_normalized}` +
+      `,"reviews":{"expected":${r.reviews_expected},"succeeded":${r.reviews_succeeded},"failed":${r.reviews_failed},"pending":${r.reviews_pending},"human":${r.reviews_human}}`;
+  }
+  return `,"project_id":${JSON.stringify(r.project_id)},"project_name":${JSON.stringify(r.project_name)},"team_name":${JSON.stringify(r.team_name)},"track_id":${JSON.stringify(r.track_id)},"score":${scoreOf(r.score_key)},"scores_by_model":${r.by_model},"scores_by_dimension":${r.by_dimension}${extra}}`;
 }
 
 /** Competition ranks down a run of rows in ranking order, given the first row's rank and position. */
@@ -233,7 +254,7 @@ export function createResultsService(deps: {
     }
     const rankOf = ranker(place.rank, place.position);
     let lastRank = place.rank;
-    const json = '[' + rows.map((r) => `{"rank":${(lastRank = rankOf(r.score_key))}${entryTail(r, true)}`).join(',') + ']';
+    const json = '[' + rows.map((r) => `{"rank":${(lastRank = rankOf(r.score_key))}${entryTail(r, event)}`).join(',') + ']';
     const last = rows[rows.length - 1]!;
     const lastPosition = place.position + rows.length - 1;
     return {
@@ -263,7 +284,7 @@ export function createResultsService(deps: {
     // An export is complete: it waits for every stale standing (in slices that yield).
     await standings.complete(event.id);
     const groups = orderGroups([...event.models, ...(await scoredGroups(db, event.id))], event.models);
-    const columns = { groups, dimensions: event.dimensions.map((d) => d.name), peoplesChoice: await peoplesChoiceColumns(event) };
+    const columns = { groups, dimensions: event.dimensions.map((d) => d.name), scoreVariants: true, peoplesChoice: await peoplesChoiceColumns(event) };
     async function* lines(): AsyncGenerator<string> {
       yield csvRows([], columns, true);
       for await (const chunk of walk(db, event.id, q.trackId)) {
@@ -273,7 +294,8 @@ export function createResultsService(deps: {
           project_name: row.project_name,
           team_name: row.team_name,
           track_id: row.track_id,
-          score: row.score_key < 0 ? 0 : row.score_key / SCALE,
+          score: scoreOf(row.score_key),
+          ...scoreVariants(row, event.normalization),
           scores_by_model: JSON.parse(row.by_model) as Record<string, number>,
           scores_by_dimension: JSON.parse(row.by_dimension) as Record<string, number>,
         }));
@@ -332,7 +354,14 @@ export function createResultsService(deps: {
         }
         // The result's row first: its primary key (one per event) backs up the event row's lock
         // against a second snapshot; its tag is set once every entry is stored.
-        await repo.insertResult(tx, { event_id: event.id, published_at: stamp, published_by: who.userId, entries: '', etag: '' });
+        await repo.insertResult(tx, {
+          event_id: event.id,
+          published_at: stamp,
+          published_by: who.userId,
+          entries: '',
+          etag: '',
+          normalization: event.normalization,
+        });
         // The entries are read, stored and hashed a chunk at a time, with a turn of the event loop
         // after each: on SQLite the queries run on the event loop itself, and 50,000 entries in one
         // go would block it for most of a second (the transaction keeps the connection meanwhile;
@@ -349,7 +378,7 @@ export function createResultsService(deps: {
           const rows: Parameters<typeof repo.insertResultEntries>[2] = [];
           const texts: string[] = [];
           for (const { row, rank } of chunk) {
-            const tail = entryTail(row, false);
+            const tail = entryTail(row, null);
             texts.push(`{"rank":${rank}${tail}`);
             let trackPosition: number | null = null;
             let trackRank: number | null = null;
@@ -401,6 +430,7 @@ export function createResultsService(deps: {
           result_announced_at: stamp,
           published_at: stamp,
           feedback_released: feedbackReleased,
+          normalization: event.normalization,
           etag: `"${etag}"`,
           peoples_choice: peoplesChoice,
           entryPieces: pieces,
@@ -455,6 +485,7 @@ export function createResultsService(deps: {
     return {
       event,
       published_at: row.published_at,
+      normalization: row.normalization,
       etag: `"${row.etag}${track}${page}"`,
       async page() {
         const rows = await repo.resultEntries(db, { eventId: event.id, trackId: q.trackId, start, limit: limit + 1 });
@@ -496,7 +527,72 @@ export function createResultsService(deps: {
     return teamResult(db, event, registration);
   }
 
-  return { leaderboard, leaderboardCsv, publish, published, setFeedbackRelease, teamResult: teamResultOf };
+  /**
+   * Owners, any time: how far each reviewer's (and each model's) raw scores are from the rest of the
+   * panel, over the judged projects' succeeded reviews, flagged when the mean offset is over
+   * OUTLIER_OFFSET points or the correlation with the others is below OUTLIER_CORRELATION.
+   * Flagged reviewers first (largest offset first), then the rest by offset.
+   */
+  async function reviewerOutliers(who: Principal, eventId: string) {
+    const event = await events.getOwned(eventId, who);
+    const rows = await judgedProjects(db, event.id)
+      .innerJoin('reviews', 'reviews.project_id', 'projects.id')
+      .leftJoin('users', (j) => j.onRef('users.id', '=', 'reviews.reviewer').on('reviews.reviewer_kind', '=', 'human'))
+      .select(['reviews.project_id', 'reviews.reviewer_kind', 'reviews.reviewer', 'reviews.group_key', 'reviews.scores', 'users.name', 'users.email'])
+      .where('reviews.status', '=', 'succeeded')
+      .execute();
+    const people = new Map<string, { kind: 'human' | 'model'; id: string; name: string | null; email: string | null }>();
+    const reviews: ReviewerReview[] = [];
+    for (const r of rows) {
+      if (r.scores === null) continue;
+      let scores: unknown;
+      try {
+        scores = JSON.parse(r.scores);
+      } catch {
+        continue;
+      }
+      if (scores === null || typeof scores !== 'object' || Array.isArray(scores)) continue;
+      const human = r.reviewer_kind === 'human';
+      const key = human ? `human:${r.reviewer}` : `model:${r.group_key}`;
+      if (!people.has(key))
+        people.set(
+          key,
+          human
+            ? { kind: 'human', id: r.reviewer, name: r.name ?? null, email: r.email ?? null }
+            : { kind: 'model', id: r.group_key, name: r.group_key, email: null },
+        );
+      reviews.push({ project_id: r.project_id, group_key: r.group_key, reviewer_key: key, scores: scores as Record<string, unknown> });
+    }
+    const round = (x: number | null) => (x === null ? null : roundScore(x));
+    const reviewers = reviewerAgreement(event.dimensions, reviews)
+      .map((a) => {
+        const p = people.get(a.reviewer_key)!;
+        return {
+          reviewer_kind: p.kind,
+          reviewer_id: p.id,
+          name: p.name,
+          email: p.email,
+          projects: a.projects,
+          common_projects: a.common_projects,
+          // Correlations carry 4 decimals too, like every published number.
+          mean_offset: round(a.mean_offset),
+          correlation: a.correlation === null ? null : Math.round(a.correlation * 10_000) / 10_000,
+          flagged: a.flags.length > 0,
+          flags: a.flags,
+        };
+      })
+      .sort(
+        (a, b) =>
+          Number(b.flagged) - Number(a.flagged) || Math.abs(b.mean_offset ?? 0) - Math.abs(a.mean_offset ?? 0) || (a.reviewer_id < b.reviewer_id ? -1 : 1),
+      );
+    return {
+      event_id: event.id,
+      thresholds: { mean_offset: OUTLIER_OFFSET, correlation: OUTLIER_CORRELATION, min_common_projects: MIN_CORRELATION_PROJECTS },
+      reviewers,
+    };
+  }
+
+  return { leaderboard, leaderboardCsv, publish, published, setFeedbackRelease, teamResult: teamResultOf, reviewerOutliers };
 }
 
 export type ResultsService = ReturnType<typeof createResultsService>;

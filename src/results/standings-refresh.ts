@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db, Executor } from '../core/db/index.js';
 import type { EventRecord } from '../events/events-model.js';
 import { judgedProjects } from '../submissions/judged-projects.js';
-import { computeStandings } from './standings.js';
+import { computeStandings, type Standing } from './standings.js';
 
 /**
  * Keeping the `standings` rows current (see standings.ts for what they hold and the triggers that
@@ -52,19 +52,86 @@ async function walkStale(
       .limit(Math.min(size, maxRows - found))
       .execute();
     if (chunk.length === 0) return { found, stoppedAfter: null };
+    let whole: boolean;
     try {
-      await refreshChunk(db, eventId, chunk);
+      whole = await refreshChunk(db, eventId, chunk);
     } catch (err) {
       // A bulk write elsewhere can lock the same rows in another order (PostgreSQL picks one of
       // the two as deadlocked): recomputing is idempotent, so try the chunk once more.
       if ((err as { code?: unknown }).code !== '40P01') throw err;
-      await refreshChunk(db, eventId, chunk);
+      whole = await refreshChunk(db, eventId, chunk);
     }
+    // A zscore event: one stale row means every row may be off; the whole event is recomputed.
+    if (whole) return { found: found + (await refreshWholeEvent(db, eventId, opts)), stoppedAfter: null };
     found += chunk.length;
     opts.progress?.(chunk.length);
     last = chunk[chunk.length - 1]!.project_id;
     if (chunk.length < size && found < maxRows) return { found, stoppedAfter: null };
   }
+}
+
+/** Whole-event passes a zscore refresh makes before leaving a still-moving event stale for the next read. */
+const WHOLE_EVENT_PASSES = 3;
+
+/**
+ * A `zscore` event: its numbers depend on every review of the event (each reviewer standardised over
+ * all the projects they scored), so when any standing is stale every one is recomputed, from one
+ * read of all the event's reviews. Versions are read first, as in walkStale, and each row written
+ * back only if its version did not move. A write during the pass (any version moved, a project
+ * added or removed) may have changed the statistics the other rows were computed with: the pass
+ * then marks every row stale again and tries once more, so that "no row stale" always means "every
+ * row exact". Returns the rows recomputed.
+ */
+async function refreshWholeEvent(
+  db: Executor,
+  eventId: string,
+  opts: { chunk: number; yieldBetweenChunks: boolean; stopped?: () => boolean; progress?: (rows: number) => void },
+): Promise<number> {
+  let total = 0;
+  for (let pass = 0; pass < WHOLE_EVENT_PASSES && !opts.stopped?.(); pass++) {
+    const versions = await db.selectFrom('standings').select(['project_id', 'version', 'stale']).where('event_id', '=', eventId).execute();
+    if (!versions.some((v) => Number(v.stale) === 1)) return total;
+    const [config, projects, judged, reviews] = await Promise.all([
+      db.selectFrom('events').select(['dimensions', 'models', 'normalization']).where('id', '=', eventId).executeTakeFirst(),
+      db.selectFrom('projects').select(['id', 'track_id', 'first_submitted_at']).where('event_id', '=', eventId).execute(),
+      judgedProjects(db, eventId).select('projects.id').execute(),
+      db
+        .selectFrom('reviews')
+        .innerJoin('projects', 'projects.id', 'reviews.project_id')
+        .select(['reviews.project_id', 'reviews.reviewer_kind', 'reviews.reviewer', 'reviews.group_key', 'reviews.status', 'reviews.scores'])
+        .where('projects.event_id', '=', eventId)
+        .execute(),
+    ]);
+    if (!config) return total;
+    const judgedIds = new Set(judged.map((p) => p.id));
+    const standings = computeStandings(
+      {
+        dimensions: JSON.parse(config.dimensions) as EventRecord['dimensions'],
+        models: JSON.parse(config.models) as string[],
+        normalization: config.normalization,
+      },
+      projects.map((p) => ({ id: p.id, track_id: p.track_id, first_submitted_at: p.first_submitted_at, judged: judgedIds.has(p.id) })),
+      reviews,
+    );
+    const version = new Map(versions.map((r) => [r.project_id, Number(r.version)]));
+    const known = standings.filter((st) => version.has(st.project_id));
+    for (let i = 0; i < known.length; i += opts.chunk) {
+      if (i > 0 && opts.yieldBetweenChunks) await new Promise<void>((resolve) => setImmediate(resolve));
+      await writeStandings(db, eventId, known.slice(i, i + opts.chunk), version);
+      opts.progress?.(Math.min(opts.chunk, known.length - i));
+    }
+    total += known.length;
+    const after = await db
+      .selectFrom('standings')
+      .select([sql<number | string>`count(*)`.as('n'), sql<number | string | null>`sum(version)`.as('v')])
+      .where('event_id', '=', eventId)
+      .executeTakeFirstOrThrow();
+    const before = versions.reduce((a, r) => a + Number(r.version), 0);
+    if (Number(after.n) === versions.length && Number(after.v ?? 0) === before) return total;
+    // Something was written meanwhile: every row's numbers may be off, not only the written one's.
+    await db.updateTable('standings').set({ stale: 1 }).where('event_id', '=', eventId).execute();
+  }
+  return total;
 }
 
 /**
@@ -235,26 +302,37 @@ export function createStandingsRefresher(opts: StandingsRefresherOptions) {
 
 export type StandingsRefresher = ReturnType<typeof createStandingsRefresher>;
 
-async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{ project_id: string; version: number }>): Promise<void> {
+/**
+ * Recomputes one chunk of stale standings of a `none` event. Answers true, writing nothing, when the
+ * event normalises with zscore: its standings are recomputed whole (refreshWholeEvent).
+ */
+async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{ project_id: string; version: number }>): Promise<boolean> {
   const ids = rows.map((r) => r.project_id);
   const [config, projects, judged, reviews] = await Promise.all([
     // The weights and models too are read after the versions, like the reviews: a run that began
     // before an edit of them (a background run lasts seconds) must not write numbers from the old ones.
-    db.selectFrom('events').select(['dimensions', 'models']).where('id', '=', eventId).executeTakeFirst(),
+    db.selectFrom('events').select(['dimensions', 'models', 'normalization']).where('id', '=', eventId).executeTakeFirst(),
     db.selectFrom('projects').select(['id', 'track_id', 'first_submitted_at']).where('id', 'in', ids).execute(),
     // Which of them take part: the one rule, from judgedProjects.
     judgedProjects(db, eventId).select('projects.id').where('projects.id', 'in', ids).execute(),
-    db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'group_key', 'status', 'scores']).where('project_id', 'in', ids).execute(),
+    db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'reviewer', 'group_key', 'status', 'scores']).where('project_id', 'in', ids).execute(),
   ]);
-  if (!config) return; // the event is gone (its standings with it)
+  if (!config) return false; // the event is gone (its standings with it)
+  if (config.normalization === 'zscore') return true;
   const judgedIds = new Set(judged.map((p) => p.id));
   const standings = computeStandings(
     { dimensions: JSON.parse(config.dimensions) as EventRecord['dimensions'], models: JSON.parse(config.models) as string[] },
     projects.map((p) => ({ id: p.id, track_id: p.track_id, first_submitted_at: p.first_submitted_at, judged: judgedIds.has(p.id) })),
     reviews,
   );
-  if (standings.length === 0) return;
   const version = new Map(rows.map((r) => [r.project_id, Number(r.version)]));
+  await writeStandings(db, eventId, standings, version);
+  return false;
+}
+
+/** Writes computed standings back, each only if its row's version is still the one read. */
+async function writeStandings(db: Executor, eventId: string, standings: readonly Standing[], version: ReadonlyMap<string, number>): Promise<void> {
+  if (standings.length === 0) return;
   await db
     .insertInto('standings')
     .values(
@@ -267,6 +345,7 @@ async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{
         track_id: s.track_id,
         first_submitted_at: s.first_submitted_at,
         score_key: s.score_key,
+        raw_score_key: s.raw_score_key,
         by_model: s.by_model,
         by_dimension: s.by_dimension,
         model_groups: s.model_groups,
@@ -286,6 +365,7 @@ async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{
           track_id: sql`excluded.track_id`,
           first_submitted_at: sql`excluded.first_submitted_at`,
           score_key: sql`excluded.score_key`,
+          raw_score_key: sql`excluded.raw_score_key`,
           by_model: sql`excluded.by_model`,
           by_dimension: sql`excluded.by_dimension`,
           model_groups: sql`excluded.model_groups`,

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
 import type { EventRecord } from '../events/events-model.js';
-import { HUMAN_GROUP, rankProjects, SCORE_DECIMALS, type RankingProject, type RankingReview } from './ranking.js';
+import { normalizeReviews, type ReviewerReview } from './normalization.js';
+import { HUMAN_GROUP, rankProjects, SCORE_DECIMALS, type RankingProject } from './ranking.js';
 
 /**
  * The live ranking's per-project numbers (table `standings`), kept current incrementally.
@@ -15,6 +16,11 @@ import { HUMAN_GROUP, rankProjects, SCORE_DECIMALS, type RankingProject, type Ra
  * numbers depend on its own reviews only), in chunks that yield to the event loop; past a bound the
  * rest is done in the background (standings-refresh.ts). A row is written back only if its
  * version did not move while it was being computed; otherwise it stays stale.
+ *
+ * Under `zscore` normalisation a project's numbers depend on every review of the event (each
+ * reviewer is standardised over all the projects they scored), so one new score can move every
+ * project: such an event's standings are recomputed all together whenever any of them is stale
+ * (standings-refresh.ts, refreshWholeEvent). `raw_score_key` keeps the raw score beside the key.
  */
 
 const SCALE = 10 ** SCORE_DECIMALS;
@@ -22,6 +28,8 @@ const SCALE = 10 ** SCORE_DECIMALS;
 interface ReviewFact {
   project_id: string;
   reviewer_kind: string;
+  /** The model identifier or the human reviewer's user id. */
+  reviewer: string;
   group_key: string;
   status: string;
   scores: string | null;
@@ -41,7 +49,10 @@ export interface Standing {
   judged: number;
   track_id: string | null;
   first_submitted_at: string;
+  /** The ranking key: the score as the event's normalisation makes it, 10^-4 units, -1 unscored. */
   score_key: number;
+  /** The raw score's key (equal to score_key under `none`). */
+  raw_score_key: number;
   by_model: string;
   by_dimension: string;
   model_groups: string;
@@ -54,7 +65,7 @@ export interface Standing {
  * full recomputation.
  */
 export function computeStandings(
-  event: Pick<EventRecord, 'dimensions' | 'models'>,
+  event: Pick<EventRecord, 'dimensions' | 'models'> & { normalization?: EventRecord['normalization'] },
   projects: ReadonlyArray<{ id: string; track_id: string | null; first_submitted_at: string; judged: boolean }>,
   reviews: readonly ReviewFact[],
 ): Standing[] {
@@ -65,7 +76,7 @@ export function computeStandings(
     track_id: p.track_id,
     first_submitted_at: p.first_submitted_at,
   }));
-  const succeeded: RankingReview[] = [];
+  const succeeded: ReviewerReview[] = [];
   const coverage = new Map<string, Coverage>();
   for (const p of projects) coverage.set(p.id, { expected: event.models.length, succeeded: 0, failed: 0, pending: 0, human: 0 });
   for (const r of reviews) {
@@ -84,13 +95,26 @@ export function computeStandings(
       continue; // a broken row never becomes a score
     }
     if (scores === null || typeof scores !== 'object' || Array.isArray(scores)) continue;
+    const human = r.reviewer_kind === 'human';
     succeeded.push({
       project_id: r.project_id,
-      group_key: r.reviewer_kind === 'human' ? HUMAN_GROUP : r.group_key,
+      group_key: human ? HUMAN_GROUP : r.group_key,
+      // Each model counts as one reviewer, each human reviewer as one.
+      reviewer_key: human ? `human:${r.reviewer}` : `model:${r.group_key}`,
       scores: scores as Record<string, unknown>,
     });
   }
-  const entries = rankProjects({ dimensions: event.dimensions, projects: ranked, reviews: succeeded, groupOrder: event.models });
+  const rank = (list: readonly ReviewerReview[]) => rankProjects({ dimensions: event.dimensions, projects: ranked, reviews: list, groupOrder: event.models });
+  const raw = rank(succeeded);
+  const rawKeys = new Map(raw.map((e) => [e.project_id, Object.keys(e.scores_by_dimension).length > 0 ? Math.round(e.score * SCALE) : -1]));
+  let entries = raw;
+  if (event.normalization === 'zscore') {
+    // The panel is the judged projects' reviews: a rejected team's scores neither count in a
+    // reviewer's statistics nor are normalised (its row is never listed).
+    const judged = new Set(projects.filter((p) => p.judged).map((p) => p.id));
+    const inPanel = succeeded.filter((r) => judged.has(r.project_id));
+    entries = rank([...normalizeReviews('zscore', event.dimensions, inPanel), ...succeeded.filter((r) => !judged.has(r.project_id))]);
+  }
   const byId = new Map(projects.map((p) => [p.id, p]));
   return entries.map((e) => {
     const p = byId.get(e.project_id)!;
@@ -102,6 +126,7 @@ export function computeStandings(
       first_submitted_at: p.first_submitted_at,
       // rankProjects publishes key / SCALE; rounding recovers the integer key exactly.
       score_key: scored ? Math.round(e.score * SCALE) : -1,
+      raw_score_key: rawKeys.get(e.project_id)!,
       by_model: JSON.stringify(e.scores_by_model),
       by_dimension: JSON.stringify(e.scores_by_dimension),
       model_groups: JSON.stringify(Object.keys(e.scores_by_model)),
@@ -118,6 +143,7 @@ export interface StandingKey {
 }
 
 export interface StandingRow extends StandingKey {
+  raw_score_key: number;
   track_id: string | null;
   by_model: string;
   by_dimension: string;
@@ -154,6 +180,7 @@ export async function standingsPage(
     .select([
       'standings.project_id',
       'standings.score_key',
+      'standings.raw_score_key',
       'standings.first_submitted_at',
       'standings.track_id',
       'standings.by_model',
@@ -176,6 +203,7 @@ export async function standingsPage(
   return rows.map((r) => ({
     ...r,
     score_key: Number(r.score_key),
+    raw_score_key: Number(r.raw_score_key),
     reviews_expected: Number(r.reviews_expected),
     reviews_succeeded: Number(r.reviews_succeeded),
     reviews_failed: Number(r.reviews_failed),

@@ -33,6 +33,7 @@ export interface ReviewsServiceDeps {
 export interface ScoreFact {
   project_id: string;
   reviewer_kind: string;
+  reviewer: string;
   group_key: string;
   status: string;
   scores: string | null;
@@ -42,7 +43,8 @@ export type ScoreLineOf = (
   event: EventRecord,
   project: { id: string; track_id: string | null; first_submitted_at: string },
   reviews: readonly ScoreFact[],
-) => { score: number | null; scores_by_model: Record<string, number>; scores_by_dimension: Record<string, number> };
+) => ScoreLine | Promise<ScoreLine>;
+type ScoreLine = { score: number | null; scores_by_model: Record<string, number>; scores_by_dimension: Record<string, number> };
 
 const silent: ReviewLog = { info() {}, warn() {}, error() {} };
 
@@ -246,7 +248,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
       .filter((r) => r.reviewer_kind === 'model')
       .sort((a, b) => place(a.reviewer) - place(b.reviewer) || (a.reviewer < b.reviewer ? -1 : a.reviewer > b.reviewer ? 1 : 0));
     const human = rows.filter((r) => r.reviewer_kind === 'human');
-    const standing = deps.scoreLine ? deps.scoreLine(event, project, rows) : { score: null, scores_by_model: {}, scores_by_dimension: {} };
+    const standing = deps.scoreLine ? await deps.scoreLine(event, project, rows) : { score: null, scores_by_model: {}, scores_by_dimension: {} };
     return {
       event_id: event.id,
       project: {

@@ -141,8 +141,9 @@ describe.each(DIALECTS)('judging end to end (%s)', (dialect) => {
     ];
     const board = await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key });
     expect(board.status).toBe(200);
-    // The leaderboard adds each project's review coverage to the result's entry.
-    expect(board.body.map(({ reviews: _coverage, ...entry }: any) => entry)).toEqual(expected);
+    // The leaderboard adds each project's review coverage, and its raw and normalised scores, to the result's entry.
+    expect(board.body.map(({ reviews: _coverage, score_raw: _raw, score_normalized: _normalized, ...entry }: any) => entry)).toEqual(expected);
+    expect(board.body.map((e: any) => [e.score_raw, e.score_normalized])).toEqual(expected.map((e: any) => [e.score, null]));
     expect(board.body.map((e: any) => e.reviews)).toEqual([
       { expected: 2, succeeded: 2, failed: 0, pending: 0, human: 1 },
       { expected: 2, succeeded: 2, failed: 0, pending: 0, human: 0 },

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
+import { normalizeReviews } from '../../src/results/normalization.js';
 import { rankProjects } from '../../src/results/ranking.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, type ApiResponse, type TestApp } from '../helpers/harness.js';
@@ -12,7 +13,9 @@ import { quickUser } from '../helpers/quick-users.js';
  * added, re-scored, re-run, failed, deleted; registrations approved and rejected; projects moved to
  * another track; the event's weights edited — the leaderboard, read page by page over HTTP, equals
  * the ranking computed from scratch by rankProjects over every stored review. Reads happen at random
- * points in the sequence, so stale and fresh rows mix.
+ * points in the sequence, so stale and fresh rows mix. Events normalising with zscore (where one
+ * score can move every project) are recomputed whole; the same property holds for them, against
+ * normalizeReviews over every judged project's reviews, with the raw score beside.
  */
 
 const MODELS = ['openai/a', 'anthropic/b', 'ollama/c'];
@@ -33,6 +36,7 @@ const op = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('registration' as const), project: fc.nat(), approved: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('track' as const), project: fc.nat(), track: fc.constantFrom('tools', 'fun', null) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('weights' as const), weights: fc.array(weight, { minLength: 3, maxLength: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('normalization' as const), normalization: fc.constantFrom('none' as const, 'zscore' as const) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), limit: fc.integer({ min: 1, max: 4 }) }) },
   // A read that does not wait for what it leaves to the background: the next writes race with it.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('peek' as const) }) },
@@ -42,6 +46,7 @@ const scenario = fc.record({
   dimensions: fc.integer({ min: 1, max: 3 }),
   weights: fc.array(weight, { minLength: 3, maxLength: 3 }),
   models: fc.integer({ min: 0, max: 3 }),
+  normalization: fc.constantFrom('none' as const, 'zscore' as const),
   projects: fc.array(fc.record({ approved: fc.boolean(), track: fc.constantFrom('tools', 'fun', null), stamp: fc.nat(STAMPS.length - 1) }), {
     minLength: 1,
     maxLength: 7,
@@ -98,10 +103,13 @@ describe.each(VARIANTS)('incremental leaderboard ($dialect, inline refresh $inli
     return out;
   }
 
-  /** The reference: every judged project and succeeded review read as rows, ranked from scratch. */
+  /**
+   * The reference: every judged project and succeeded review read as rows, ranked from scratch, raw
+   * and (for a zscore event) normalised over every judged project's reviews.
+   */
   async function fromScratch(eventId: string) {
     const db = t.ctx.db;
-    const event = await db.selectFrom('events').select(['dimensions', 'models']).where('id', '=', eventId).executeTakeFirstOrThrow();
+    const event = await db.selectFrom('events').select(['dimensions', 'models', 'normalization']).where('id', '=', eventId).executeTakeFirstOrThrow();
     const projects = await db
       .selectFrom('projects')
       .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
@@ -109,18 +117,36 @@ describe.each(VARIANTS)('incremental leaderboard ($dialect, inline refresh $inli
       .where('projects.event_id', '=', eventId)
       .where('registrations.status', '=', 'approved')
       .execute();
+    const judged = new Set(projects.map((p) => p.project_id));
     const rows = await db
       .selectFrom('reviews')
-      .select(['project_id', 'reviewer_kind', 'group_key', 'scores'])
+      .select(['project_id', 'reviewer_kind', 'reviewer', 'group_key', 'scores'])
       .where('event_id', '=', eventId)
       .where('status', '=', 'succeeded')
       .execute();
     const reviews = rows.flatMap((r) => {
       const scores: unknown = r.scores === null ? null : JSON.parse(r.scores);
       if (scores === null || typeof scores !== 'object' || Array.isArray(scores)) return [];
-      return [{ project_id: r.project_id, group_key: r.reviewer_kind === 'human' ? 'human' : r.group_key, scores: scores as Record<string, unknown> }];
+      if (!judged.has(r.project_id)) return [];
+      const human = r.reviewer_kind === 'human';
+      return [
+        {
+          project_id: r.project_id,
+          group_key: human ? 'human' : r.group_key,
+          reviewer_key: human ? `human:${r.reviewer}` : `model:${r.group_key}`,
+          scores: scores as Record<string, unknown>,
+        },
+      ];
     });
-    return rankProjects({ dimensions: JSON.parse(event.dimensions), projects, reviews, groupOrder: JSON.parse(event.models) });
+    const dimensions = JSON.parse(event.dimensions);
+    const rank = (list: typeof reviews) => rankProjects({ dimensions, projects, reviews: list, groupOrder: JSON.parse(event.models) });
+    const raw = rank(reviews);
+    const zscore = event.normalization === 'zscore';
+    return {
+      entries: zscore ? rank(normalizeReviews('zscore', dimensions, reviews)) : raw,
+      rawScore: new Map(raw.map((e) => [e.project_id, e.score])),
+      zscore,
+    };
   }
 
   async function coverageFromScratch(eventId: string, models: number) {
@@ -140,7 +166,10 @@ describe.each(VARIANTS)('incremental leaderboard ($dialect, inline refresh $inli
   async function check(eventId: string, limit: number, models: number, projects: number) {
     const board = await readAll(eventId, limit, projects);
     const [expected, coverage] = await Promise.all([fromScratch(eventId), coverageFromScratch(eventId, models)]);
-    expect(board.map(({ reviews: _c, ...entry }) => entry)).toEqual(expected);
+    expect(board.map(({ reviews: _c, score_raw: _r, score_normalized: _n, ...entry }) => entry)).toEqual(expected.entries);
+    expect(board.map((e) => [e.score_raw, e.score_normalized])).toEqual(
+      board.map((e) => [expected.rawScore.get(e.project_id), expected.zscore ? e.score : null]),
+    );
     expect(board.map((e) => e.reviews)).toEqual(board.map((e) => coverage(e.project_id)));
   }
 
@@ -150,7 +179,7 @@ describe.each(VARIANTS)('incremental leaderboard ($dialect, inline refresh $inli
         const db = t.ctx.db;
         const models = MODELS.slice(0, s.models);
         const dimensions = DIMENSION_NAMES.slice(0, s.dimensions).map((name, i) => ({ name, weight: s.weights[i]! }));
-        const eventId = await createEvent(t, org.key, { models, dimensions });
+        const eventId = await createEvent(t, org.key, { models, dimensions, normalization: s.normalization });
         const now = t.clock.now().toISOString();
         const projectIds: string[] = [];
         const registrationIds: string[] = [];
@@ -248,6 +277,9 @@ describe.each(VARIANTS)('incremental leaderboard ($dialect, inline refresh $inli
               .set({ dimensions: JSON.stringify(next) })
               .where('id', '=', eventId)
               .execute();
+          } else if (o.kind === 'normalization') {
+            const res = await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { normalization: o.normalization } });
+            expect(res.status).toBe(200);
           } else if (o.kind === 'peek') {
             const res = await t.request('GET', `/api/v1/events/${eventId}/leaderboard`, { key: org.key });
             expect(res.status).toBe(200);

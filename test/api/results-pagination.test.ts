@@ -161,7 +161,9 @@ describe.each(DIALECTS)('leaderboard and result pagination (%s)', (dialect) => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const lines = csv.text.split('\r\n');
     expect(lines).toHaveLength(SPEC.length + 2); // header, rows, and the empty string after the last CRLF
-    expect(lines[0]).toBe('rank,project_id,project_name,team_name,track_id,score,scores_by_model.human,scores_by_dimension.impact,scores_by_dimension.craft');
+    expect(lines[0]).toBe(
+      'rank,project_id,project_name,team_name,track_id,score,score_raw,score_normalized,scores_by_model.human,scores_by_dimension.impact,scores_by_dimension.craft',
+    );
     expect(lines.slice(1, -1).map((l) => l.split(',')[0])).toEqual(['1', '2', '2', '2', '5', '6', '6']);
   });
 

@@ -27,8 +27,12 @@ const LLAMA = 'ollama/llama3.1';
  * Ignored rows: a failed and a queued review (llama) that carry scores.
  */
 /** Leaderboard entries without their review coverage: the result's entry shape. */
+/** A leaderboard entry as the result's: without coverage, and (normalization none) the raw score is the score. */
 function withoutCoverage(entries: Array<Record<string, unknown>>) {
-  return entries.map(({ reviews: _coverage, ...entry }) => entry);
+  return entries.map(({ reviews: _coverage, score_raw, score_normalized, ...entry }) => {
+    expect([score_raw, score_normalized]).toEqual([entry['score'], null]);
+    return entry;
+  });
 }
 
 describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
@@ -235,14 +239,14 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
 
   it('exports CSV for organizers (leaderboard.csv and ?format=csv), escaped', async () => {
     const header =
-      'rank,project_id,project_name,team_name,track_id,score,' +
+      'rank,project_id,project_name,team_name,track_id,score,score_raw,score_normalized,' +
       `scores_by_model.${CLAUDE},scores_by_model.${GPT},scores_by_model.human,scores_by_dimension.impact,scores_by_dimension.craft`;
     const rows = [
-      `1,${ids.beta},Beta,Beta Team,tools,7.5,7.5,7.3333,,7.25,8`,
-      `2,${ids.alpha},"Alpha, ""the first""",Alpha Team,tools,7.2222,7,7.3333,7.3333,7.3333,7`,
-      `2,${ids.gamma},'=1+1 Gamma,Gamma Team,fun,7.2222,,,7.2222,7.5,6.6667`,
-      `4,${ids.epsilon},Epsilon,Epsilon Team,fun,4,,4,,,4`,
-      `5,${ids.delta},Delta,Delta Team,fun,0,,,,,`,
+      `1,${ids.beta},Beta,Beta Team,tools,7.5,7.5,,7.5,7.3333,,7.25,8`,
+      `2,${ids.alpha},"Alpha, ""the first""",Alpha Team,tools,7.2222,7.2222,,7,7.3333,7.3333,7.3333,7`,
+      `2,${ids.gamma},'=1+1 Gamma,Gamma Team,fun,7.2222,7.2222,,,,7.2222,7.5,6.6667`,
+      `4,${ids.epsilon},Epsilon,Epsilon Team,fun,4,4,,,4,,,4`,
+      `5,${ids.delta},Delta,Delta Team,fun,0,0,,,,,,`,
     ];
     const csv = await t.api('GET', `/events/${eventId}/leaderboard.csv`, { key: org.key });
     expect(csv.status).toBe(200);
@@ -348,7 +352,7 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     const full = await t.api('GET', `/events/${eventId}/result`);
     const tools = await t.api('GET', `/events/${eventId}/result?track_id=tools`);
     expect(tools.status).toBe(200);
-    expect(withoutCoverage(tools.body)).toEqual([e.beta, e.alpha]);
+    expect(tools.body).toEqual([e.beta, e.alpha]);
     const fun = await t.api('GET', `/events/${eventId}/result?track_id=fun`);
     expect(fun.body).toEqual([
       { ...e.gamma, rank: 1 },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type Behaviour, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, type TestApp, type TestUser } from '../helpers/harness.js';
 import { seedProjects } from '../helpers/seed-projects.js';
+import { newId } from '../../src/core/ids.js';
 import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInSession, startWebApp } from './browser-harness.js';
 
 const DAY = 86_400_000;
@@ -246,6 +247,73 @@ describe('organizer event page (SQLite)', () => {
     await page.goto(`${t.url}/events/evt_nope/leaderboard`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await context.close();
+  });
+
+  it('normalisation: the setting in the event form, raw and normalised scores side by side, reviewers far from the panel', async () => {
+    const eventId = await createEvent(t, org.key, { name: 'Panel Hack', models: [], dimensions: [{ name: 'overall', weight: 1 }] });
+    const ids = await seedProjects(t, eventId, [
+      { track: 'tools', score: null },
+      { track: 'tools', score: null },
+      { track: 'fun', score: null },
+    ]);
+    // a: 2, 4, 6 · b: 6, 8, 10 → raw 4, 6, 8; zscore 6 ∓ √10: 2.84, 6, 9.16. Each is 4 points off the other.
+    const now = new Date().toISOString();
+    const judges = [await t.user(), await t.user()];
+    const rows = [
+      [0, 2, 4, 6],
+      [1, 6, 8, 10],
+    ].flatMap(([j, ...scores]) =>
+      scores.map((score, i) => ({
+        id: newId('rev'),
+        event_id: eventId,
+        project_id: ids[i]!,
+        reviewer_kind: 'human' as const,
+        reviewer: judges[j!]!.id,
+        group_key: 'human',
+        status: 'succeeded' as const,
+        scores: JSON.stringify({ overall: score }),
+        attempts: 1,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    await t.ctx.db.insertInto('reviews').values(rows).execute();
+
+    const { page, context, problems } = await signedIn();
+    await page.goto(`${t.url}/events/${eventId}/edit`);
+    await settled(page);
+    await page.getByLabel('Score normalisation').selectOption('zscore');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await t.api('GET', `/events/${eventId}`, { key: org.key })).body.normalization).toBe('zscore');
+    await screenshot(page, 'organizer-event-normalization-setting-en');
+
+    await page.goto(`${t.url}/events/${eventId}/leaderboard`);
+    await settled(page);
+    const ranking = page.getByRole('table', { name: 'Leaderboard' });
+    await ranking.waitFor();
+    expect(await ranking.locator('thead th').allTextContents()).toEqual(['Rank', 'Project', 'Score', 'Raw', 'Normalised', 'Reviews']);
+    const cells = async (n: number) => ranking.locator(`tbody tr td:nth-child(${n})`).allTextContents();
+    expect(await cells(3)).toEqual(['9.16', '6', '2.84']);
+    expect(await cells(4)).toEqual(['8', '6', '4']);
+    expect(await cells(5)).toEqual(['9.16', '6', '2.84']);
+    const outliers = page.getByRole('region', { name: 'Reviewers far from the panel' });
+    await outliers.waitFor();
+    // Each 4 points off the other (equal sizes: in reviewer id order).
+    expect((await outliers.locator('tbody tr td:nth-child(2)').allTextContents()).map((v) => v.replace('−', '-')).sort()).toEqual(['-4', '4']);
+    await expectAccessible(page);
+    await screenshot(page, 'organizer-event-leaderboard-normalized-en');
+    expect(problems).toEqual([]);
+    await context.close();
+
+    const zh = await signedIn({ locale: 'zh-CN', viewport: 'phone' });
+    await zh.page.goto(`${t.url}/events/${eventId}/leaderboard`);
+    await settled(zh.page);
+    await zh.page.getByRole('columnheader', { name: '标准化分' }).waitFor();
+    await zh.page.getByRole('region', { name: '偏离评委组的评委' }).waitFor();
+    await expectAccessible(zh.page);
+    await screenshot(zh.page, 'organizer-event-leaderboard-normalized-zh');
+    expect(zh.problems).toEqual([]);
+    await zh.context.close();
   });
 
   // Last in this file: it stops the app's background recomputation of standings for good.

@@ -28,6 +28,7 @@ describe('buildEventConfig: creation', () => {
       fields: [],
       time_zone: null,
       gallery_visibility: 'after_deadline',
+      normalization: 'none',
       max_team_size: null,
       min_team_size: null,
       voting: { enabled: false, opens_at: null, closes_at: null, votes_per_person: 1, per_track: true, exclude_new_accounts: false },

@@ -28,6 +28,7 @@ describe('computeStandings', () => {
           project_id: `p${r.project}`,
           reviewer_kind: groups[r.group] === 'human' ? 'human' : 'model',
           group_key: groups[r.group]!,
+          reviewer: groups[r.group]!,
           status: r.status,
           scores: JSON.stringify(r.scores),
         }));
@@ -47,6 +48,7 @@ describe('computeStandings', () => {
           expect(JSON.parse(s.by_dimension)).toEqual(e.scores_by_dimension);
           expect(s.score_key < 0 ? 0 : s.score_key / 10 ** SCORE_DECIMALS).toBe(e.score);
           expect(s.score_key < 0).toBe(Object.keys(e.scores_by_dimension).length === 0);
+          expect(s.raw_score_key).toBe(s.score_key);
           const mine = rows.filter((r) => r.project_id === e.project_id);
           const model = mine.filter((r) => r.reviewer_kind === 'model');
           expect(s.coverage).toEqual({
@@ -67,8 +69,8 @@ describe('computeStandings', () => {
       { dimensions: [{ name: 'impact', weight: 1 }], models: [] },
       [{ id: 'p', track_id: 't', first_submitted_at: 'x', judged: false }],
       [
-        { project_id: 'p', reviewer_kind: 'human', group_key: 'human', status: 'succeeded', scores: '{not json' },
-        { project_id: 'p', reviewer_kind: 'human', group_key: 'human', status: 'succeeded', scores: '[9]' },
+        { project_id: 'p', reviewer_kind: 'human', reviewer: 'u1', group_key: 'human', status: 'succeeded', scores: '{not json' },
+        { project_id: 'p', reviewer_kind: 'human', reviewer: 'u1', group_key: 'human', status: 'succeeded', scores: '[9]' },
       ],
     );
     expect(s).toMatchObject({ score_key: -1, by_model: '{}', by_dimension: '{}', judged: 0, track_id: 't' });

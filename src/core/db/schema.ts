@@ -132,6 +132,8 @@ export interface EventsTable {
   /** The current cover image's and logo's version (the start of their sha256); null: none (since 0225). */
   cover_version: Generated<string | null>;
   logo_version: Generated<string | null>;
+  /** How reviewers' scores are made comparable: 'none' (raw) or 'zscore' (since 0223). */
+  normalization: Generated<'none' | 'zscore'>;
 }
 
 export type EventMediaKind = 'cover' | 'logo';
@@ -289,6 +291,8 @@ export interface ResultsTable {
    */
   entries: string;
   etag: string;
+  /** The normalisation the published ranking used (since 0223). */
+  normalization: Generated<'none' | 'zscore'>;
 }
 
 /**
@@ -306,6 +310,8 @@ export interface StandingsTable {
   first_submitted_at: string;
   /** The score in 10^-4 units (the ranking key), -1 when nobody scored the project. */
   score_key: Generated<number>;
+  /** The raw (unnormalised) score in 10^-4 units, -1 when unscored; equals score_key under normalization none. */
+  raw_score_key: Generated<number>;
   /** JSON text of scores_by_model / scores_by_dimension, as published. */
   by_model: Generated<string>;
   by_dimension: Generated<string>;

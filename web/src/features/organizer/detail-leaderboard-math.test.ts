@@ -4,13 +4,16 @@ import type { LeaderboardEntry } from './detail-types';
 
 function entry(rank: number, name: string, byModel: Record<string, number>, over: Partial<LeaderboardEntry> = {}): LeaderboardEntry {
   const scored = Object.keys(byModel).length > 0;
+  const score = scored ? Object.values(byModel).reduce((a, b) => a + b, 0) / Object.keys(byModel).length : 0;
   return {
     rank,
     project_id: `prj_${name}`,
     project_name: name,
     team_name: `Team ${name}`,
     track_id: 'tools',
-    score: scored ? Object.values(byModel).reduce((a, b) => a + b, 0) / Object.keys(byModel).length : 0,
+    score,
+    score_raw: score,
+    score_normalized: null,
     scores_by_model: byModel,
     scores_by_dimension: scored ? { impact: 7, 'craft.v2': 6 } : {},
     reviews: {

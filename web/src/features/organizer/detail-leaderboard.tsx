@@ -1,11 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { Link } from 'wouter';
+import { get } from '../../lib/api';
 import { useDetailFormat as useFormat } from './detail-format';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import type { TabProps } from './detail-types';
 import { disagreements, isScored } from './detail-leaderboard-math';
-import { LiveNote, LoadMore, PendingNote, pendingOf, TableWrap, trackName, useOrganizerT, usePagedList } from './detail-shared';
+import { keys, LiveNote, LoadMore, PendingNote, pendingOf, TableWrap, trackName, useLiveInterval, useOrganizerT, usePagedList } from './detail-shared';
 import { projectReviewsHref } from './project-links';
 
 // Recharts is large: it loads only when this tab shows charts.
@@ -24,12 +26,21 @@ export default function LeaderboardTab({ event }: TabProps) {
   const pending = pendingOf(list.data?.pages[0]);
   const disagree = useMemo(() => disagreements(rows, 10), [rows]);
   const captionId = useId();
+  const interval = useLiveInterval(event.id);
+  const outliers = useQuery({
+    queryKey: [...keys.all(event.id), 'reviewer-outliers'],
+    queryFn: ({ signal }) => get('/events/{id}/leaderboard/reviewers', { path: { id: event.id }, signal }),
+    refetchInterval: interval,
+  });
+  const flagged = outliers.data?.reviewers.filter((r) => r.flagged) ?? [];
+  const zscore = event.normalization === 'zscore';
   const groupName = (g: string) => (g === 'human' ? t('leaderboard.human') : g);
 
   return (
     <div className="stack">
       <LiveNote event={event} />
       <PendingNote count={pending} />
+      <p className="small muted">{t(zscore ? 'leaderboard.normalizationZscore' : 'leaderboard.normalizationNone')}</p>
       <div className="detail-filters">
         {event.tracks.length > 0 ? (
           <Field label={t('detail.track')}>
@@ -66,6 +77,12 @@ export default function LeaderboardTab({ event }: TabProps) {
                   <th scope="col" className="num">
                     {t('leaderboard.score')}
                   </th>
+                  <th scope="col" className="num">
+                    {t('leaderboard.scoreRaw')}
+                  </th>
+                  <th scope="col" className="num">
+                    {t('leaderboard.scoreNormalized')}
+                  </th>
                   <th scope="col">{t('leaderboard.coverage')}</th>
                 </tr>
               </thead>
@@ -83,6 +100,8 @@ export default function LeaderboardTab({ event }: TabProps) {
                       </div>
                     </td>
                     <td className="num">{isScored(e) ? fmt.number(e.score, 2) : <span className="badge badge-pending">{t('leaderboard.unscored')}</span>}</td>
+                    <td className="num">{isScored(e) ? fmt.number(e.score_raw, 2) : '–'}</td>
+                    <td className="num">{isScored(e) && e.score_normalized !== null ? fmt.number(e.score_normalized, 2) : '–'}</td>
                     <td className="small">
                       {t('leaderboard.coverageText', { succeeded: e.reviews.succeeded, expected: e.reviews.expected, human: e.reviews.human })}
                       {e.reviews.failed > 0 ? (
@@ -151,6 +170,47 @@ export default function LeaderboardTab({ event }: TabProps) {
                         <td className="num">{fmt.number(d.spread, 2)}</td>
                         <td>{t('leaderboard.groupScore', { group: groupName(d.high.group), score: fmt.number(d.high.score, 2) })}</td>
                         <td>{t('leaderboard.groupScore', { group: groupName(d.low.group), score: fmt.number(d.low.score, 2) })}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
+            )}
+            <h3>{t('leaderboard.outliersTitle')}</h3>
+            <p className="small muted">{t('leaderboard.outliersHint')}</p>
+            {outliers.isError ? (
+              <ErrorState error={outliers.error} onRetry={() => void outliers.refetch()} />
+            ) : flagged.length === 0 ? (
+              <p className="muted">{outliers.isPending ? t('leaderboard.outliersLoading') : t('leaderboard.noOutliers')}</p>
+            ) : (
+              <TableWrap label={t('leaderboard.outliersTitle')}>
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('leaderboard.reviewer')}</th>
+                      <th scope="col" className="num">
+                        {t('leaderboard.offset')}
+                      </th>
+                      <th scope="col" className="num">
+                        {t('leaderboard.correlation')}
+                      </th>
+                      <th scope="col" className="num">
+                        {t('leaderboard.commonProjects')}
+                      </th>
+                      <th scope="col">{t('leaderboard.why')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {flagged.map((r) => (
+                      <tr key={`${r.reviewer_kind}:${r.reviewer_id}`}>
+                        <td className="detail-name-cell">
+                          <strong>{r.reviewer_kind === 'model' ? r.reviewer_id : (r.name ?? r.email ?? r.reviewer_id)}</strong>
+                          <div className="small muted">{r.reviewer_kind === 'model' ? t('leaderboard.model') : r.name ? (r.email ?? '') : ''}</div>
+                        </td>
+                        <td className="num">{r.mean_offset === null ? '–' : fmt.number(r.mean_offset, 2)}</td>
+                        <td className="num">{r.correlation === null ? '–' : fmt.number(r.correlation, 2)}</td>
+                        <td className="num">{fmt.number(r.common_projects, 0)}</td>
+                        <td>{r.flags.map((f) => t(`leaderboard.flag.${f}`)).join(' · ')}</td>
                       </tr>
                     ))}
                   </tbody>

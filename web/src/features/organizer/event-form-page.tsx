@@ -11,6 +11,7 @@ import { ErrorState, Loading, NotFound, ProblemAlert } from '../../ui/states';
 import { FIELD_TYPES, keyForLabel, MAX_FIELDS, newField } from './event-form-builder';
 import {
   GALLERY_VISIBILITIES,
+  NORMALIZATIONS,
   changedFields,
   deadlineInstant,
   emptyValues,
@@ -265,6 +266,15 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
                   {GALLERY_VISIBILITIES.map((v) => (
                     <option key={v} value={v}>
                       {t(`form.galleryOption.${v}`)}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field label={t('form.normalization')} hint={t('form.normalizationHint')} error={err('normalization')}>
+                <select {...register('normalization')}>
+                  {NORMALIZATIONS.map((v) => (
+                    <option key={v} value={v}>
+                      {t(`form.normalizationOption.${v}`)}
                     </option>
                   ))}
                 </select>

@@ -19,6 +19,7 @@ const event: EventDoc = {
   gallery_visibility: 'after_deadline',
   cover_url: null,
   logo_url: null,
+  normalization: 'none',
   voting: { enabled: false, opens_at: '2026-12-08T03:30:00.000Z', closes_at: null, votes_per_person: 1, per_track: true, exclude_new_accounts: false },
   status: 'draft',
   registration_deadline: '2026-12-01T03:30:00.000Z',

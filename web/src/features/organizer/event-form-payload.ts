@@ -26,11 +26,16 @@ export interface EventFormValues {
   open: boolean;
   auto_approve: boolean;
   gallery_visibility: GalleryVisibility;
+  normalization: Normalization;
   co_organizers: { value: string }[];
 }
 
 export type GalleryVisibility = 'after_deadline' | 'after_results' | 'never';
 export const GALLERY_VISIBILITIES: readonly GalleryVisibility[] = ['after_deadline', 'after_results', 'never'];
+
+/** How reviewers' scores are made comparable before they are averaged (changeable until publication). */
+export type Normalization = 'none' | 'zscore';
+export const NORMALIZATIONS: readonly Normalization[] = ['none', 'zscore'];
 
 /** The body of POST /events (and, after diffing, of PATCH). */
 export interface EventPayload {
@@ -44,6 +49,7 @@ export interface EventPayload {
   models: string[];
   registration_config: { open: boolean; auto_approve: boolean; fields: { key: string; label: string; type: string; required: boolean }[] };
   gallery_visibility: GalleryVisibility;
+  normalization: Normalization;
   co_organizers: string[];
 }
 
@@ -61,6 +67,7 @@ export function emptyValues(timeZone: string): EventFormValues {
     open: true,
     auto_approve: false,
     gallery_visibility: 'after_deadline',
+    normalization: 'none',
     co_organizers: [],
   };
 }
@@ -92,6 +99,7 @@ export function valuesFromEvent(event: EventDoc, fallbackZone: string): EventFor
     open: event.registration_config.open,
     auto_approve: event.registration_config.auto_approve,
     gallery_visibility: event.gallery_visibility,
+    normalization: event.normalization,
     co_organizers: (event.co_organizers ?? []).map((value) => ({ value })),
   };
 }
@@ -146,6 +154,7 @@ export function payloadFromValues(v: EventFormValues, stored?: EventDoc | null):
       fields: v.fields.map((f) => ({ key: f.key.trim(), label: f.label.trim(), type: f.type, required: f.required })),
     },
     gallery_visibility: v.gallery_visibility,
+    normalization: v.normalization,
     co_organizers: v.co_organizers.map((c) => c.value.trim()).filter(Boolean),
   };
 }
@@ -176,6 +185,7 @@ export function changedFields(event: EventDoc, next: EventPayload, shownZone?: s
       fields: event.registration_config.fields.map((f) => ({ key: f.key, label: f.label, type: f.type, required: f.required })),
     },
     gallery_visibility: event.gallery_visibility,
+    normalization: event.normalization,
     co_organizers: [...(event.co_organizers ?? [])].map((e) => e.toLowerCase()).sort(),
   };
   const after = { ...next, co_organizers: next.co_organizers.map((e) => e.toLowerCase()).sort() };

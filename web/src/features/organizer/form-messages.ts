@@ -130,6 +130,13 @@ export const formMessages = defineMessages({
         after_results: 'After the results are published',
         never: 'Never (keep projects private)',
       },
+      normalization: 'Score normalisation',
+      normalizationHint:
+        "Makes lenient and harsh reviewers comparable: each reviewer's (and each AI model's) scores are standardised per dimension before they are averaged. Reviewers with fewer than 3 scores stay raw. You can change it until the results are published; the leaderboard shows raw and normalised scores side by side.",
+      normalizationOption: {
+        none: 'None (raw scores)',
+        zscore: 'Z-score per reviewer',
+      },
       coOrganizers: 'Co-organizers',
       coOrganizersHint: 'E-mail addresses. Whoever signs in with one of them, now or after signing up later, can change the event and see registrations.',
       coOrganizer: 'Co-organizer {{n}} e-mail',
@@ -311,6 +318,13 @@ export const formMessages = defineMessages({
         after_deadline: '提交截止后',
         after_results: '公布结果后',
         never: '从不（作品不公开）',
+      },
+      normalization: '评分标准化',
+      normalizationHint:
+        '让宽松和严格的评委可比：每位评委（及每个 AI 模型）的评分先按维度标准化，再取平均。评分少于 3 次的评委保持原始分。公布结果前都可以更改；排行榜会并列显示原始分和标准化分。',
+      normalizationOption: {
+        none: '不标准化（原始分）',
+        zscore: '按评委 Z 分数标准化',
       },
       coOrganizers: '协办者',
       coOrganizersHint: '邮箱地址。用其中任一地址登录的人（现在或日后注册后）都可以修改活动并查看报名。',
