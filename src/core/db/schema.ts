@@ -129,6 +129,32 @@ export interface EventsTable {
   /** Team-size limits (the leader counts); null = no limit (since 0214). */
   max_team_size: Generated<number | null>;
   min_team_size: Generated<number | null>;
+  /** How human reviewers get projects: 'every' (all of them) or 'assigned' (reviewers_per_project each; since 0222). */
+  review_mode: Generated<ReviewMode>;
+  reviewers_per_project: Generated<number | null>;
+  /** 1: a reviewer sharing an e-mail domain with a team member has a conflict of interest. */
+  conflict_same_domain: Generated<number>;
+}
+
+export type ReviewMode = 'every' | 'assigned';
+
+/** A project a reviewer is to review, in 'assigned' mode (since 0222). */
+export interface ReviewAssignmentsTable {
+  event_id: string;
+  project_id: string;
+  reviewer_id: string;
+  /** 'auto': placed by the balancing rule (may move); 'manual': set by an organizer (stays). */
+  source: 'auto' | 'manual';
+  created_at: string;
+}
+
+/** A declared conflict of interest between a reviewer and a project (since 0222). */
+export interface ReviewerConflictsTable {
+  event_id: string;
+  project_id: string;
+  reviewer_id: string;
+  declared_by: 'reviewer' | 'organizer';
+  created_at: string;
 }
 
 export interface EventOrganizersTable {
@@ -430,6 +456,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   reviews: ReviewsTable;
   event_reviewers: EventReviewersTable;
+  review_assignments: ReviewAssignmentsTable;
+  reviewer_conflicts: ReviewerConflictsTable;
   reviewer_invitations: ReviewerInvitationsTable;
   results: ResultsTable;
   users: UsersTable;
