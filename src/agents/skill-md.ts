@@ -194,6 +194,9 @@ const ORGANIZER_TOOLS = new Set<string>([
   'cancel_event',
   'list_reviews',
   'rerun_reviews',
+  'auto_assign_reviewers',
+  'list_assignments',
+  'set_assignment',
 ]);
 
 /**

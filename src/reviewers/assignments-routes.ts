@@ -78,7 +78,7 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: 'The reviewing mode and, per judged project, its assigned reviewers: one page (cursor pagination, Link rel="next")',
+          summary: 'Per judged project (first submitted first), its assigned reviewers: one page (cursor pagination, Link rel="next"); empty lists in every mode',
           params: EventIdParams,
           querystring: PageQuery,
           response: { 200: AssignmentsList, ...problems('forbidden', 'event_not_found') },
@@ -88,8 +88,22 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
         const q = request.query;
         const page = await assignments.list(principalOf(request), request.params.id, { limit: q.limit, cursor: q.cursor });
         setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(page.event.id)}/assignments`, q, page.nextCursor);
-        return { event_id: page.event.id, summary: page.summary, assignments: page.assignments };
+        return page.assignments;
       },
+    );
+
+    app.get(
+      '/events/:id/assignments/summary',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'The reviewing mode, k, the e-mail domain rule, and how the assignments stand (counts and the least and most loaded reviewer)',
+          params: EventIdParams,
+          response: { 200: AssignmentSummary, ...problems('forbidden', 'event_not_found') },
+        },
+      },
+      async (request) => assignments.summaryFor(principalOf(request), request.params.id),
     );
 
     app.put(

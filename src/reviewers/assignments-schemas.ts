@@ -50,11 +50,7 @@ export const ProjectAssignment = Type.Object({
   manual: Type.Boolean({ description: 'Set by hand: never topped up or moved by the automatic rule' }),
 });
 
-export const AssignmentsList = Type.Object({
-  event_id: Type.String(),
-  summary: AssignmentSummary,
-  assignments: Type.Array(ProjectAssignment, { description: 'One page of the judged projects, first submitted first' }),
-});
+export const AssignmentsList = Type.Array(ProjectAssignment, { description: 'One page of the judged projects, first submitted first' });
 
 export const SetAssignmentBody = Type.Object(
   {

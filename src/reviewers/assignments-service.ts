@@ -207,6 +207,12 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
     return summary(event.id);
   }
 
+  async function summaryFor(who: Principal, eventId: string) {
+    const event = await events.getOwned(eventId, who);
+    await sync(event.id);
+    return summary(event.id);
+  }
+
   /** One page of the judged projects with their reviewers (organizers). */
   async function list(who: Principal, eventId: string, page: { limit: number; cursor?: string | undefined }) {
     const event = await events.getOwned(eventId, who);
@@ -221,7 +227,6 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
     for (const pair of pairs) byProject.set(pair.project_id, [...(byProject.get(pair.project_id) ?? []), pair]);
     return {
       event,
-      summary: await summary(event.id),
       assignments: items.map((p) => {
         const mine = byProject.get(p.id) ?? [];
         return {
@@ -338,6 +343,7 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
     autoAssign,
     updateSettings,
     list,
+    summaryFor,
     setProject,
     organizerAddConflict,
     organizerRemoveConflict,

@@ -52,9 +52,16 @@ describe.each(DIALECTS)('assigned reviewing (%s)', (dialect) => {
   }
 
   async function list(eventId: string) {
-    const res = await t.api('GET', `/events/${eventId}/assignments?limit=200`, { key: org.key });
+    const [res, summary] = await Promise.all([
+      t.api('GET', `/events/${eventId}/assignments?limit=200`, { key: org.key }),
+      t.api('GET', `/events/${eventId}/assignments/summary`, { key: org.key }),
+    ]);
     expect(res.status).toBe(200);
-    return res.body as { summary: any; assignments: Array<{ project_id: string; reviewer_ids: string[]; reviewed_by: string[]; manual: boolean }> };
+    expect(summary.status).toBe(200);
+    return {
+      summary: summary.body,
+      assignments: res.body as Array<{ project_id: string; reviewer_ids: string[]; reviewed_by: string[]; manual: boolean }>,
+    };
   }
 
   function loads(rows: Array<{ reviewer_ids: string[] }>, reviewers: TestUser[]): number[] {
