@@ -114,7 +114,10 @@ const ORGANIZER_CODES = new Set<ErrorCode>([
   'not_judging',
   'results_already_published',
   'unscored_projects',
+  'unfinished_judging',
+  'not_assigned_mode',
   'conflict_of_interest',
+  'project_not_assigned',
 ]);
 
 /** Codes of the team routes: listed with the teams in skill-reference.md (skill.md stays lean). */

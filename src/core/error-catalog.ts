@@ -247,7 +247,8 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   unfinished_judging: {
     when: 'Human judging is unfinished: projects have fewer human reviews than reviewers assigned (or, when every reviewer reviews every project, some project has no human review at all).',
-    action: 'Remind the reviewers and wait (the numbers are in the answer: projects_unfinished, reviewers_unfinished, open_assignments), or publish anyway with {"force": true}.',
+    action:
+      'Remind the reviewers and wait (the numbers are in the answer: projects_unfinished, reviewers_unfinished, open_assignments), or publish anyway with {"force": true}.',
   },
   not_assigned_mode: {
     when: 'The event reviews in "every" mode (each reviewer reviews every project), so projects cannot be assigned by hand.',

@@ -36,13 +36,7 @@ import {
 import { ListReviewsQuery, RerunBody, RerunResponse, ReviewSchema } from '../reviews/reviews-schemas.js';
 import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
 import { organizerPageQuery } from '../core/http/pagination.js';
-import {
-  AssignmentSummary,
-  AutoAssignBody,
-  ProjectAssignment,
-  SetAssignmentBody,
-  SetAssignmentResponse,
-} from '../reviewers/assignments-schemas.js';
+import { AssignmentSummary, AutoAssignBody, ProjectAssignment, SetAssignmentBody, SetAssignmentResponse } from '../reviewers/assignments-schemas.js';
 import {
   CreateWebhookBody,
   CreatedWebhookSchema,
@@ -569,7 +563,8 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
   },
   {
     name: 'list_assignments',
-    description: 'Organizers: per judged project of your event, its assigned reviewers (`reviewer_ids`), who has reviewed it and whether it was set by hand (one page).',
+    description:
+      'Organizers: per judged project of your event, its assigned reviewers (`reviewer_ids`), who has reviewed it and whether it was set by hand (one page).',
     annotations: read('List reviewer assignments'),
     method: 'GET',
     path: '/events/{event_id}/assignments',
@@ -582,11 +577,14 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     name: 'set_assignment',
     description:
       "Organizers: set a project's reviewers by hand (user ids of your event's reviewers, none with a conflict of interest); they stay as set. `reviewer_ids: []` hands the project back to automatic assignment. Needs assigned reviewing (auto_assign_reviewers first).",
-    annotations: write('Set a project\'s reviewers', true, true),
+    annotations: write("Set a project's reviewers", true, true),
     method: 'PUT',
     path: '/events/{event_id}/assignments/{project_id}',
     pathArgs: ['event_id', 'project_id'],
-    inputSchema: inputSchema({ event_id: eventIdArg, project_id: { ...projectIdArg, description: 'the project id (prj_…), from list_assignments' } }, SetAssignmentBody),
+    inputSchema: inputSchema(
+      { event_id: eventIdArg, project_id: { ...projectIdArg, description: 'the project id (prj_…), from list_assignments' } },
+      SetAssignmentBody,
+    ),
     outputSchema: objectOutput(SetAssignmentResponse),
     list: false,
   },

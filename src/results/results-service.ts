@@ -294,7 +294,7 @@ export function createResultsService(deps: {
    * after the other and the later ones find the result and answer results_already_published. The
    * primary key of `results` (one row per event) backs this up should anything slip past.
    * Refused with unscored_projects while a judged project has no score at all, and with
- * unfinished_judging while human judging is unfinished (see JudgingProgress), unless `force`.
+   * unfinished_judging while human judging is unfinished (see JudgingProgress), unless `force`.
    */
   async function publish(who: Principal, eventId: string, opts: { force?: boolean; releaseFeedback?: boolean } = {}) {
     const owned = await events.getOwned(eventId, who);

@@ -48,11 +48,7 @@ export async function lockEvent(tx: Executor, eventId: string): Promise<void> {
 
 /** The judged projects' ids, first submitted first. */
 export async function judgedProjectIds(db: Executor, eventId: string): Promise<string[]> {
-  const rows = await judgedProjects(db, eventId)
-    .select('projects.id')
-    .orderBy('projects.first_submitted_at', 'asc')
-    .orderBy('projects.id', 'asc')
-    .execute();
+  const rows = await judgedProjects(db, eventId).select('projects.id').orderBy('projects.first_submitted_at', 'asc').orderBy('projects.id', 'asc').execute();
   return rows.map((r) => r.id);
 }
 
@@ -74,12 +70,7 @@ export async function assignmentRows(db: Executor, eventId: string) {
 
 /** (project, human reviewer) pairs with a review: such an assignment is done and never moves. */
 export async function reviewedPairs(db: Executor, eventId: string) {
-  return db
-    .selectFrom('reviews')
-    .select(['project_id', 'reviewer'])
-    .where('event_id', '=', eventId)
-    .where('reviewer_kind', '=', 'human')
-    .execute();
+  return db.selectFrom('reviews').select(['project_id', 'reviewer']).where('event_id', '=', eventId).where('reviewer_kind', '=', 'human').execute();
 }
 
 export async function declaredConflicts(db: Executor, eventId: string) {
@@ -124,7 +115,9 @@ export async function insertAssignments(
   for (let i = 0; i < pairs.length; i += INSERT_CHUNK) {
     await db
       .insertInto('review_assignments')
-      .values(pairs.slice(i, i + INSERT_CHUNK).map((p) => ({ event_id: eventId, project_id: p.project_id, reviewer_id: p.reviewer_id, source, created_at: now })))
+      .values(
+        pairs.slice(i, i + INSERT_CHUNK).map((p) => ({ event_id: eventId, project_id: p.project_id, reviewer_id: p.reviewer_id, source, created_at: now })),
+      )
       .onConflict((oc) => oc.columns(['project_id', 'reviewer_id']).doNothing())
       .execute();
   }
@@ -184,12 +177,7 @@ export async function insertConflict(
     .onConflict((oc) => oc.columns(['project_id', 'reviewer_id']).doNothing())
     .execute();
   await db.deleteFrom('review_assignments').where('project_id', '=', c.project_id).where('reviewer_id', '=', c.reviewer_id).execute();
-  await db
-    .deleteFrom('reviews')
-    .where('project_id', '=', c.project_id)
-    .where('reviewer_kind', '=', 'human')
-    .where('reviewer', '=', c.reviewer_id)
-    .execute();
+  await db.deleteFrom('reviews').where('project_id', '=', c.project_id).where('reviewer_kind', '=', 'human').where('reviewer', '=', c.reviewer_id).execute();
 }
 
 export async function deleteConflict(db: Executor, eventId: string, projectId: string, reviewerId: string): Promise<boolean> {
@@ -252,14 +240,7 @@ export async function judgingProgress(db: Executor, eventId: string, mode: Revie
   const unreviewed = await judgedProjects(db, eventId)
     .select('projects.id')
     .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('reviews')
-            .select('reviews.id')
-            .whereRef('reviews.project_id', '=', 'projects.id')
-            .where('reviews.reviewer_kind', '=', 'human'),
-        ),
-      ),
+      not(exists(selectFrom('reviews').select('reviews.id').whereRef('reviews.project_id', '=', 'projects.id').where('reviews.reviewer_kind', '=', 'human'))),
     )
     .execute();
   const idle = await db

@@ -36,7 +36,7 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
     app.post(
       '/events/:id/assignments/auto',
       {
-        config: { auth: true },
+        config: { auth: true, idempotent: true },
         schema: {
           tags: ['organizer'],
           summary:
@@ -78,7 +78,8 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: 'Per judged project (first submitted first), its assigned reviewers: one page (cursor pagination, Link rel="next"); empty lists in every mode',
+          summary:
+            'Per judged project (first submitted first), its assigned reviewers: one page (cursor pagination, Link rel="next"); empty lists in every mode',
           params: EventIdParams,
           querystring: PageQuery,
           response: { 200: AssignmentsList, ...problems('forbidden', 'event_not_found') },
@@ -107,7 +108,8 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
     );
 
     app.put(
-      '/events/:id/assignments/:project_id',
+      // Not the static siblings (auto, summary): a PUT there is a wrong method (405), not a project id.
+      '/events/:id/assignments/:project_id(^(?!auto$|summary$).+)',
       {
         config: { auth: true },
         schema: {
@@ -117,7 +119,15 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
           body: SetAssignmentBody,
           response: {
             200: SetAssignmentResponse,
-            ...problems('forbidden', 'event_not_found', 'project_not_found', 'conflict_of_interest', 'not_assigned_mode', 'event_locked', 'results_already_published'),
+            ...problems(
+              'forbidden',
+              'event_not_found',
+              'project_not_found',
+              'conflict_of_interest',
+              'not_assigned_mode',
+              'event_locked',
+              'results_already_published',
+            ),
           },
         },
       },
@@ -152,7 +162,10 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
           tags: ['organizer'],
           summary: 'Remove a recorded conflict of interest (own-team and e-mail domain conflicts are not records and stay)',
           params: EventConflictParams,
-          response: { 204: Type.Null({ description: 'Removed' }), ...problems('forbidden', 'event_not_found', 'not_found', 'event_locked', 'results_already_published') },
+          response: {
+            204: Type.Null({ description: 'Removed' }),
+            ...problems('forbidden', 'event_not_found', 'not_found', 'event_locked', 'results_already_published'),
+          },
         },
       },
       async (request, reply) => {

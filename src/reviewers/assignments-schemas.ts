@@ -11,7 +11,9 @@ export const AutoAssignBody = Type.Object(
   {
     per_project: Type.Integer({ minimum: 1, maximum: PER_PROJECT_MAX, description: 'Reviewers per project (k)' }),
     same_email_domain_conflicts: Type.Optional(
-      Type.Boolean({ description: "A reviewer whose e-mail domain is a team member's has a conflict of interest with that team's project (unchanged when left out)" }),
+      Type.Boolean({
+        description: "A reviewer whose e-mail domain is a team member's has a conflict of interest with that team's project (unchanged when left out)",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -24,7 +26,9 @@ export const AssignmentSettingsBody = Type.Object(
         description: 'every: each reviewer reviews every project; assigned: per_project reviewers each (set by POST .../assignments/auto first)',
       }),
     ),
-    same_email_domain_conflicts: Type.Optional(Type.Boolean({ description: "A reviewer sharing an e-mail domain with a team member has a conflict of interest" })),
+    same_email_domain_conflicts: Type.Optional(
+      Type.Boolean({ description: 'A reviewer sharing an e-mail domain with a team member has a conflict of interest' }),
+    ),
   },
   { additionalProperties: false },
 );

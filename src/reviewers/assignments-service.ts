@@ -176,11 +176,11 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
       await repo.lockEvent(tx, event.id);
       // Checked under the lock: a publication that got there first wins.
       await requireUnpublishedIn(tx, event.id);
-      await repo.writeReviewSettings(
-        tx,
-        event.id,
-        { mode: 'assigned', perProject: input.perProject, ...(input.sameDomain !== undefined ? { sameDomain: input.sameDomain } : {}) },
-      );
+      await repo.writeReviewSettings(tx, event.id, {
+        mode: 'assigned',
+        perProject: input.perProject,
+        ...(input.sameDomain !== undefined ? { sameDomain: input.sameDomain } : {}),
+      });
       await repo.deleteUnreviewedAssignments(tx, event.id);
       await syncIn(tx, event.id);
     });
@@ -197,11 +197,10 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
       if (input.mode === 'assigned' && !s.perProject) {
         throw validationError([{ field: 'review_mode', message: 'assign automatically first (POST .../assignments/auto with per_project)' }]);
       }
-      await repo.writeReviewSettings(
-        tx,
-        event.id,
-        { ...(input.mode !== undefined ? { mode: input.mode } : {}), ...(input.sameDomain !== undefined ? { sameDomain: input.sameDomain } : {}) },
-      );
+      await repo.writeReviewSettings(tx, event.id, {
+        ...(input.mode !== undefined ? { mode: input.mode } : {}),
+        ...(input.sameDomain !== undefined ? { sameDomain: input.sameDomain } : {}),
+      });
       await syncIn(tx, event.id);
     });
     return summary(event.id);

@@ -297,7 +297,10 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
           tags: ['reviewer'],
           summary: 'Your own review of a project',
           params: EventProjectParams,
-          response: { 200: ReviewSchema, ...problems('forbidden', 'event_not_found', 'project_not_found', 'conflict_of_interest', 'project_not_assigned', 'not_found') },
+          response: {
+            200: ReviewSchema,
+            ...problems('forbidden', 'event_not_found', 'project_not_found', 'conflict_of_interest', 'project_not_assigned', 'not_found'),
+          },
         },
       },
       async (request) => reviewForApi(await reviewers.getReview(principalOf(request), request.params.id, request.params.pid)),

@@ -85,7 +85,16 @@ describe.each(DIALECTS)('assigned reviewing (%s)', (dialect) => {
 
     const auto = await t.api('POST', `/events/${eventId}/assignments/auto`, { key: org.key, body: { per_project: 2 } });
     expect(auto.status).toBe(200);
-    expect(auto.body).toMatchObject({ review_mode: 'assigned', per_project: 2, projects: 12, reviewers: 4, assignments: 24, projects_short: 0, min_load: 6, max_load: 6 });
+    expect(auto.body).toMatchObject({
+      review_mode: 'assigned',
+      per_project: 2,
+      projects: 12,
+      reviewers: 4,
+      assignments: 24,
+      projects_short: 0,
+      min_load: 6,
+      max_load: 6,
+    });
 
     const { assignments } = await list(eventId);
     expect(assignments.map((a) => a.project_id)).toEqual(projects);
@@ -306,7 +315,9 @@ describe.each(DIALECTS)('assigned reviewing (%s)', (dialect) => {
     expect((await t.api('POST', `/events/${eventId}/assignments/auto`, { key: org.key, body: { per_project: 1 } })).status).toBe(200);
     judging();
     const [a] = (await list(eventId)).assignments;
-    expect((await t.api('PUT', `/events/${eventId}/projects/${a!.project_id}/review`, { key: reviewer.key, body: { scores: { impact: 7, craft: 7 } } })).status).toBe(201);
+    expect(
+      (await t.api('PUT', `/events/${eventId}/projects/${a!.project_id}/review`, { key: reviewer.key, body: { scores: { impact: 7, craft: 7 } } })).status,
+    ).toBe(201);
     const published = await t.api('POST', `/events/${eventId}/results/publish`, { key: org.key });
     expect(published.status).toBe(200);
   });

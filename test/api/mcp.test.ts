@@ -483,6 +483,7 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
         'reject_registration',
         'publish_results',
         'rerun_reviews',
+        'auto_assign_reviewers',
         'create_webhook',
         'test_webhook',
         'retry_webhook_delivery',
