@@ -132,10 +132,11 @@ export async function deleteUnreviewedAssignments(db: Executor, eventId: string)
   await db
     .deleteFrom('review_assignments')
     .where('event_id', '=', eventId)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('reviews')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('reviews')
             .select('reviews.id')
             .whereRef('reviews.project_id', '=', 'review_assignments.project_id')
             .whereRef('reviews.reviewer', '=', 'review_assignments.reviewer_id')
@@ -239,18 +240,23 @@ export async function judgingProgress(db: Executor, eventId: string, mode: Revie
   if (reviewers.length === 0) return { openAssignments: 0, projects: 0, reviewers: 0 };
   const unreviewed = await judgedProjects(db, eventId)
     .select('projects.id')
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('reviews').select('reviews.id').whereRef('reviews.project_id', '=', 'projects.id').where('reviews.reviewer_kind', '=', 'human'))),
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('reviews').select('reviews.id').whereRef('reviews.project_id', '=', 'projects.id').where('reviews.reviewer_kind', '=', 'human'),
+        ),
+      ),
     )
     .execute();
   const idle = await db
     .selectFrom('event_reviewers')
     .select('event_reviewers.user_id')
     .where('event_reviewers.event_id', '=', eventId)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('reviews')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('reviews')
             .select('reviews.id')
             .where('reviews.event_id', '=', eventId)
             .where('reviews.reviewer_kind', '=', 'human')

@@ -148,10 +148,11 @@ export async function listReviewableProjects(
     ])
     .where('registrations.user_id', '!=', reviewerId)
     // A declared conflict of interest hides the project; in assigned reviewing only the reviewer's own are listed.
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('reviewer_conflicts')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('reviewer_conflicts')
             .select('reviewer_conflicts.project_id')
             .whereRef('reviewer_conflicts.project_id', '=', 'projects.id')
             .where('reviewer_conflicts.reviewer_id', '=', reviewerId),
@@ -159,9 +160,10 @@ export async function listReviewableProjects(
       ),
     );
   if (page.assignedOnly) {
-    q = q.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('review_assignments')
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('review_assignments')
           .select('review_assignments.project_id')
           .whereRef('review_assignments.project_id', '=', 'projects.id')
           .where('review_assignments.reviewer_id', '=', reviewerId),
