@@ -35,6 +35,7 @@ export const messages = defineMessages({
       allDone: 'You have reviewed every project loaded so far. Thank you!',
       notJudging: 'Reviewing opens when the event moves to judging (it is now “{{status}}”). You can read the projects already.',
       summary: '{{reviewed}} of {{total}} reviewed',
+      assignedOnly: 'The organizers assigned these projects to you; other reviewers review the rest.',
     },
     project: {
       back: 'All projects of {{event}}',
@@ -138,6 +139,7 @@ export const messages = defineMessages({
       allDone: '已加载的项目你都评审完了，谢谢！',
       notJudging: '活动进入评审阶段后才能提交评分（当前为“{{status}}”）。你现在可以先浏览项目。',
       summary: '已评审 {{reviewed}} / {{total}}',
+      assignedOnly: '这些作品由主办方分配给你；其余作品由其他评审负责。',
     },
     project: {
       back: '{{event}} 的全部项目',
