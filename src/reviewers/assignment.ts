@@ -78,8 +78,21 @@ export function assignReviewers(problem: AssignmentProblem): Assignment {
     }
   }
 
+  // How often two reviewers share a project: among equally loaded reviewers a project prefers those
+  // who have been paired least with the ones it already has, so panels mix instead of repeating.
+  const together = new Int32Array(R * R);
+  const pairUp = (list: number[]) => {
+    for (let x = 0; x < list.length; x++)
+      for (let y = x + 1; y < list.length; y++) {
+        together[list[x]! * R + list[y]!]!++;
+        together[list[y]! * R + list[x]!]!++;
+      }
+  };
+  for (const list of assigned) pairUp(list);
+
   // Fill: the most constrained projects first (fewest eligible reviewers), each taking the least
-  // loaded eligible reviewers; ties go round-robin from a cursor so equal loads spread evenly.
+  // loaded eligible reviewers; ties go to the least paired with the project's reviewers so far,
+  // then round-robin from a cursor so equal loads spread evenly.
   const eligible = conflictsOf.map((c) => R - c.size);
   const order: number[] = [];
   for (let p = 0; p < P; p++) if (!manual[p] && assigned[p]!.length < Math.min(k, eligible[p]!)) order.push(p);
@@ -89,17 +102,23 @@ export function assignReviewers(problem: AssignmentProblem): Assignment {
     const list = assigned[p]!;
     const conflicts = conflictsOf[p]!;
     const want = Math.min(k, eligible[p]!);
+    const had = list.length;
     while (list.length < want) {
       let best = -1;
       let bestLoad = 0;
+      let bestPaired = 0;
       let bestRank = 0;
       for (let i = 0; i < R; i++) {
         if (conflicts.has(i) || list.includes(i)) continue;
-        const rank = (i - cursor + R) % R;
         const l = load[i]!;
-        if (best < 0 || l < bestLoad || (l === bestLoad && rank < bestRank)) {
+        if (best >= 0 && l > bestLoad) continue;
+        let paired = 0;
+        for (const j of list) paired += together[i * R + j]!;
+        const rank = (i - cursor + R) % R;
+        if (best < 0 || l < bestLoad || paired < bestPaired || (paired === bestPaired && rank < bestRank)) {
           best = i;
           bestLoad = l;
+          bestPaired = paired;
           bestRank = rank;
         }
       }
@@ -108,6 +127,13 @@ export function assignReviewers(problem: AssignmentProblem): Assignment {
       movable[p]!.push(true);
       load[best]!++;
       cursor = (best + 1) % R;
+    }
+    if (list.length > had) {
+      for (let x = had; x < list.length; x++)
+        for (let y = 0; y < x; y++) {
+          together[list[x]! * R + list[y]!]!++;
+          together[list[y]! * R + list[x]!]!++;
+        }
     }
   }
 

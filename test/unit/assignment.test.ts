@@ -48,6 +48,15 @@ describe('assignReviewers', () => {
     expect(loads(result, reviewers)).toEqual([6, 6, 6, 6]);
   });
 
+  it('mixes the panels: over 12 projects x 2 of 4 reviewers, every pair of reviewers shares exactly 2 projects', () => {
+    const result = assignReviewers({ projects: ids('p', 12), reviewers: ['a', 'b', 'c', 'd'], k: 2 });
+    // Equal loads go to the reviewer least paired so far with the project's first reviewer.
+    expect([...result.values()].map((l) => l.join(''))).toEqual(['ab', 'cd', 'ac', 'bd', 'bc', 'ad', 'bc', 'ad', 'bd', 'ac', 'cd', 'ab']);
+    const pairs = new Map<string, number>();
+    for (const l of result.values()) pairs.set(l.join(''), (pairs.get(l.join('')) ?? 0) + 1);
+    expect([...pairs.values()]).toEqual([2, 2, 2, 2, 2, 2]);
+  });
+
   it('spreads 5 projects x 2 over 3 reviewers as 4/3/3, round robin from the first', () => {
     const result = assignReviewers({ projects: ids('p', 5), reviewers: ['a', 'b', 'c'], k: 2 });
     // Equal loads are taken round robin from a cursor after the last pick: ab, ca (c then a), bc, ab, ca.
