@@ -100,6 +100,16 @@ describe.each(DIALECTS)('assigned reviewing (%s)', (dialect) => {
     expect(assignments.map((a) => a.project_id)).toEqual(projects);
     for (const a of assignments) expect(a.reviewer_ids).toHaveLength(2);
     expect(loads(assignments, reviewers)).toEqual([6, 6, 6, 6]);
+    // The dashboard counts each reviewer's assigned projects, not every project.
+    const stats = await t.api('GET', `/events/${eventId}/stats`, { key: org.key });
+    expect(stats.body.reviewers.map((r: { assigned: number }) => r.assigned)).toEqual([6, 6, 6, 6]);
+    // Pages: 5 projects, then the rest by the Link header's cursor.
+    const first = await t.api('GET', `/events/${eventId}/assignments?limit=5`, { key: org.key });
+    expect(first.body).toHaveLength(5);
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')![1]!;
+    const nextUrl = new URL(next);
+    const second = await t.request('GET', nextUrl.pathname + nextUrl.search, { key: org.key });
+    expect(second.body.map((a: { project_id: string }) => a.project_id)).toEqual(projects.slice(5, 10));
 
     judging();
     for (const r of reviewers) {

@@ -59,6 +59,8 @@ describe('assigned reviewing in the browser (SQLite)', () => {
     await page.getByRole('button', { name: 'Assign automatically' }).click();
     await page.getByText('2 reviewers per project, assigned automatically; each reviewer has 6 to 6 projects.').waitFor();
     await page.getByRole('table', { name: 'Projects and their reviewers' }).waitFor();
+    // Each reviewer's progress counts their 6, not all 12.
+    expect(await page.getByText('0 of 6 reviewed').count()).toBe(4);
     expect(await page.getByRole('table', { name: 'Projects and their reviewers' }).locator('tbody tr').count()).toBe(12);
     await expectAccessible(page);
     await screenshot(page, 'assignments-organizer');
@@ -74,7 +76,11 @@ describe('assigned reviewing in the browser (SQLite)', () => {
       await rp.goto(`${t.url}/reviews/${eventId}`);
       await settled(rp);
       await rp.getByText(zh ? '已评审 0 / 6' : '0 of 6 reviewed').waitFor();
-      await rp.getByText(zh ? '这些作品由主办方分配给你；其余作品由其他评审负责。' : 'The organizers assigned these projects to you; other reviewers review the rest.').waitFor();
+      await rp
+        .getByText(
+          zh ? '这些作品由主办方分配给你；其余作品由其他评审负责。' : 'The organizers assigned these projects to you; other reviewers review the rest.',
+        )
+        .waitFor();
       const mine = list.filter((a) => a.reviewer_ids.includes(r.id)).length;
       expect(mine).toBe(6);
       if (i === 0 || zh) {
