@@ -22,6 +22,8 @@ export async function readReviewSettings(db: Executor, eventId: string): Promise
 }
 
 export async function writeReviewSettings(db: Executor, eventId: string, s: Partial<ReviewSettings>): Promise<void> {
+  // Nothing asked (an empty PATCH): nothing to write.
+  if (s.mode === undefined && s.perProject === undefined && s.sameDomain === undefined) return;
   await db
     .updateTable('events')
     .set({

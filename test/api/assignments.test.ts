@@ -241,6 +241,11 @@ describe.each(DIALECTS)('assigned reviewing (%s)', (dialect) => {
     expect(back.body.manual).toBe(false);
     expect(back.body.reviewer_ids).toHaveLength(1);
 
+    // An empty change changes nothing.
+    const nothing = await t.api('PATCH', `/events/${eventId}/assignments`, { key: org.key, body: {} });
+    expect(nothing.status).toBe(200);
+    expect(nothing.body).toMatchObject({ review_mode: 'assigned', per_project: 1 });
+
     // Back to every mode: every reviewer sees every project again.
     const every = await t.api('PATCH', `/events/${eventId}/assignments`, { key: org.key, body: { review_mode: 'every' } });
     expect(every.status).toBe(200);
