@@ -65,7 +65,7 @@ describe('assigned reviewing in the browser (SQLite)', () => {
     await expectAccessible(page);
     await screenshot(page, 'assignments-organizer');
 
-    const list = (await t.api('GET', `/events/${eventId}/assignments`, { key: org.key })).body as Array<{ project_id: string; reviewer_ids: string[] }>;
+    let list = (await t.api('GET', `/events/${eventId}/assignments`, { key: org.key })).body as Array<{ project_id: string; reviewer_ids: string[] }>;
     for (const r of reviewers) expect(list.filter((a) => a.reviewer_ids.includes(r.id))).toHaveLength(6);
 
     // Judging starts; each reviewer's queue lists their 6 projects only (one in Chinese on a phone).
@@ -87,10 +87,26 @@ describe('assigned reviewing in the browser (SQLite)', () => {
         await expectAccessible(rp);
         await screenshot(rp, `assignments-reviewer-queue-${zh ? 'zh' : 'en'}`);
       }
+      if (i === 0) {
+        // The first reviewer knows one team: they declare a conflict, the project leaves their list.
+        const first = rp.getByRole('link', { name: /^Review / }).first();
+        const label = (await first.getAttribute('aria-label'))!;
+        await first.click();
+        await settled(rp);
+        await rp.getByRole('button', { name: 'Declare a conflict of interest' }).click();
+        await rp.getByRole('dialog').getByRole('button', { name: 'Declare a conflict of interest' }).click();
+        await rp.waitForURL(`${t.url}/reviews/${eventId}`);
+        // Its place is taken by a project moved from the busiest reviewer: still six, evenly.
+        await rp.getByText('0 of 6 reviewed').waitFor();
+        expect(await rp.getByRole('link', { name: label }).count()).toBe(0);
+      }
       expect(problems).toEqual([]);
       await context.close();
     }
 
+    // The declared conflict moved projects around; loads stay six each.
+    list = (await t.api('GET', `/events/${eventId}/assignments`, { key: org.key })).body;
+    for (const r of reviewers) expect(list.filter((a) => a.reviewer_ids.includes(r.id))).toHaveLength(6);
     // Each project's first reviewer scores it: every project is scored, 12 assigned reviews stay open.
     for (const a of list) {
       const r = reviewers.find((x) => x.id === a.reviewer_ids[0])!;

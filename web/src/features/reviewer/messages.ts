@@ -38,6 +38,10 @@ export const messages = defineMessages({
       assignedOnly: 'The organizers assigned these projects to you; other reviewers review the rest.',
     },
     project: {
+      declareConflict: 'Declare a conflict of interest',
+      conflictTitle: 'Declare a conflict of interest?',
+      conflictBody:
+        'You know this team or are otherwise involved. The project leaves your list, your review of it (if any) is removed, and the organizers give it to another reviewer.',
       back: 'All projects of {{event}}',
       team: 'by {{team}}',
       links: 'Links',
@@ -142,6 +146,9 @@ export const messages = defineMessages({
       assignedOnly: '这些作品由主办方分配给你；其余作品由其他评审负责。',
     },
     project: {
+      declareConflict: '声明利益冲突',
+      conflictTitle: '声明利益冲突？',
+      conflictBody: '你认识这个团队或与其有其他关联。该作品将从你的列表中移除，你对它的评审（如有）也会删除，主办方会将其交给其他评审。',
       back: '{{event}} 的全部项目',
       team: '队伍：{{team}}',
       links: '链接',
