@@ -12,6 +12,7 @@ import type { EventMediaService } from './events/event-media-service.js';
 import type { RegistrationsService } from './registrations/registrations-service.js';
 import type { ReviewsService } from './reviews/reviews-service.js';
 import type { ReviewersService } from './reviewers/reviewers-service.js';
+import type { AssignmentsService } from './reviewers/assignments-service.js';
 import type { StandingsRefresher } from './results/standings-refresh.js';
 import type { ResultsService } from './results/results-service.js';
 import type { SubmissionsService } from './submissions/submissions-service.js';
@@ -50,6 +51,8 @@ export interface AppContext {
   submissions: SubmissionsService;
   mailer: Mailer;
   reviewers: ReviewersService;
+  /** Assigned reviewing: who reviews which project, conflicts of interest. */
+  assignments: AssignmentsService;
   results: ResultsService;
   /** Keeps the live ranking's standings fresh (background recomputation after bulk changes). */
   standings: StandingsRefresher;

@@ -43,6 +43,8 @@ import { createRegistrationsService } from './registrations/registrations-servic
 import { registrationsRoutes } from './registrations/registrations-routes.js';
 import { createRegistrationWaits } from './registrations/registration-waits.js';
 import { reviewersRoutes } from './reviewers/reviewers-routes.js';
+import { assignmentsRoutes } from './reviewers/assignments-routes.js';
+import { createAssignmentsService } from './reviewers/assignments-service.js';
 import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
 import { reviewsRoutes } from './reviews/reviews-routes.js';
@@ -195,10 +197,20 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // Its logger, like the reviews', is read lazily (see below).
   const standings = createStandingsRefresher({ db, dialect: database.dialect, inlineRows: config.leaderboardInlineRefresh, log: () => app.log });
   const voting = createVotingService({ db, clock, events });
-  const results = createResultsService({ db, dialect: database.dialect, clock, events, standings, peoplesChoice: voting.freeze, notifier });
+  const assignments = createAssignmentsService({ db, clock, events });
+  const results = createResultsService({
+    db,
+    dialect: database.dialect,
+    clock,
+    events,
+    standings,
+    peoplesChoice: voting.freeze,
+    judgingProgress: assignments.unfinishedJudging,
+    notifier,
+  });
   const mailer = createMailer(config.mail, { siteName: config.siteName, publicUrl: config.publicUrl, siteLogo: siteLogo?.url ?? null });
   const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });
-  const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer, notifier });
+  const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer, notifier, assignments });
   const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, lockout, mailer });
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log, scoreLine: reviewPageScoreLine });
@@ -259,6 +271,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     submissions,
     mailer,
     reviewers,
+    assignments,
     results,
     standings,
     reviews,
@@ -364,6 +377,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(teamsRoutes(ctx));
       await api.register(submissionsRoutes(ctx));
       await api.register(reviewersRoutes(ctx));
+      await api.register(assignmentsRoutes(ctx));
       await api.register(resultsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
       await api.register(statsRoutes(ctx));

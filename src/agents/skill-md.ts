@@ -116,6 +116,8 @@ const ORGANIZER_CODES = new Set<ErrorCode>([
   'not_judging',
   'results_already_published',
   'unscored_projects',
+  'unfinished_judging',
+  'not_assigned_mode',
   'conflict_of_interest',
   'no_open_reviews',
   'reminder_too_soon',
@@ -123,6 +125,7 @@ const ORGANIZER_CODES = new Set<ErrorCode>([
   'media_type_unsupported',
   'media_type_mismatch',
   'media_not_found',
+  'project_not_assigned',
 ]);
 
 /** Codes of the team routes: listed with the teams in skill-reference.md (skill.md stays lean). */
@@ -206,6 +209,9 @@ const ORGANIZER_TOOLS = new Set<string>([
   'remind_reviewer',
   'upload_event_media',
   'remove_event_media',
+  'auto_assign_reviewers',
+  'list_assignments',
+  'set_assignment',
 ]);
 
 /**

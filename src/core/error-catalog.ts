@@ -261,6 +261,19 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'Some projects have no score yet, so the ranking cannot be published.',
     action: 'Wait for the reviews to finish (see the leaderboard), then publish again.',
   },
+  unfinished_judging: {
+    when: 'Human judging is unfinished: projects have fewer human reviews than reviewers assigned (or, when every reviewer reviews every project, some project has no human review at all).',
+    action:
+      'Remind the reviewers and wait (the numbers are in the answer: projects_unfinished, reviewers_unfinished, open_assignments), or publish anyway with {"force": true}.',
+  },
+  not_assigned_mode: {
+    when: 'The event reviews in "every" mode (each reviewer reviews every project), so projects cannot be assigned by hand.',
+    action: 'Switch to assigned reviewing first: POST /api/v1/events/{id}/assignments/auto with {"per_project": k}.',
+  },
+  project_not_assigned: {
+    when: 'The event assigns reviewers to projects, and this project is not one of yours.',
+    action: 'Review the projects listed by GET /api/v1/events/{id}/review-assignments; ask the organizer if you should review this one.',
+  },
   idempotency_key_reused: {
     when: 'This Idempotency-Key was already used by you with a different request body.',
     action: 'Use a new key for a new request; reuse a key only to retry the very same request.',

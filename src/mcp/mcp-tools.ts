@@ -38,6 +38,8 @@ import {
 import { ListReviewsQuery, ProjectReviewsResponse, RerunBody, RerunResponse, ReviewSchema } from '../reviews/reviews-schemas.js';
 import { ReminderSchema } from '../reviewers/reviewers-schemas.js';
 import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
+import { organizerPageQuery } from '../core/http/pagination.js';
+import { AssignmentSummary, AutoAssignBody, ProjectAssignment, SetAssignmentBody, SetAssignmentResponse } from '../reviewers/assignments-schemas.js';
 import {
   CreateWebhookBody,
   CreatedWebhookSchema,
@@ -90,6 +92,9 @@ export const MCP_TOOL_NAMES = [
   'rerun_reviews',
   'get_project_reviews',
   'remind_reviewer',
+  'auto_assign_reviewers',
+  'list_assignments',
+  'set_assignment',
   'create_webhook',
   'list_webhooks',
   'delete_webhook',
@@ -582,6 +587,45 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     pathArgs: ['event_id', 'user_id'],
     inputSchema: inputSchema({ event_id: eventIdArg, user_id: Type.String({ minLength: 1, maxLength: 64, description: "the reviewer's user id (usr_…)" }) }),
     outputSchema: objectOutput(ReminderSchema),
+    list: false,
+  },
+  {
+    name: 'auto_assign_reviewers',
+    description:
+      'Organizers: switch your event to assigned reviewing and give every project `per_project` human reviewers, evenly (loads differ by at most one where conflicts allow), never a reviewer from the team or with a declared conflict (`same_email_domain_conflicts: true` also keeps reviewers away from teams sharing their e-mail domain). Assignments without a review are redone. New projects and reviewers are assigned as they come. Until results are published.',
+    annotations: write('Assign reviewers automatically', true, true),
+    method: 'POST',
+    path: '/events/{event_id}/assignments/auto',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, AutoAssignBody),
+    outputSchema: objectOutput(AssignmentSummary),
+    list: false,
+  },
+  {
+    name: 'list_assignments',
+    description:
+      'Organizers: per judged project of your event, its assigned reviewers (`reviewer_ids`), who has reviewed it and whether it was set by hand (one page).',
+    annotations: read('List reviewer assignments'),
+    method: 'GET',
+    path: '/events/{event_id}/assignments',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, { properties: organizerPageQuery }),
+    outputSchema: listOutput(ProjectAssignment),
+    list: true,
+  },
+  {
+    name: 'set_assignment',
+    description:
+      "Organizers: set a project's reviewers by hand (user ids of your event's reviewers, none with a conflict of interest); they stay as set. `reviewer_ids: []` hands the project back to automatic assignment. Needs assigned reviewing (auto_assign_reviewers first).",
+    annotations: write("Set a project's reviewers", true, true),
+    method: 'PUT',
+    path: '/events/{event_id}/assignments/{project_id}',
+    pathArgs: ['event_id', 'project_id'],
+    inputSchema: inputSchema(
+      { event_id: eventIdArg, project_id: { ...projectIdArg, description: 'the project id (prj_…), from list_assignments' } },
+      SetAssignmentBody,
+    ),
+    outputSchema: objectOutput(SetAssignmentResponse),
     list: false,
   },
   {

@@ -165,10 +165,14 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
         config: { auth: true, idempotent: true },
         schema: {
           tags: ['organizer'],
-          summary: 'Publish the ranking (while judging): freezes it as the result and ends the event; refused while projects are unscored unless force',
+          summary:
+            'Publish the ranking (while judging): freezes it as the result and ends the event; refused while projects are unscored or human judging is unfinished, unless force',
           params: EventIdParams,
           body: Type.Optional(Type.Union([PublishBody, Type.Null()])),
-          response: { 200: PublishResponse, ...problems('forbidden', 'event_not_found', 'not_judging', 'results_already_published', 'unscored_projects') },
+          response: {
+            200: PublishResponse,
+            ...problems('forbidden', 'event_not_found', 'not_judging', 'results_already_published', 'unscored_projects', 'unfinished_judging'),
+          },
         },
       },
       async (request, reply) => {

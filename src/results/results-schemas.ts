@@ -79,7 +79,7 @@ export const CsvText = Type.String({
 
 export const PublishBody = Type.Object(
   {
-    force: Type.Optional(Type.Boolean({ description: 'publish even though some judged projects have no score at all' })),
+    force: Type.Optional(Type.Boolean({ description: 'publish even though some judged projects have no score at all, or human judging is unfinished' })),
     release_feedback: Type.Optional(
       Type.Boolean({
         default: false,

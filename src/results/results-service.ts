@@ -195,6 +195,16 @@ async function queueResultMails(
  */
 export type PublicationExtra = (tx: Executor, event: EventRecord) => Promise<unknown[] | null>;
 
+/**
+ * Where human judging stands, asked at publication in its transaction by the domain that owns the
+ * reviewers (injected: the same rank as this one): null when done or there is no human judging,
+ * otherwise the numbers the unfinished_judging refusal names.
+ */
+export type JudgingProgress = (
+  tx: Executor,
+  eventId: string,
+) => Promise<{ mode: string; projects_unfinished: number; reviewers_unfinished: number; open_assignments: number | null } | null>;
+
 export function createResultsService(deps: {
   db: Db;
   dialect: DatabaseHandle['dialect'];
@@ -202,6 +212,7 @@ export function createResultsService(deps: {
   events: EventsService;
   standings: StandingsRefresher;
   peoplesChoice?: PublicationExtra;
+  judgingProgress?: JudgingProgress;
   /** Told after a publication that queued mail, so the mail worker sends at once. */
   notifier?: Pick<Notifier, 'publish'>;
 }) {
@@ -311,7 +322,8 @@ export function createResultsService(deps: {
    * exactly one snapshot: each transaction first takes the event row's write lock, so they run one
    * after the other and the later ones find the result and answer results_already_published. The
    * primary key of `results` (one row per event) backs this up should anything slip past.
-   * Refused with unscored_projects while a judged project has no score at all, unless `force`.
+   * Refused with unscored_projects while a judged project has no score at all, and with
+   * unfinished_judging while human judging is unfinished (see JudgingProgress), unless `force`.
    */
   async function publish(who: Principal, eventId: string, opts: { force?: boolean; releaseFeedback?: boolean } = {}) {
     const owned = await events.getOwned(eventId, who);
@@ -349,6 +361,18 @@ export function createResultsService(deps: {
               `${missing.count} judged project(s) have no score at all (no succeeded review): publishing now would rank them last with score 0. ` +
                 'Check the reviews (failed ones can be re-run), or publish anyway with {"force": true}.',
               { extra: { unscored_count: missing.count, project_ids: missing.projectIds } },
+            );
+          }
+          const judging = deps.judgingProgress ? await deps.judgingProgress(tx, event.id) : null;
+          if (judging) {
+            const what =
+              judging.mode === 'assigned'
+                ? `${judging.projects_unfinished} project(s) have fewer human reviews than reviewers assigned; ${judging.reviewers_unfinished} reviewer(s) have ${judging.open_assignments} open assignment(s)`
+                : `${judging.projects_unfinished} project(s) have no human review yet; ${judging.reviewers_unfinished} reviewer(s) have reviewed nothing`;
+            throw new AppError(
+              'unfinished_judging',
+              `Human judging is unfinished: ${what}. Publishing now would rank those projects on fewer judges. Wait, or publish anyway with {"force": true}.`,
+              { extra: { ...judging } },
             );
           }
         }

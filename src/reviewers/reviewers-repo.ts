@@ -117,6 +117,8 @@ export async function listReviewers(db: Executor, eventId: string, page: { limit
 export async function removeReviewer(db: Executor, eventId: string, userId: string): Promise<boolean> {
   const res = await db.deleteFrom('event_reviewers').where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst();
   if (Number(res.numDeletedRows) === 0) return false;
+  // Their assignments go too; the next sync gives those projects to the remaining reviewers.
+  await db.deleteFrom('review_assignments').where('event_id', '=', eventId).where('reviewer_id', '=', userId).execute();
   await db.deleteFrom('reviews').where('event_id', '=', eventId).where('reviewer_kind', '=', 'human').where('reviewer', '=', userId).execute();
   return true;
 }
@@ -126,7 +128,12 @@ export async function removeReviewer(db: Executor, eventId: string, userId: stri
  * an approved registration that is not the reviewer's own team (conflict of interest), after
  * `after` (first_submitted_at, id), at most `limit`.
  */
-export async function listReviewableProjects(db: Executor, eventId: string, reviewerId: string, page: { limit: number; after?: readonly [string, string] }) {
+export async function listReviewableProjects(
+  db: Executor,
+  eventId: string,
+  reviewerId: string,
+  page: { limit: number; after?: readonly [string, string]; assignedOnly?: boolean },
+) {
   let q = judgedProjects(db, eventId)
     .leftJoin('reviews', (join) =>
       join.onRef('reviews.project_id', '=', 'projects.id').on('reviews.reviewer_kind', '=', 'human').on('reviews.reviewer', '=', reviewerId),
@@ -140,7 +147,30 @@ export async function listReviewableProjects(db: Executor, eventId: string, revi
       'reviews.created_at as review_created_at',
       'reviews.updated_at as review_updated_at',
     ])
-    .where('registrations.user_id', '!=', reviewerId);
+    .where('registrations.user_id', '!=', reviewerId)
+    // A declared conflict of interest hides the project; in assigned reviewing only the reviewer's own are listed.
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('reviewer_conflicts')
+            .select('reviewer_conflicts.project_id')
+            .whereRef('reviewer_conflicts.project_id', '=', 'projects.id')
+            .where('reviewer_conflicts.reviewer_id', '=', reviewerId),
+        ),
+      ),
+    );
+  if (page.assignedOnly) {
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('review_assignments')
+          .select('review_assignments.project_id')
+          .whereRef('review_assignments.project_id', '=', 'projects.id')
+          .where('review_assignments.reviewer_id', '=', reviewerId),
+      ),
+    );
+  }
   const after = page.after;
   if (after) q = q.where((eb) => eb(eb.refTuple('projects.first_submitted_at', 'projects.id'), '>', eb.tuple(after[0], after[1])));
   return q.orderBy('projects.first_submitted_at', 'asc').orderBy('projects.id', 'asc').limit(page.limit).execute();
@@ -237,6 +267,31 @@ export async function openReviewCounts(db: Executor, eventId: string, reviewerId
       judgedProjects(eb as unknown as Executor, eventId)
         .select((e) => e.fn.countAll<number | string>().as('n'))
         .where('registrations.user_id', '!=', reviewerRef)
+        // Assigned reviewing: only the reviewer's own projects are theirs to review.
+        .where((e) =>
+          e.or([
+            e(e.selectFrom('events').select('events.review_mode').where('events.id', '=', eventId), '=', 'every'),
+            e.exists(
+              e
+                .selectFrom('review_assignments')
+                .select('review_assignments.project_id')
+                .whereRef('review_assignments.project_id', '=', 'projects.id')
+                .where('review_assignments.reviewer_id', '=', reviewerRef),
+            ),
+          ]),
+        )
+        // A declared conflict takes the project out of the reviewer's queue in either mode.
+        .where((e) =>
+          e.not(
+            e.exists(
+              e
+                .selectFrom('reviewer_conflicts')
+                .select('reviewer_conflicts.project_id')
+                .whereRef('reviewer_conflicts.project_id', '=', 'projects.id')
+                .where('reviewer_conflicts.reviewer_id', '=', reviewerRef),
+            ),
+          ),
+        )
         .where((e) =>
           e.not(
             e.exists(

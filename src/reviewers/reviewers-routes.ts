@@ -272,6 +272,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
           scale: { min: SCORE_MIN, max: SCORE_MAX },
           dimensions: a.event.dimensions,
           hidden_for_conflict_of_interest: a.hiddenForConflict,
+          review_mode: a.reviewMode,
           projects: a.projects.map((p) => ({
             project_id: p.id,
             project_name: p.project_name,
@@ -320,6 +321,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
               'event_not_found',
               'project_not_found',
               'conflict_of_interest',
+              'project_not_assigned',
               'not_judging',
               'event_locked',
               'results_already_published',
@@ -342,7 +344,10 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
           tags: ['reviewer'],
           summary: 'Your own review of a project',
           params: EventProjectParams,
-          response: { 200: ReviewSchema, ...problems('forbidden', 'event_not_found', 'project_not_found', 'not_found') },
+          response: {
+            200: ReviewSchema,
+            ...problems('forbidden', 'event_not_found', 'project_not_found', 'conflict_of_interest', 'project_not_assigned', 'not_found'),
+          },
         },
       },
       async (request) => reviewForApi(await reviewers.getReview(principalOf(request), request.params.id, request.params.pid)),

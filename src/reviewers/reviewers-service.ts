@@ -22,6 +22,8 @@ import { hashInvitationToken, looksLikeInvitationToken, newInvitationToken } fro
 import { validateScores } from './review-input.js';
 import { invitationStatus } from './reviewers-model.js';
 import * as repo from './reviewers-repo.js';
+import { hasDeclaredConflict, isAssigned } from './assignments-repo.js';
+import type { AssignmentsService } from './assignments-service.js';
 
 /** The little a service needs of a logger (a Fastify request's logger fits). */
 export interface Log {
@@ -80,6 +82,8 @@ export function createReviewersService(deps: {
   mailer: Mailer;
   /** Told when a reminder mail is queued, so the mail worker sends at once. */
   notifier?: Notifier;
+  /** Assigned reviewing: kept converged before a queue or a review is read. */
+  assignments: AssignmentsService;
 }) {
   const { db, clock, config, accounts, events, mailer } = deps;
 
@@ -201,6 +205,8 @@ export function createReviewersService(deps: {
     const window = reviewWindow(event, now);
     if (!window.open) throw window.error;
     if (!(await repo.isReviewer(db, event.id, userId))) throw new AppError('not_found', `${userId} is not a reviewer of this event`);
+    // Assigned reviewing: the count is of the reviewer's current assignments.
+    await deps.assignments.sync(event.id);
     const open = (await repo.openReviewCounts(db, event.id, [userId])).get(userId) ?? 0;
     if (open === 0) {
       throw new AppError('no_open_reviews', 'This reviewer has reviewed every project they may review; there is nothing to remind them of.', {
@@ -228,6 +234,7 @@ export function createReviewersService(deps: {
     const now = clock.now();
     const window = reviewWindow(event, now);
     if (!window.open) throw window.error;
+    await deps.assignments.sync(event.id);
     const open = await repo.openReviewCounts(db, event.id);
     const owing = [...open].filter(([, n]) => n > 0).map(([userId, n]) => ({ userId, open: n }));
     const sent = await sendReminders(who, event, now, owing);
@@ -375,6 +382,8 @@ export function createReviewersService(deps: {
       await openInvitation(token);
       throw new AppError('invitation_used', 'This invitation has already been accepted; each link works once.');
     }
+    // A reviewer joining an event with assigned reviewing takes their share now (the next read would too).
+    await deps.assignments.sync(inv.event_id);
     const { issued, held, revokedIds } = await accounts.issueReviewKey(userId, {
       name: input.name?.trim() || `reviewer: ${inv.event_name}`,
       replace: input.replaceKey === true,
@@ -425,8 +434,15 @@ export function createReviewersService(deps: {
     // Scoped to the reviewer too: each reviewer's list leaves out a different project.
     const scope = `${event.id}/${who.userId}`;
     const after = page.cursor ? decodeCursor(page.cursor, 'review-assignments', scope, ['time', 'id']) : undefined;
+    await deps.assignments.sync(event.id);
+    const settings = await deps.assignments.settings(event.id);
+    const assignedOnly = settings.mode === 'assigned' && settings.perProject !== null;
     const [rows, own] = await Promise.all([
-      repo.listReviewableProjects(db, event.id, who.userId, { limit: page.limit + 1, ...(after ? { after: [after[0]!, after[1]!] as const } : {}) }),
+      repo.listReviewableProjects(db, event.id, who.userId, {
+        limit: page.limit + 1,
+        assignedOnly,
+        ...(after ? { after: [after[0]!, after[1]!] as const } : {}),
+      }),
       repo.countOwnJudgedProjects(db, event.id, who.userId),
     ]);
     const { items, nextKey } = takePage(rows, page.limit, (r) => [r.first_submitted_at, r.id]);
@@ -434,6 +450,7 @@ export function createReviewersService(deps: {
     return {
       event,
       status: effectiveStatus(event, now),
+      reviewMode: assignedOnly ? ('assigned' as const) : ('every' as const),
       reviewingOpen: reviewWindow(event, now).open,
       hiddenForConflict: own,
       projects: items,
@@ -446,6 +463,16 @@ export function createReviewersService(deps: {
     if (!project) throw new AppError('project_not_found', `no project ${projectId} to review in this event`);
     if (project.team_user_id === who.userId) {
       throw new AppError('conflict_of_interest', 'You registered the team behind this project, so you cannot review it.');
+    }
+    if (await hasDeclaredConflict(db, project.id, who.userId)) {
+      throw new AppError('conflict_of_interest', 'A conflict of interest with this project is declared for you, so you cannot review it.');
+    }
+    const settings = await deps.assignments.settings(event.id);
+    if (settings.mode === 'assigned' && settings.perProject !== null) {
+      await deps.assignments.sync(event.id);
+      if (!(await isAssigned(db, project.id, who.userId))) {
+        throw new AppError('project_not_assigned', 'This event assigns projects to reviewers, and this project is not assigned to you.');
+      }
     }
     return project;
   }
@@ -481,6 +508,12 @@ export function createReviewersService(deps: {
     return review;
   }
 
+  /** A reviewer declares a conflict of interest with a project: it leaves their queue (and their review of it goes). */
+  async function declareConflict(who: Principal, eventId: string, projectId: string): Promise<void> {
+    const event = await requireReviewer(who, eventId);
+    await deps.assignments.declareConflict(who, event, projectId);
+  }
+
   return {
     invite,
     listReviewers,
@@ -493,6 +526,7 @@ export function createReviewersService(deps: {
     assignments,
     putReview,
     getReview,
+    declareConflict,
   };
 }
 

@@ -92,3 +92,18 @@ export async function reviewersWithOwnProject(db: Executor, eventId: string): Pr
     .execute();
   return new Set(rows.map((r) => r.user_id));
 }
+
+/**
+ * In assigned reviewing, per reviewer how many judged projects are assigned to them; null in every
+ * mode (each reviewer then has every judged project but their own team's).
+ */
+export async function assignedCounts(db: Executor, eventId: string): Promise<Map<string, number> | null> {
+  const event = await db.selectFrom('events').select(['review_mode', 'reviewers_per_project']).where('id', '=', eventId).executeTakeFirst();
+  if (event?.review_mode !== 'assigned' || event.reviewers_per_project == null) return null;
+  const rows = await judgedProjects(db, eventId)
+    .innerJoin('review_assignments', 'review_assignments.project_id', 'projects.id')
+    .select((eb) => ['review_assignments.reviewer_id', eb.fn.countAll<number | string>().as('n')])
+    .groupBy('review_assignments.reviewer_id')
+    .execute();
+  return new Map(rows.map((r) => [r.reviewer_id, Number(r.n)]));
+}

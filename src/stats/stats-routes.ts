@@ -32,7 +32,7 @@ export function statsRoutes(ctx: StatsRoutesDeps) {
       },
       async (request, reply) => {
         const event = await events.getOwned(request.params.id, principalOf(request));
-        const [registrations, projects, judged, modelCounts, humanCounts, reviewerRows, invitationsPending, ownProject] = await Promise.all([
+        const [registrations, projects, judged, modelCounts, humanCounts, reviewerRows, invitationsPending, ownProject, assignedTo] = await Promise.all([
           repo.registrationCounts(db, event.id),
           repo.projectCount(db, event.id),
           repo.judgedProjectCount(db, event.id),
@@ -41,6 +41,7 @@ export function statsRoutes(ctx: StatsRoutesDeps) {
           repo.reviewerList(db, event.id),
           repo.pendingInvitationCount(db, event.id, iso(clock.now())),
           repo.reviewersWithOwnProject(db, event.id),
+          repo.assignedCounts(db, event.id),
         ]);
         // Every model of the event is listed (zeros before judging), then any other model that has reviews.
         const byModel = new Map<string, { reviewer: string; pending: number; running: number; done: number; failed: number }>();
@@ -57,7 +58,7 @@ export function statsRoutes(ctx: StatsRoutesDeps) {
           user_id: r.user_id,
           email: r.email,
           reviewed: humanCounts.get(r.user_id) ?? 0,
-          assigned: Math.max(0, judged - (ownProject.has(r.user_id) ? 1 : 0)),
+          assigned: assignedTo ? (assignedTo.get(r.user_id) ?? 0) : Math.max(0, judged - (ownProject.has(r.user_id) ? 1 : 0)),
         }));
         let reviewsDone = 0;
         for (const n of humanCounts.values()) reviewsDone += n;

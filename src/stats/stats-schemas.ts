@@ -28,7 +28,10 @@ export const EventStatsSchema = Type.Object({
       user_id: Type.String(),
       email: Type.String(),
       reviewed: Count,
-      assigned: Type.Integer({ minimum: 0, description: 'judged projects the reviewer may review (their own team’s left out)' }),
+      assigned: Type.Integer({
+        minimum: 0,
+        description: 'judged projects the reviewer is to review: in assigned reviewing those assigned to them; otherwise every one but their own team’s',
+      }),
     }),
   ),
 });

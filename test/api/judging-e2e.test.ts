@@ -155,7 +155,12 @@ describe.each(DIALECTS)('judging end to end (%s)', (dialect) => {
       ['Project Gamma', 1],
     ]);
 
-    const published = await t.api('POST', `/events/${eventId}/results/publish`, { key: org.key });
+    // The human reviewer judged Beta only: Alpha and Gamma have no human review, so publishing
+    // says so with the numbers and takes force.
+    const refused = await t.api('POST', `/events/${eventId}/results/publish`, { key: org.key });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'unfinished_judging', mode: 'every', projects_unfinished: 2, reviewers_unfinished: 0, open_assignments: null });
+    const published = await t.api('POST', `/events/${eventId}/results/publish`, { key: org.key, body: { force: true } });
     expect(published.status).toBe(200);
     const result = await t.api('GET', `/events/${eventId}/result`);
     expect(result.status).toBe(200);

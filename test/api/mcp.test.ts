@@ -484,6 +484,7 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
         'publish_results',
         'rerun_reviews',
         'remind_reviewer',
+        'auto_assign_reviewers',
         'create_webhook',
         'test_webhook',
         'retry_webhook_delivery',

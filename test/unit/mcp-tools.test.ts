@@ -23,6 +23,7 @@ describe('MCP tool catalogue', () => {
     expect(lists.map((tool) => tool.name).sort()).toEqual([
       'get_leaderboard',
       'get_result',
+      'list_assignments',
       'list_events',
       'list_gallery',
       'list_registrations',

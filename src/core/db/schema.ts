@@ -134,6 +134,11 @@ export interface EventsTable {
   logo_version: Generated<string | null>;
   /** How reviewers' scores are made comparable: 'none' (raw) or 'zscore' (since 0223). */
   normalization: Generated<'none' | 'zscore'>;
+  /** How human reviewers get projects: 'every' (all of them) or 'assigned' (reviewers_per_project each; since 0222). */
+  review_mode: Generated<ReviewMode>;
+  reviewers_per_project: Generated<number | null>;
+  /** 1: a reviewer sharing an e-mail domain with a team member has a conflict of interest. */
+  conflict_same_domain: Generated<number>;
 }
 
 export type EventMediaKind = 'cover' | 'logo';
@@ -148,6 +153,27 @@ export interface EventMediaTable {
   width: number;
   height: number;
   updated_at: string;
+}
+
+export type ReviewMode = 'every' | 'assigned';
+
+/** A project a reviewer is to review, in 'assigned' mode (since 0222). */
+export interface ReviewAssignmentsTable {
+  event_id: string;
+  project_id: string;
+  reviewer_id: string;
+  /** 'auto': placed by the balancing rule (may move); 'manual': set by an organizer (stays). */
+  source: 'auto' | 'manual';
+  created_at: string;
+}
+
+/** A declared conflict of interest between a reviewer and a project (since 0222). */
+export interface ReviewerConflictsTable {
+  event_id: string;
+  project_id: string;
+  reviewer_id: string;
+  declared_by: 'reviewer' | 'organizer';
+  created_at: string;
 }
 
 export interface EventOrganizersTable {
@@ -486,6 +512,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   reviews: ReviewsTable;
   event_reviewers: EventReviewersTable;
+  review_assignments: ReviewAssignmentsTable;
+  reviewer_conflicts: ReviewerConflictsTable;
   reviewer_invitations: ReviewerInvitationsTable;
   results: ResultsTable;
   users: UsersTable;

@@ -24,8 +24,14 @@ export default function PublishTab({ event }: TabProps) {
     enabled: judging,
     refetchInterval: live,
   });
-  const [step, setStep] = useState<'idle' | 'confirm' | 'unscored'>('idle');
+  const [step, setStep] = useState<'idle' | 'confirm' | 'unscored' | 'unfinished'>('idle');
   const [unscoredCount, setUnscoredCount] = useState(0);
+  const [unfinished, setUnfinished] = useState<{ mode: string; projects: number; reviewers: number; open: number }>({
+    mode: 'every',
+    projects: 0,
+    reviewers: 0,
+    open: 0,
+  });
   const [releaseFeedback, setReleaseFeedback] = useState(false);
   const publish = useMutation({
     mutationFn: (force: boolean) =>
@@ -41,6 +47,16 @@ export default function PublishTab({ event }: TabProps) {
       if (error instanceof ApiProblem && error.code === 'unscored_projects') {
         setUnscoredCount(typeof error.body.unscored_count === 'number' ? error.body.unscored_count : 0);
         setStep('unscored');
+      }
+      if (error instanceof ApiProblem && error.code === 'unfinished_judging') {
+        const n = (v: unknown) => (typeof v === 'number' ? v : 0);
+        setUnfinished({
+          mode: typeof error.body.mode === 'string' ? error.body.mode : 'every',
+          projects: n(error.body.projects_unfinished),
+          reviewers: n(error.body.reviewers_unfinished),
+          open: n(error.body.open_assignments),
+        });
+        setStep('unfinished');
       }
     },
   });
@@ -69,7 +85,11 @@ export default function PublishTab({ event }: TabProps) {
   const missing = unscored(entries);
   const trackIds = event.tracks.length > 0 ? event.tracks.map((tr) => tr.id) : [null];
   const tops = topPerTrack(entries.filter(isScored), trackIds, 3);
-  const otherError = publish.error && !(publish.error instanceof ApiProblem && publish.error.code === 'unscored_projects') ? publish.error : null;
+  const otherError =
+    publish.error && !(publish.error instanceof ApiProblem && (publish.error.code === 'unscored_projects' || publish.error.code === 'unfinished_judging'))
+      ? publish.error
+      : null;
+  const warned = step === 'unscored' || step === 'unfinished';
 
   return (
     <div className="stack">
@@ -136,11 +156,11 @@ export default function PublishTab({ event }: TabProps) {
 
       <ConfirmDialog
         open={step !== 'idle'}
-        title={step === 'unscored' ? t('publish.unscoredTitle') : t('publish.confirmTitle')}
-        confirmLabel={step === 'unscored' ? t('publish.publishAnyway') : t('publish.publishButton')}
-        variant={step === 'unscored' ? 'danger' : 'primary'}
+        title={step === 'unscored' ? t('publish.unscoredTitle') : step === 'unfinished' ? t('publish.unfinishedTitle') : t('publish.confirmTitle')}
+        confirmLabel={warned ? t('publish.publishAnyway') : t('publish.publishButton')}
+        variant={warned ? 'danger' : 'primary'}
         busy={publish.isPending}
-        onConfirm={() => publish.mutate(step === 'unscored')}
+        onConfirm={() => publish.mutate(warned)}
         onClose={() => {
           if (!publish.isPending) setStep('idle');
         }}
@@ -149,6 +169,15 @@ export default function PublishTab({ event }: TabProps) {
           <>
             <p>{t('publish.unscoredBody', { count: unscoredCount })}</p>
             <p className="small">{t('publish.rerunHint')}</p>
+          </>
+        ) : step === 'unfinished' ? (
+          <>
+            <p>
+              {unfinished.mode === 'assigned'
+                ? t('publish.unfinishedAssigned', { projects: unfinished.projects, reviewers: unfinished.reviewers, open: unfinished.open })
+                : t('publish.unfinishedEvery', { projects: unfinished.projects, reviewers: unfinished.reviewers })}
+            </p>
+            <p className="small">{t('publish.unfinishedHint')}</p>
           </>
         ) : (
           <>

@@ -9,6 +9,7 @@ import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import type { TabProps } from './detail-types';
 import { fraction } from './detail-leaderboard-math';
 import { keys, useLiveInterval, LiveNote, ProgressBar, useOrganizerT, useStats } from './detail-shared';
+import { AssignmentsPanel } from './detail-assignments';
 
 type Pending = { kind: 'remove'; id: string; email: string } | { kind: 'withdraw'; id: string; email: string };
 
@@ -183,6 +184,7 @@ export default function ReviewersTab({ event }: TabProps) {
               </ul>
             )}
           </section>
+          <AssignmentsPanel eventId={event.id} reviewers={list.data.reviewers} editable={event.status !== 'ended' && event.status !== 'cancelled'} />
           <section className="card" aria-labelledby="invitations-title">
             <h2 id="invitations-title">{t('reviewers.invitationsTitle')}</h2>
             {list.data.invitations.length === 0 ? (

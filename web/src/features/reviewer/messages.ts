@@ -35,8 +35,13 @@ export const messages = defineMessages({
       allDone: 'You have reviewed every project loaded so far. Thank you!',
       notJudging: 'Reviewing opens when the event moves to judging (it is now “{{status}}”). You can read the projects already.',
       summary: '{{reviewed}} of {{total}} reviewed',
+      assignedOnly: 'The organizers assigned these projects to you; other reviewers review the rest.',
     },
     project: {
+      declareConflict: 'Declare a conflict of interest',
+      conflictTitle: 'Declare a conflict of interest?',
+      conflictBody:
+        'You know this team or are otherwise involved. The project leaves your list, your review of it (if any) is removed, and the organizers give it to another reviewer.',
       back: 'All projects of {{event}}',
       team: 'by {{team}}',
       links: 'Links',
@@ -138,8 +143,12 @@ export const messages = defineMessages({
       allDone: '已加载的项目你都评审完了，谢谢！',
       notJudging: '活动进入评审阶段后才能提交评分（当前为“{{status}}”）。你现在可以先浏览项目。',
       summary: '已评审 {{reviewed}} / {{total}}',
+      assignedOnly: '这些作品由主办方分配给你；其余作品由其他评审负责。',
     },
     project: {
+      declareConflict: '声明利益冲突',
+      conflictTitle: '声明利益冲突？',
+      conflictBody: '你认识这个团队或与其有其他关联。该作品将从你的列表中移除，你对它的评审（如有）也会删除，主办方会将其交给其他评审。',
       back: '{{event}} 的全部项目',
       team: '队伍：{{team}}',
       links: '链接',

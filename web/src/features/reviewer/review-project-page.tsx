@@ -2,9 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useT } from '../../i18n';
-import { ApiProblem, get, put } from '../../lib/api';
+import { ApiProblem, get, post, put } from '../../lib/api';
 import { useFormat } from '../../lib/format';
-import { Button, PageHeader } from '../../ui/controls';
+import { Button, ConfirmDialog, PageHeader } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import { messages } from './messages';
@@ -114,6 +114,17 @@ function ProjectReview({
         return;
       }
       setSaved(next ? 'saved' : 'all');
+    },
+  });
+  // A conflict of interest: the project leaves the reviewer's queue (and their review of it goes).
+  const [confirmConflict, setConfirmConflict] = useState(false);
+  const conflict = useMutation({
+    mutationFn: () => post('/events/{id}/projects/{pid}/conflict', { path: { id: eventId, pid: project.project_id } }),
+    onSuccess: async () => {
+      setConfirmConflict(false);
+      await client.invalidateQueries({ queryKey: assignmentsKey(eventId) });
+      void client.invalidateQueries({ queryKey: ['me', 'review-events'] });
+      navigate(backHref);
     },
   });
   const problem = save.error instanceof ApiProblem ? save.error : null;
@@ -235,7 +246,33 @@ function ProjectReview({
           ) : null}
           {save.error && !fieldProblems ? <ProblemAlert error={save.error} /> : null}
           {review ? <p className="muted small">{t('project.updated', { when: f.dateTime(review.updated_at) })}</p> : null}
+          <p>
+            <Button
+              variant="ghost"
+              className="btn-small"
+              onClick={() => {
+                conflict.reset();
+                setConfirmConflict(true);
+              }}
+            >
+              {t('project.declareConflict')}
+            </Button>
+          </p>
         </section>
+        <ConfirmDialog
+          open={confirmConflict}
+          title={t('project.conflictTitle')}
+          confirmLabel={t('project.declareConflict')}
+          variant="danger"
+          busy={conflict.isPending}
+          onConfirm={() => conflict.mutate()}
+          onClose={() => {
+            if (!conflict.isPending) setConfirmConflict(false);
+          }}
+        >
+          <p>{t('project.conflictBody')}</p>
+          {conflict.error ? <ProblemAlert error={conflict.error} /> : null}
+        </ConfirmDialog>
       </div>
     </div>
   );

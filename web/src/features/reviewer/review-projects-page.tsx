@@ -52,6 +52,7 @@ export default function ReviewProjectsPage({ params }: { params: { eventId: stri
             {t('projects.summary', { reviewed: f.number(reviewed, 0), total: f.number(projects.length, 0) })}
           </p>
         </div>
+        {first.review_mode === 'assigned' ? <p className="small muted">{t('projects.assignedOnly')}</p> : null}
         {projects.length > 0 ? <Checkbox label={t('projects.filter')} checked={onlyOpen} onChange={(e) => setOnlyOpen(e.target.checked)} /> : null}
         {projects.length === 0 ? (
           <EmptyState title={t('projects.empty')} />
