@@ -448,6 +448,30 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
         return { path: `/api/v1/events/${eventId}/gallery/${project.body.id}/vote`, key: (await t.user()).key };
       },
     },
+    {
+      route: 'POST /api/v1/events/:id/assignments/auto',
+      status: 200,
+      prepare: async () => ({ path: `/api/v1/events/${await createEvent(t, org.key)}/assignments/auto`, body: { per_project: 2 }, key: org.key }),
+    },
+    ...(['one', 'all'] as const).map((who) => ({
+      route: who === 'one' ? 'POST /api/v1/events/:id/reviewers/:userId/remind' : 'POST /api/v1/events/:id/reviewer-reminders',
+      status: who === 'one' ? 201 : 200,
+      prepare: async () => {
+        // A judging event with one project and a reviewer who has not reviewed it.
+        const eventId = await createEvent(t, org.key);
+        const { team } = await approvedTeam(t, eventId, org.key);
+        expect(
+          (await t.api('POST', `/events/${eventId}/submit`, { key: team.key, body: { name: 'Owed', github_url: 'https://github.com/team/owed' } })).status,
+        ).toBe(201);
+        const reviewer = await t.user();
+        await t.ctx.db.insertInto('event_reviewers').values({ event_id: eventId, user_id: reviewer.id, created_at: t.clock.now().toISOString() }).execute();
+        expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
+        return {
+          path: who === 'one' ? `/api/v1/events/${eventId}/reviewers/${reviewer.id}/remind` : `/api/v1/events/${eventId}/reviewer-reminders`,
+          key: org.key,
+        };
+      },
+    })),
     ...(['results/publish', 'reviews/rerun'] as const).map((action) => ({
       route: `POST /api/v1/events/:id/${action}`,
       status: action === 'results/publish' ? 200 : 202,
