@@ -111,6 +111,7 @@ const NOT_FOR_AGENTS = new Set<ErrorCode>([
 const ORGANIZER_CODES = new Set<ErrorCode>([
   'registration_not_found',
   'project_not_found',
+  'flag_not_found',
   'invalid_transition',
   'event_locked',
   'not_judging',

@@ -53,6 +53,10 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'The project does not exist in this event, or is not assigned to you.',
     action: "Use an id from your assignments or the event's project list.",
   },
+  flag_not_found: {
+    when: 'No screening flag with this id on this project of the event.',
+    action: "Use a flag id from the project's review page (GET /api/v1/events/{id}/projects/{project_id}/reviews, `flags`).",
+  },
   gallery_not_open: {
     when: "The event's projects are not public yet: its gallery opens after the submission deadline or after the results (the organizer's choice), or never. The problem's `opens_at` says when it opens (null: after the results, or never, as `gallery_visibility` says).",
     action: 'Come back at `opens_at` (or once the results are published); GET /api/v1/events/{id} shows `gallery_visibility` and the deadlines.',

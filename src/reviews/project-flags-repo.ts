@@ -37,7 +37,7 @@ export async function recordFlags(db: Executor, o: { eventId: string; projectId:
     .execute();
 }
 
-/** A project's flags, oldest first. */
+/** A project's flags, oldest first (those found together by source). */
 export function flagsOf(db: Executor, eventId: string, projectId: string) {
   return db
     .selectFrom('project_flags')
@@ -45,6 +45,7 @@ export function flagsOf(db: Executor, eventId: string, projectId: string) {
     .where('event_id', '=', eventId)
     .where('project_id', '=', projectId)
     .orderBy('created_at')
+    .orderBy('source')
     .orderBy('id')
     .execute();
 }

@@ -6,6 +6,9 @@ import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import {
+  EventProjectFlagParams,
+  FlagUpdateBody,
+  ProjectFlagSchema,
   EventProjectReviewsParams,
   ListReviewsQuery,
   ProjectReviewsResponse,
@@ -64,6 +67,21 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
         },
       },
       async (request) => reviews.projectReviews(principalOf(request), request.params.id, request.params.project_id),
+    );
+
+    app.put(
+      '/events/:id/projects/:project_id/flags/:flag_id',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['organizer'],
+          summary: 'Mark a screening flag of a project checked (with a note) or open again',
+          params: EventProjectFlagParams,
+          body: FlagUpdateBody,
+          response: { 200: ProjectFlagSchema, ...problems('forbidden', 'event_not_found', 'flag_not_found', 'validation_failed') },
+        },
+      },
+      async (request) => reviews.setFlag(principalOf(request), request.params.id, request.params.project_id, request.params.flag_id, request.body),
     );
 
     app.post(

@@ -113,6 +113,33 @@ export const ProjectHumanReviewSchema = Type.Object({
   updated_at: Type.String(),
 });
 
+export const ProjectFlagSchema = Type.Object({
+  id: Type.String(),
+  kind: Type.String({ description: 'prompt_injection: a passage addressed to the evaluator (cut from what the models saw)' }),
+  source: Type.String({ description: 'where it was found: project.name, project.description, repository.readme' }),
+  evidence: Type.String({ description: 'the passage as submitted (up to 300 characters)' }),
+  detail: Nullable(Type.String({ description: 'what matched (a screening pattern id)' })),
+  status: Type.Union([Type.Literal('open'), Type.Literal('checked')]),
+  note: Nullable(Type.String({ description: "the organizer's note when checked" })),
+  checked_by: Nullable(Type.String()),
+  checked_at: Nullable(Type.String()),
+  created_at: Type.String(),
+});
+
+export const FlagUpdateBody = Type.Object(
+  {
+    status: Type.Union([Type.Literal('open'), Type.Literal('checked')]),
+    note: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const EventProjectFlagParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  project_id: Type.String({ minLength: 1, maxLength: 64 }),
+  flag_id: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
 export const ProjectReviewsResponse = Type.Object({
   event_id: Type.String(),
   project: Type.Object({
@@ -143,4 +170,5 @@ export const ProjectReviewsResponse = Type.Object({
   ),
   ai_reviews: Type.Array(ProjectAiReviewSchema, { description: "one per model of the event, in the event's model order (none before judging starts)" }),
   human_reviews: Type.Array(ProjectHumanReviewSchema, { description: 'one per human reviewer who reviewed the project, earliest first' }),
+  flags: Type.Array(ProjectFlagSchema, { description: 'what screening found in the submission, oldest first; an organizer marks each checked' }),
 });

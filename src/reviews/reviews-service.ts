@@ -12,6 +12,7 @@ import { effectiveStatus } from '../events/status.js';
 import { createGithubContextFetcher } from './github-context.js';
 import { createProviderRegistry, notConfiguredReason, splitModelId } from './providers/index.js';
 import { createReviewWorker, type ReviewLog } from './review-worker.js';
+import { flagsOf } from './project-flags-repo.js';
 import * as repo from './reviews-repo.js';
 
 export interface ReviewsServiceDeps {
@@ -236,6 +237,27 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
    * line they make. Three indexed reads (the event, the project, its reviews), whatever the size of
    * the event. A project of another event is 404 project_not_found.
    */
+  /**
+   * An organizer marks a screening flag checked (with a note) or open again. 404 flag_not_found for a
+   * flag of another project or event.
+   */
+  async function setFlag(who: Principal, eventId: string, projectId: string, flagId: string, change: { status: 'open' | 'checked'; note?: string | null }) {
+    const event = await events.getOwned(eventId, who);
+    const checked = change.status === 'checked';
+    const stamp = iso(clock.now());
+    const note = change.note?.trim() || null;
+    const row = await db
+      .updateTable('project_flags')
+      .set({ status: change.status, note, checked_by: checked ? who.userId : null, checked_at: checked ? stamp : null, updated_at: stamp })
+      .where('id', '=', flagId)
+      .where('event_id', '=', event.id)
+      .where('project_id', '=', projectId)
+      .returning(['id', 'kind', 'source', 'evidence', 'detail', 'status', 'note', 'checked_by', 'checked_at', 'created_at'])
+      .executeTakeFirst();
+    if (!row) throw new AppError('flag_not_found', `no flag ${flagId} on project ${projectId} of this event`);
+    return row;
+  }
+
   async function projectReviews(who: Principal, eventId: string, projectId: string) {
     const event = await events.getOwned(eventId, who);
     const project = await repo.findProjectForReviewPage(db, event.id, projectId);
@@ -297,10 +319,11 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
         created_at: r.created_at,
         updated_at: r.updated_at,
       })),
+      flags: (await flagsOf(db, event.id, project.id)).map(({ updated_at: _updated, ...f }) => f),
     };
   }
 
-  return { start, stop, tick, runOnce, drain, scheduleDue, onEventStatusChanged, list, rerun, projectReviews, workerId: worker.owner };
+  return { start, stop, tick, runOnce, drain, scheduleDue, onEventStatusChanged, list, rerun, projectReviews, setFlag, workerId: worker.owner };
 }
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;

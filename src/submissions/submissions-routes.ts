@@ -50,7 +50,13 @@ export function submissionsRoutes(ctx: SubmissionsRoutesDeps) {
           params: EventIdParams,
           querystring: Type.Object({ ...organizerPageQuery }, { additionalProperties: false }),
           response: {
-            200: Type.Array(Type.Object({ ...ProjectSchema.properties, registration_status: Type.String() })),
+            200: Type.Array(
+              Type.Object({
+                ...ProjectSchema.properties,
+                registration_status: Type.String(),
+                open_flags: Type.Integer({ description: 'screening flags of the project not yet checked by an organizer (see its review page)' }),
+              }),
+            ),
             ...problems('forbidden', 'event_not_found'),
           },
         },
@@ -62,7 +68,7 @@ export function submissionsRoutes(ctx: SubmissionsRoutesDeps) {
           ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
         });
         setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(request.params.id)}/projects`, q, page.nextCursor);
-        return page.rows.map((r) => ({ ...projectForApi(r, r.team_name), registration_status: r.registration_status }));
+        return page.rows.map((r) => ({ ...projectForApi(r, r.team_name), registration_status: r.registration_status, open_flags: Number(r.open_flags ?? 0) }));
       },
     );
   };

@@ -107,6 +107,15 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
       .leftJoin('users as author', 'author.id', 'projects.updated_by_user_id')
       .selectAll('projects')
       .select(['registrations.team_name', 'registrations.status as registration_status', 'author.name as author_name', 'author.email as author_email'])
+      // Screening findings the organizers have not checked yet (project_flags_finding_uq's index).
+      .select((eb) =>
+        eb
+          .selectFrom('project_flags')
+          .select((f) => f.fn.countAll<number | string>().as('n'))
+          .whereRef('project_flags.project_id', '=', 'projects.id')
+          .where('project_flags.status', '=', 'open')
+          .as('open_flags'),
+      )
       .where('projects.event_id', '=', event.id);
     if (after) query = query.where((eb) => eb(eb.refTuple('projects.first_submitted_at', 'projects.id'), '>', eb.tuple(after[0]!, after[1]!)));
     const rows = await query

@@ -182,6 +182,51 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     expect(gh.requests.some((r) => r.path === '/repos/acme/rocket-0/readme')).toBe(true);
     expect(gh.requests.some((r) => r.path === '/repos/acme/rocket-1/contents')).toBe(true);
 
+    // Organizers see the flags: a count per project in the projects list, the passages on the review page.
+    const openFlags = async () =>
+      new Map(
+        ((await t.api('GET', `/events/${eventId}/projects`, { key: org.key })).body as Array<{ id: string; open_flags: number }>).map((p) => [
+          p.id,
+          p.open_flags,
+        ]),
+      );
+    expect(await openFlags()).toEqual(
+      new Map([
+        [projectIds[0], 2],
+        [projectIds[1], 1],
+      ]),
+    );
+    const page = await t.api('GET', `/events/${eventId}/projects/${projectIds[0]}/reviews`, { key: org.key });
+    expect(page.status).toBe(200);
+    expect(page.body.flags.map((f: { source: string; status: string }) => [f.source, f.status])).toEqual([
+      ['project.description', 'open'],
+      ['repository.readme', 'open'],
+    ]);
+    // …and mark one checked with a note (then it no longer counts), or open again.
+    const flagId = page.body.flags[1].id as string;
+    const checked = await t.api('PUT', `/events/${eventId}/projects/${projectIds[0]}/flags/${flagId}`, {
+      key: org.key,
+      body: { status: 'checked', note: 'Read the README: a joke, not an attack.' },
+    });
+    expect(checked.status).toBe(200);
+    expect(checked.body).toMatchObject({
+      id: flagId,
+      status: 'checked',
+      note: 'Read the README: a joke, not an attack.',
+      checked_at: t.clock.now().toISOString(),
+    });
+    expect((await openFlags()).get(projectIds[0])).toBe(1);
+    // Another project's path, another organizer, a bad status: refused.
+    const wrong = await t.api('PUT', `/events/${eventId}/projects/${projectIds[1]}/flags/${flagId}`, { key: org.key, body: { status: 'open' } });
+    expect([wrong.status, wrong.body.code]).toEqual([404, 'flag_not_found']);
+    const stranger = await quickUser(t, 'organizer');
+    const foreign = await t.api('PUT', `/events/${eventId}/projects/${projectIds[0]}/flags/${flagId}`, { key: stranger.key, body: { status: 'open' } });
+    expect([foreign.status, foreign.body.code]).toEqual([403, 'forbidden']);
+    const bad = await t.api('PUT', `/events/${eventId}/projects/${projectIds[0]}/flags/${flagId}`, { key: org.key, body: { status: 'ignored' } });
+    expect([bad.status, bad.body.code]).toEqual([422, 'validation_failed']);
+    const reopened = await t.api('PUT', `/events/${eventId}/projects/${projectIds[0]}/flags/${flagId}`, { key: org.key, body: { status: 'open' } });
+    expect(reopened.body).toMatchObject({ status: 'open', note: null, checked_at: null, checked_by: null });
+
     // Nothing is queued twice: the scheduler and a second status change find the event started.
     await t.ctx.reviews.scheduleDue();
     await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } });

@@ -6,6 +6,7 @@ import { ErrorState, Loading, NotFound } from '../../ui/states';
 import { useDetailFormat as useFormat } from './detail-format';
 import { keys, TableWrap, trackName, useEvent, useLiveInterval, useOrganizerT } from './detail-shared';
 import './detail.css';
+import { ProjectFlags } from './project-flags';
 
 type ProjectReviews = Answer<'/events/{id}/projects/{project_id}/reviews'>;
 type AiReview = ProjectReviews['ai_reviews'][number];
@@ -125,6 +126,7 @@ function ReviewsView({ data, event, back }: { data: ProjectReviews; event: Answe
       </PageHeader>
 
       <div className="stack">
+        <ProjectFlags eventId={event.id} projectId={p.id} flags={data.flags} queryKey={[...keys.all(event.id), 'project-reviews', p.id]} />
         <section className="card" aria-labelledby="pr-score">
           <h2 id="pr-score">{t('projectReviews.scoreTitle')}</h2>
           {data.standing.score === null ? (
