@@ -215,7 +215,7 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
       note: 'Read the README: a joke, not an attack.',
       checked_at: t.clock.now().toISOString(),
     });
-    expect((await openFlags()).get(projectIds[0])).toBe(1);
+    expect((await openFlags()).get(projectIds[0]!)).toBe(1);
     // Another project's path, another organizer, a bad status: refused.
     const wrong = await t.api('PUT', `/events/${eventId}/projects/${projectIds[1]}/flags/${flagId}`, { key: org.key, body: { status: 'open' } });
     expect([wrong.status, wrong.body.code]).toEqual([404, 'flag_not_found']);
