@@ -6,7 +6,8 @@ import { createEvent, startTestApp, T0, type ApiResponse, type TestApp } from '.
 import { quickUser } from '../helpers/quick-users.js';
 
 const HOUR = 3_600_000;
-const ALLOWED = 'id, name, description, description_text, status, registration_deadline, submission_deadline, result_announced_at, tracks, cover_url, logo_url, created_at';
+const ALLOWED =
+  'id, name, description, description_text, status, registration_deadline, submission_deadline, result_announced_at, tracks, cover_url, logo_url, created_at';
 
 /** Follows Link rel="next" from `first` to the end; returns every page's ids. */
 async function walk(t: TestApp, first: string, between?: () => Promise<void>): Promise<string[][]> {
