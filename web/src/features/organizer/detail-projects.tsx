@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { useDetailFormat as useFormat } from './detail-format';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import type { TabProps } from './detail-types';
-import { LiveNote, LoadMore, trackName, useOrganizerT, usePagedList } from './detail-shared';
+import { LiveNote, LoadMore, ProjectLinks, trackName, useOrganizerT, usePagedList } from './detail-shared';
 import { projectReviewsHref } from './project-links';
 
 export default function ProjectsTab({ event }: TabProps) {
@@ -43,31 +43,7 @@ export default function ProjectsTab({ event }: TabProps) {
                   </div>
                 </div>
               </div>
-              <ul className="row detail-links">
-                <li>
-                  <a href={p.github_url} rel="noreferrer noopener" target="_blank">
-                    {t('projects.repo')}
-                  </a>
-                </li>
-                {p.project_website ? (
-                  <li>
-                    <a href={p.project_website} rel="noreferrer noopener" target="_blank">
-                      {t('projects.website')}
-                    </a>
-                  </li>
-                ) : null}
-                {p.demo_video_url ? (
-                  <li>
-                    <a href={p.demo_video_url} rel="noreferrer noopener" target="_blank">
-                      {t('projects.demo')}
-                    </a>
-                  </li>
-                ) : null}
-              </ul>
-              <details className="detail-more-info">
-                <summary>{t('projects.description')}</summary>
-                {p.description ? <p className="detail-description">{p.description}</p> : <p className="small muted">{t('projects.noDescription')}</p>}
-              </details>
+              <ProjectLinks project={p} />
             </li>
           ))}
         </ul>

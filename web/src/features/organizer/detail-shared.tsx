@@ -147,3 +147,41 @@ export function TableWrap({ label, children }: { label: string; children: ReactN
     </div>
   );
 }
+
+/** A project's links (repository, website, demo video) and its description folded away: the projects tab and the review page show them alike. */
+export function ProjectLinks({
+  project: p,
+}: {
+  project: { github_url: string; project_website: string | null; demo_video_url: string | null; description: string | null };
+}) {
+  const { t } = useOrganizerT();
+  return (
+    <>
+      <ul className="row detail-links">
+        <li>
+          <a href={p.github_url} rel="noreferrer noopener" target="_blank">
+            {t('projects.repo')}
+          </a>
+        </li>
+        {p.project_website ? (
+          <li>
+            <a href={p.project_website} rel="noreferrer noopener" target="_blank">
+              {t('projects.website')}
+            </a>
+          </li>
+        ) : null}
+        {p.demo_video_url ? (
+          <li>
+            <a href={p.demo_video_url} rel="noreferrer noopener" target="_blank">
+              {t('projects.demo')}
+            </a>
+          </li>
+        ) : null}
+      </ul>
+      <details className="detail-more-info">
+        <summary>{t('projects.description')}</summary>
+        {p.description ? <p className="detail-description">{p.description}</p> : <p className="small muted">{t('projects.noDescription')}</p>}
+      </details>
+    </>
+  );
+}

@@ -4,7 +4,7 @@ import { ApiProblem, get, type Answer } from '../../lib/api';
 import { PageHeader } from '../../ui/controls';
 import { ErrorState, Loading, NotFound } from '../../ui/states';
 import { useDetailFormat as useFormat } from './detail-format';
-import { keys, TableWrap, trackName, useEvent, useLiveInterval, useOrganizerT } from './detail-shared';
+import { keys, ProjectLinks, TableWrap, trackName, useEvent, useLiveInterval, useOrganizerT } from './detail-shared';
 import './detail.css';
 import { ProjectFlags } from './project-flags';
 
@@ -98,31 +98,7 @@ function ReviewsView({ data, event, back }: { data: ProjectReviews; event: Answe
             {t('projectReviews.notJudged')}
           </div>
         ) : null}
-        <ul className="row detail-links">
-          <li>
-            <a href={p.github_url} rel="noreferrer noopener" target="_blank">
-              {t('projects.repo')}
-            </a>
-          </li>
-          {p.project_website ? (
-            <li>
-              <a href={p.project_website} rel="noreferrer noopener" target="_blank">
-                {t('projects.website')}
-              </a>
-            </li>
-          ) : null}
-          {p.demo_video_url ? (
-            <li>
-              <a href={p.demo_video_url} rel="noreferrer noopener" target="_blank">
-                {t('projects.demo')}
-              </a>
-            </li>
-          ) : null}
-        </ul>
-        <details className="detail-more-info">
-          <summary>{t('projects.description')}</summary>
-          {p.description ? <p className="detail-description">{p.description}</p> : <p className="small muted">{t('projects.noDescription')}</p>}
-        </details>
+        <ProjectLinks project={p} />
       </PageHeader>
 
       <div className="stack">
