@@ -27,7 +27,7 @@ export interface MailBrand {
   siteLogo: string | null;
 }
 
-/** The message with the site's footer (text and HTML) and logo (HTML); unchanged without `brand`. */
+/** The message with the site's name in its subject, its footer (text and HTML) and logo (HTML); unchanged without `brand`. */
 export function withSiteBrand(message: MailMessage, brand: MailBrand | undefined): Omit<MailMessage, 'brand'> {
   const { brand: wanted, ...mail } = message;
   if (!wanted || !brand) return mail;
@@ -39,7 +39,13 @@ export function withSiteBrand(message: MailMessage, brand: MailBrand | undefined
   let html = mail.html;
   html = /<body[^>]*>/.test(html) ? html.replace(/<body[^>]*>/, (m) => `${m}\n${logo}`) : `${logo}${html}`;
   html = html.includes('</body>') ? html.replace('</body>', `${footHtml}\n</body>`) : `${html}\n${footHtml}`;
-  return { ...mail, text: `${mail.text.replace(/\n*$/, '')}\n\n--\n${footer}\n`, html };
+  // The subject names the site too (one header line, whatever SITE_NAME holds).
+  const site = brand.siteName
+    .replace(/[\r\n]+/g, ' ')
+    .trim()
+    .slice(0, 100);
+  const subject = site && !mail.subject.includes(site) ? `[${site}] ${mail.subject}` : mail.subject;
+  return { ...mail, subject, text: `${mail.text.replace(/\n*$/, '')}\n\n--\n${footer}\n`, html };
 }
 
 export type Delivery = { mode: 'smtp'; messageId: string } | { mode: 'outbox'; messageId: string; file: string };

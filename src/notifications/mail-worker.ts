@@ -7,7 +7,7 @@ import type { MailQueueRow } from '../core/db/schema.js';
 import type { Mailer } from '../core/mailer.js';
 import { iso } from '../core/time.js';
 import * as repo from './mail-queue-repo.js';
-import { fillMarks } from './notification-mail.js';
+import { fillMarks, fillSubject } from './notification-mail.js';
 
 export interface MailLog {
   info(obj: object, msg?: string): void;
@@ -109,7 +109,12 @@ export function createMailWorker(deps: MailWorkerDeps) {
   async function send(job: MailQueueRow): Promise<void> {
     const fill = (text: string, html: boolean) => fillMarks(text, deps.publicUrl, deps.siteName, html, deps.siteLogo ?? null);
     try {
-      await deps.mailer.send({ to: job.to_address, subject: fill(job.subject, false), text: fill(job.text_body, false), html: fill(job.html_body, true) });
+      await deps.mailer.send({
+        to: job.to_address,
+        subject: fillSubject(job.subject, deps.siteName),
+        text: fill(job.text_body, false),
+        html: fill(job.html_body, true),
+      });
     } catch (err) {
       const now = clock.now();
       const giveUpAt = job.give_up_at ?? iso(now.getTime() + config.giveUpHours * 3_600_000);

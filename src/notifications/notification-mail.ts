@@ -1,4 +1,5 @@
 import { escapeHtml } from '../core/html.js';
+import { markdownText, renderMarkdownCached } from '../core/markdown.js';
 
 /**
  * The notification mails: one template per kind, in English and Chinese, as plain text and simple
@@ -43,6 +44,9 @@ export function switchFor(kind: NotificationKind): 'registration' | 'team' | 're
  * queueing needs only the transaction. Control characters never survive from user text (clean()).
  */
 export const PUBLIC_URL_MARK = '\u0001PUBLIC_URL\u0001';
+/** How much of an event's description the plain-text part of an invitation carries. */
+const ABOUT_TEXT_LIMIT = 800;
+
 /** Stands for SITE_NAME in a stored mail, likewise. */
 export const SITE_NAME_MARK = '\u0001SITE_NAME\u0001';
 
@@ -57,12 +61,22 @@ export function fillMarks(text: string, publicUrl: string, siteName: string, htm
   return text.split(PUBLIC_URL_MARK).join(url).split(SITE_NAME_MARK).join(name).split(SITE_LOGO_MARK).join(logo);
 }
 
+/** A stored subject with the site's name put in: one header line, whatever SITE_NAME holds. */
+export function fillSubject(subject: string, siteName: string): string {
+  return subject.split(SITE_NAME_MARK).join(
+    siteName
+      .replace(/[\r\n]+/g, ' ')
+      .trim()
+      .slice(0, 100),
+  );
+}
+
 export interface MailContext {
   kind: NotificationKind;
   language: MailLanguage;
   /** IANA zone the recipient reads times in (UTC when they never chose one). */
   timeZone: string;
-  event: { id: string; name: string; submission_deadline: string; registration_deadline: string };
+  event: { id: string; name: string; submission_deadline: string; registration_deadline: string; description?: string | null };
   /** The organizer's display name, or null when they have none (never their address). */
   organizerName: string | null;
   data: Record<string, unknown>;
@@ -112,6 +126,8 @@ interface Parts {
   lines: string[];
   /** A link line: label and address. */
   link?: { label: string; url: string };
+  /** The event's description (Markdown): rendered for the HTML part, its text for the plain one. */
+  about?: { heading: string; markdown: string };
 }
 
 function eventUrl(eventId: string): string {
@@ -126,6 +142,9 @@ function parts(c: MailContext): Parts {
   const org = c.organizerName ? oneLine(c.organizerName) : zh ? '主办方' : 'The organizers';
   const at = (iso: string) => formatInZone(iso, c.timeZone, c.language);
   const eventLink = { label: zh ? '活动页面' : 'Event page', url: eventUrl(c.event.id) };
+  // The event's own description, for a person who does not know the event yet (an invitation).
+  const description = clean(c.event.description ?? '', 20_000).trim();
+  const about = (heading: string): Pick<Parts, 'about'> => (description ? { about: { heading, markdown: description } } : {});
   switch (c.kind) {
     case 'registration_approved':
       return zh
@@ -218,11 +237,13 @@ function parts(c: MailContext): Parts {
             subject: `${inviter} 邀请你加入 ${ev} 的「${team}」`,
             lines: [`${inviter} 邀请你加入 ${ev} 的团队「${team}」。`, ...(expires ? [`邀请在 ${expires} 失效。`] : [])],
             link: { label: '加入团队', url },
+            ...about(`关于 ${ev}`),
           }
         : {
             subject: `${inviter} invites you to join ${team} in ${ev}`,
             lines: [`${inviter} invites you to join the team ${team} in ${ev}.`, ...(expires ? [`The invitation expires ${expires}.`] : [])],
             link: { label: 'Join the team', url },
+            ...about(`About ${ev}`),
           };
     }
   }
@@ -240,7 +261,8 @@ function footer(c: MailContext): string {
 export function renderNotification(c: MailContext): RenderedMail {
   const p = parts(c);
   const foot = footer(c);
-  const text = [...p.lines, ...(p.link ? [`${p.link.label}: ${p.link.url}`] : []), '', '--', foot].join('\n\n').replace(/\n\n--\n\n/, '\n--\n');
+  const aboutText = p.about ? [p.about.heading, markdownText(p.about.markdown, ABOUT_TEXT_LIMIT)] : [];
+  const text = [...p.lines, ...(p.link ? [`${p.link.label}: ${p.link.url}`] : []), ...aboutText, '', '--', foot].join('\n\n').replace(/\n\n--\n\n/, '\n--\n');
   const footHtml = escapeHtml(foot).replace(
     escapeHtml(`${PUBLIC_URL_MARK}/account`),
     `<a href="${escapeHtml(`${PUBLIC_URL_MARK}/account`)}">${escapeHtml(`${PUBLIC_URL_MARK}/account`)}</a>`,
@@ -250,8 +272,11 @@ export function renderNotification(c: MailContext): RenderedMail {
     SITE_LOGO_MARK,
     ...p.lines.map((l) => `<p>${escapeHtml(l).replace(/\n/g, '<br>')}</p>`),
     ...(p.link ? [`<p><a href="${escapeHtml(p.link.url)}">${escapeHtml(p.link.label)}</a></p>`] : []),
+    ...(p.about ? [`<h2 style="font-size:1.1em">${escapeHtml(p.about.heading)}</h2>`, `<div>${renderMarkdownCached(p.about.markdown)}</div>`] : []),
     `<hr><p style="color:#555;font-size:smaller">${footHtml}</p>`,
     '</body></html>',
   ].join('\n');
-  return { subject: oneLine(p.subject, 250), text, html };
+  // Every subject names the site (SITE_NAME, put in at sending), so a mail is known at a glance.
+  const subject = c.language === 'zh' ? `【${SITE_NAME_MARK}】${oneLine(p.subject, 250)}` : `[${SITE_NAME_MARK}] ${oneLine(p.subject, 250)}`;
+  return { subject, text, html };
 }

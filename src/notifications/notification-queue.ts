@@ -36,12 +36,12 @@ interface Person {
 /** The columns of a user that decide whether and how a mail reaches them. */
 const PERSON_COLUMNS = ['id', 'email', 'language', 'time_zone', 'notify_registration', 'notify_team', 'notify_results', 'disabled_at'] as const;
 
-/** What every mail of an event says about the event: its name, deadlines and organizer's display name (never the address). */
+/** What every mail of an event says about the event: its name, description, deadlines and organizer's display name (never the address). */
 async function eventForMail(tx: Executor, eventId: string) {
   return tx
     .selectFrom('events')
     .leftJoin('users as o', 'o.id', 'events.created_by')
-    .select(['events.id', 'events.name', 'events.submission_deadline', 'events.registration_deadline', 'o.name as organizer_name'])
+    .select(['events.id', 'events.name', 'events.description', 'events.submission_deadline', 'events.registration_deadline', 'o.name as organizer_name'])
     .where('events.id', '=', eventId)
     .executeTakeFirst();
 }

@@ -1,9 +1,12 @@
 import type { MailMessage } from '../core/mailer.js';
 import { escapeHtml } from '../core/html.js';
+import { markdownText, renderMarkdownCached } from '../core/markdown.js';
 
 export interface InvitationMailInput {
   to: string;
   eventName: string;
+  /** The event's description (Markdown), so the invited person knows what they would judge. */
+  eventDescription?: string | null;
   inviterEmail: string;
   link: string;
   expiresAt: string;
@@ -12,6 +15,7 @@ export interface InvitationMailInput {
 /** The invitation e-mail: plain text first, a simple HTML alternative with every value escaped. */
 export function invitationMail(input: InvitationMailInput): MailMessage {
   const { to, eventName, inviterEmail, link, expiresAt } = input;
+  const description = (input.eventDescription ?? '').trim();
   // A subject is one header line: no line breaks from an event name may reach it.
   const subject = `You are invited to review "${eventName.replace(/[\r\n]+/g, ' ').slice(0, 150)}"`;
   const text = [
@@ -26,6 +30,7 @@ export function invitationMail(input: InvitationMailInput): MailMessage {
     `The link works once and expires at ${expiresAt}.`,
     'If you did not expect this invitation, ignore this e-mail.',
     '',
+    ...(description ? [`About "${eventName}":`, '', markdownText(description, 800), ''] : []),
   ].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">',
@@ -34,6 +39,7 @@ export function invitationMail(input: InvitationMailInput): MailMessage {
     `<p><a href="${escapeHtml(link)}">Accept the invitation</a></p>`,
     `<p>Or copy this link into your browser:<br>${escapeHtml(link)}</p>`,
     `<p>The link works once and expires at ${escapeHtml(expiresAt)}. If you did not expect this invitation, ignore this e-mail.</p>`,
+    ...(description ? [`<h2 style="font-size:1.1em">About ${escapeHtml(eventName)}</h2>`, `<div>${renderMarkdownCached(description)}</div>`] : []),
     '</body></html>',
   ].join('\n');
   return { to, subject, text, html, brand: true };

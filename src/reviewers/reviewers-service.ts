@@ -119,7 +119,16 @@ export function createReviewersService(deps: {
     const link = `${config.publicUrl}${invitationPath(token)}`;
     let delivery: Delivery;
     try {
-      delivery = await mailer.send(invitationMail({ to: email, eventName: event.name, inviterEmail: who.email, link, expiresAt: invitation.expires_at }));
+      delivery = await mailer.send(
+        invitationMail({
+          to: email,
+          eventName: event.name,
+          eventDescription: event.description,
+          inviterEmail: who.email,
+          link,
+          expiresAt: invitation.expires_at,
+        }),
+      );
     } catch (err) {
       await repo.deleteInvitation(db, invitation.id);
       log.error({ invitation_id: invitation.id, event_id: event.id, reason: (err as Error).message }, 'invitation e-mail could not be sent');

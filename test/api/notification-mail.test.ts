@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, registrationBody, startTestApp, type TestApp } from '../helpers/harness.js';
 import { freePort } from '../helpers/process.js';
-import { decodeMail, startSmtpReceiver } from '../helpers/smtp-receiver.js';
+import { decodeMail, mailSubject, startSmtpReceiver } from '../helpers/smtp-receiver.js';
 
 /**
  * Notification mails: a registration decision queues a mail to the team in the recipient's language
@@ -15,7 +15,13 @@ describe.each(DIALECTS)('notification mails (%s)', (dialect) => {
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     t = await startTestApp(dialect, {
-      env: { MAIL_WORKERS: 'true', SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Site <no-reply@hackathon.test>', MAIL_POLL_MS: '50' },
+      env: {
+        MAIL_WORKERS: 'true',
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        MAIL_FROM: 'Site <no-reply@hackathon.test>',
+        MAIL_POLL_MS: '50',
+        SITE_NAME: 'Owl Hacks 猫头鹰',
+      },
     });
   });
   afterAll(async () => {
@@ -27,7 +33,10 @@ describe.each(DIALECTS)('notification mails (%s)', (dialect) => {
     const org = await t.user('organizer', `org-${Math.random().toString(36).slice(2, 8)}@example.com`);
     const named = await t.api('PATCH', '/me/settings', { key: org.key, body: { name: 'Grace Organizer' } });
     expect(named.status).toBe(200);
-    const eventId = await createEvent(t, org.key, { name: 'Spring Hack' });
+    const eventId = await createEvent(t, org.key, {
+      name: 'Spring Hack',
+      description: 'Build **river tools**, see the [brief](https://brief.example/b).\n\n<img src=x onerror=alert(1)>',
+    });
     return { org, eventId };
   }
   async function register(eventId: string, key: string, team: string) {
@@ -43,7 +52,10 @@ describe.each(DIALECTS)('notification mails (%s)', (dialect) => {
     const before = smtp.count();
     const ok = await t.api('POST', `/events/${eventId}/registrations/${rid}/approve`, { key: org.key });
     expect(ok.status).toBe(200);
-    const mail = decodeMail((await smtp.nextTo(team.email, before)).raw);
+    const raw = (await smtp.nextTo(team.email, before)).raw;
+    // Every subject names the site (SITE_NAME), in the recipient's language's brackets.
+    expect(mailSubject(raw)).toBe('[Owl Hacks 猫头鹰] Spring Hack: Owls is approved');
+    const mail = decodeMail(raw);
     expect(mail).toContain('Grace Organizer approved the registration of Owls for Spring Hack.');
     expect(mail).not.toContain(org.email);
     // The submission deadline is T0 + 2 days: 3 Jan 2030, 12:00 UTC.
@@ -62,7 +74,9 @@ describe.each(DIALECTS)('notification mails (%s)', (dialect) => {
     const before = smtp.count();
     const no = await t.api('POST', `/events/${eventId}/registrations/${rid}/reject`, { key: org.key, body: { reason: '项目不符合主题' } });
     expect(no.status).toBe(200);
-    const mail = decodeMail((await smtp.nextTo(team.email, before)).raw);
+    const raw = (await smtp.nextTo(team.email, before)).raw;
+    expect(mailSubject(raw)).toBe('【Owl Hacks 猫头鹰】Spring Hack：「猫头鹰」的报名未通过');
+    const mail = decodeMail(raw);
     expect(mail).toContain('Grace Organizer 未通过「猫头鹰」参加 Spring Hack 的报名。');
     expect(mail).toContain('原因：项目不符合主题');
     expect(mail).toContain('<html lang="zh-CN">');
@@ -114,6 +128,15 @@ describe.each(DIALECTS)('notification mails (%s)', (dialect) => {
     const invitation = decodeMail((await smtp.nextTo(invitee, before)).raw);
     expect(invitation).toContain('invites you to join the team Herons in Spring Hack.');
     expect(invitation).toContain(inv.body.join_url);
+    // A stranger learns what the event is: its Markdown description, rendered safely in the HTML
+    // part and as plain text in the other.
+    const html = invitation.slice(invitation.indexOf('text/html'));
+    const text = invitation.slice(invitation.indexOf('text/plain'), invitation.indexOf('text/html'));
+    expect(html).toContain('<h2 style="font-size:1.1em">About Spring Hack</h2>');
+    expect(html).toContain('Build <strong>river tools</strong>, see the <a href="https://brief.example/b" rel="noopener nofollow ugc">brief</a>.');
+    expect(html).not.toMatch(/<img[^>]*onerror/i);
+    expect(text).toMatch(/About Spring Hack\r?\n\r?\nBuild river tools, see the brief\./);
+    expect(text).not.toContain('**');
 
     const a = await t.user();
     const b = await t.user();

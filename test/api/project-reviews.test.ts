@@ -3,7 +3,7 @@ import { DIALECTS } from '../helpers/databases.js';
 import { startFakeOpenAI, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
 import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
-import { decodeMail, startSmtpReceiver } from '../helpers/smtp-receiver.js';
+import { decodeMail, mailSubject, startSmtpReceiver } from '../helpers/smtp-receiver.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -220,8 +220,9 @@ describe.each(DIALECTS)('project review page and reviewer reminders (%s)', (dial
       next_allowed_at: new Date(now + DAY).toISOString(),
       mail_queued: true,
     });
-    const mail = decodeMail((await smtp.nextTo(grace.email, before)).raw);
-    expect(mail).toContain('Subject: Review Hack: 2 projects are waiting for your review');
+    const raw = (await smtp.nextTo(grace.email, before)).raw;
+    const mail = decodeMail(raw);
+    expect(mailSubject(raw)).toBe('[Hackathon platform] Review Hack: 2 projects are waiting for your review');
     expect(mail).toContain('Olga Organizer reminds you: 2 projects in Review Hack still wait for your review.');
     expect(mail).toContain(`http://hackathon.test/reviews/${eventId}`);
     expect(mail).not.toContain(org.email);

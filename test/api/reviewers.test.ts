@@ -14,6 +14,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/core/db/index.js';
 import { migrateToLatest } from '../../src/core/db/migrations.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { approvedTeam, createEvent, eventBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { decodeMail, mailSubject } from '../helpers/smtp-receiver.js';
 
 const HOUR = 3_600_000;
 const LINK = /http:\/\/hackathon\.test\/invitations\/([A-Za-z0-9_-]{43})/;
@@ -104,7 +105,10 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
       },
     });
     org = await t.user('organizer');
-    eventId = await createEvent(t, org.key, { name: 'Agents <Hack> & "Friends"' });
+    eventId = await createEvent(t, org.key, {
+      name: 'Agents <Hack> & "Friends"',
+      description: 'Judge **agent tools**, see the [rubric](https://rubric.example/r).\n\n<script>alert(1)</script>',
+    });
     const a = await approvedTeam(t, eventId, org.key);
     const b = await approvedTeam(t, eventId, org.key);
     teamA = a.team;
@@ -137,7 +141,16 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
 
     const mail = smtp.lastTo('reviewer.one@example.com');
     expect(mail.raw).toMatch(/^From: Judges <judges@hackathon\.test>/m);
-    expect(mail.raw).toMatch(/^Subject: .*review/im);
+    // The subject names the site; the event's Markdown description is rendered (safe) in the HTML
+    // part and read as plain text in the other.
+    expect(mailSubject(mail.raw)).toBe('[Hackathon platform] You are invited to review "Agents <Hack> & "Friends""');
+    const body = decodeMail(mail.raw);
+    const htmlPart = body.slice(body.indexOf('text/html'));
+    const textPart = body.slice(body.indexOf('text/plain'), body.indexOf('text/html'));
+    expect(htmlPart).toContain('Judge <strong>agent tools</strong>, see the <a href="https://rubric.example/r" rel="noopener nofollow ugc">rubric</a>.');
+    expect(htmlPart).not.toContain('<script');
+    expect(textPart).toContain('Judge agent tools, see the rubric.');
+    expect(textPart).not.toContain('**');
     expect(mail.raw).toContain('text/plain');
     expect(mail.raw).toContain('text/html');
     // The event name is escaped in the HTML part.

@@ -59,3 +59,21 @@ export function decodeMail(raw: string): string {
   const unfolded = raw.replace(/=\r?\n/g, '');
   return unfolded.replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8'));
 }
+
+/** A mail's Subject header, unfolded and with its encoded words (RFC 2047, Q or B) decoded. */
+export function mailSubject(raw: string): string {
+  const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+  const line = /^Subject: (.*)$/im.exec(head);
+  if (!line) throw new Error('the mail has no Subject header');
+  return line[1]!
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_m, enc: string, text: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(
+            text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
+    )
+    .trim();
+}
