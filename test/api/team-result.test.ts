@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { approvedTeam, createEvent, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
-import { decodeMail, startSmtpReceiver } from '../helpers/smtp-receiver.js';
+import { decodeMail, mailSubject, startSmtpReceiver } from '../helpers/smtp-receiver.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -108,7 +108,7 @@ describe.each(DIALECTS)('team result and feedback release (%s)', (dialect) => {
     for (;;) {
       const mail = await smtp.nextTo(user.email, after);
       const text = decodeMail(mail.raw);
-      if (text.includes('results are out')) return text;
+      if (mailSubject(mail.raw).endsWith('results are out')) return text;
       after = smtp.mails.indexOf(mail) + 1;
     }
   }

@@ -192,9 +192,11 @@ describe.each(DIALECTS)('main flow through the web app (%s)', (dialect) => {
     await judge.page.getByRole('spinbutton', { name: 'impact' }).fill('9');
     await judge.page.getByRole('spinbutton', { name: 'craft' }).fill('6');
     await judge.page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(async () => (await t.api('GET', `/events/${eventId}/reviews`, { key: admin.key })).status).toBe(200);
+    // The save lands when the page says so; wait for the review itself, not for any answer.
+    await expect
+      .poll(async () => JSON.stringify((await t.api('GET', `/events/${eventId}/reviews?limit=100`, { key: admin.key })).body), { timeout: 15_000 })
+      .toContain('"reviewer_kind":"human"');
     const reviews = (await t.api('GET', `/events/${eventId}/reviews?limit=100`, { key: admin.key })).body;
-    expect(JSON.stringify(reviews)).toContain('"reviewer_kind":"human"');
     expect(JSON.stringify(reviews)).toContain(MODEL);
     await screenshot(judge.page, `main-flow-review-${dialect}`);
     expect(judge.problems).toEqual([]);

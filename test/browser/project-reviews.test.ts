@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, type TestApp, type TestUser } from '../helpers/harness.js';
-import { decodeMail, startSmtpReceiver } from '../helpers/smtp-receiver.js';
+import { decodeMail, mailSubject, startSmtpReceiver } from '../helpers/smtp-receiver.js';
 import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInSession, startWebApp } from './browser-harness.js';
 
 const GPT = 'openai/gpt-page';
@@ -172,8 +172,9 @@ describe('project review page and reminders (SQLite)', () => {
     const before = smtp.count();
     await page.getByRole('button', { name: `Remind ${grace.email} by e-mail` }).click();
     await page.getByText(`Reminder sent to ${grace.email}.`).waitFor();
-    const mail = decodeMail((await smtp.nextTo(grace.email, before)).raw);
-    expect(mail).toContain('Review Page Hack: 1 project is waiting for your review');
+    const raw = (await smtp.nextTo(grace.email, before)).raw;
+    const mail = decodeMail(raw);
+    expect(mailSubject(raw)).toBe('[Hackathon platform] Review Page Hack: 1 project is waiting for your review');
     expect(mail).toContain(`${t.url}/reviews/${eventId}`);
     await page.getByText(/Last reminded/).waitFor();
     await expectAccessible(page);
