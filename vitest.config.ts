@@ -8,6 +8,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time, whatever the core count: most of a file's time is spent waiting
+    // (on PostgreSQL, Chromium, SMTP and server processes of its own), and vitest's own default on
+    // a 2-core machine is one. Files never share state (own databases, Redis prefixes, free ports);
+    // TEST_WORKERS overrides.
+    maxWorkers: Number(process.env.TEST_WORKERS) || 2,
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });
