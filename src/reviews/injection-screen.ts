@@ -19,7 +19,7 @@ export interface ScreenFlag {
   source: string;
   /** The passage, as submitted (clipped to EVIDENCE_MAX characters). */
   evidence: string;
-  /** Which pattern matched (its id in PATTERNS). */
+  /** Which pattern matched (its id in PATTERNS), or `classifier:<provider/model>` for the model's findings. */
   pattern: string;
 }
 
@@ -132,8 +132,19 @@ export const PATTERNS: readonly Pattern[] = [
  * A text's passages: its sentences, line by line (so a flag takes the sentence that addressed the
  * judge, not the paragraph around it). The pieces join back into the original text.
  */
-function passages(text: string): string[] {
+export function passages(text: string): string[] {
   return text.split(/(\r?\n)/).flatMap((line) => (/^\r?\n$/.test(line) ? [line] : line.split(/(?<=[.!?])(?=\s)|(?<=[。！？])/)));
+}
+
+/** A flagged passage as kept for the organizers: trimmed, clipped to EVIDENCE_MAX characters. */
+export function evidenceOf(piece: string): string {
+  const evidence = piece.trim();
+  return evidence.length > EVIDENCE_MAX ? `${evidence.slice(0, EVIDENCE_MAX - 1)}…` : evidence;
+}
+
+/** The passage's replacement: its leading whitespace kept, the rest REMOVED_MARKER. */
+export function removedPassage(piece: string): string {
+  return `${/^\s*/.exec(piece)![0]}${REMOVED_MARKER}`;
 }
 
 /** The first pattern a passage matches, or null. */
@@ -148,10 +159,8 @@ export function screenText(source: string, text: string): Screened {
   const kept = passages(text).map((piece) => {
     const pattern = piece.trim() ? matchInjection(piece) : null;
     if (!pattern) return piece;
-    const evidence = piece.trim();
-    flags.push({ kind: 'prompt_injection', source, evidence: evidence.length > EVIDENCE_MAX ? `${evidence.slice(0, EVIDENCE_MAX - 1)}…` : evidence, pattern });
-    const lead = /^\s*/.exec(piece)![0];
-    return `${lead}${REMOVED_MARKER}`;
+    flags.push({ kind: 'prompt_injection', source, evidence: evidenceOf(piece), pattern });
+    return removedPassage(piece);
   });
   return { text: flags.length ? kept.join('') : text, flags };
 }
