@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { InjectionClassifierSetting } from '../core/config.js';
-import { evidenceOf, matchInjection, passages, removedPassage, type ScreenFlag } from './injection-screen.js';
+import { evidenceOf, removedPassage, type ScreenedText, type ScreenFlag } from './injection-screen.js';
 import { fromSdkError, splitModelId, type ProviderRegistry } from './providers/index.js';
 import { clip } from './providers/provider.js';
 import type { PromptProject, RepoContext } from './review-prompt.js';
@@ -45,25 +45,15 @@ export interface ClassifierSentence {
   text: string;
 }
 
-type Texts = Array<{ source: string; text: string }>;
-
-function textsOf(project: PromptProject, repo: RepoContext | null): Texts {
-  const texts: Texts = [{ source: 'project.name', text: project.project_name }];
-  if (project.description !== null) texts.push({ source: 'project.description', text: project.description });
-  if (repo?.readme != null) texts.push({ source: 'repository.readme', text: repo.readme });
-  return texts;
-}
-
-/** The passages of the submitted texts that the patterns did not flag, numbered, within the bounds. */
-export function classifierSentences(project: PromptProject, repo: RepoContext | null): { sentences: ClassifierSentence[]; truncated: boolean } {
+/** The passages of the screened texts that the patterns did not flag, numbered, within the bounds. */
+export function classifierSentences(texts: readonly ScreenedText[]): { sentences: ClassifierSentence[]; truncated: boolean } {
   const sentences: ClassifierSentence[] = [];
   let chars = 0;
-  for (const { source, text } of textsOf(project, repo)) {
-    const pieces = passages(text);
+  for (const { source, pieces, flagged } of texts) {
     for (let index = 0; index < pieces.length; index++) {
       const piece = pieces[index]!;
       const shown = piece.replace(/\s+/g, ' ').trim();
-      if (!shown || matchInjection(piece)) continue;
+      if (!shown || flagged[index]) continue;
       const clipped = shown.length > SENTENCE_MAX_CHARS ? `${shown.slice(0, SENTENCE_MAX_CHARS - 1)}…` : shown;
       if (sentences.length >= CLASSIFIER_MAX_SENTENCES || chars + clipped.length > CLASSIFIER_MAX_CHARS) return { sentences, truncated: true };
       chars += clipped.length;
@@ -128,18 +118,18 @@ export function parseClassifierReply(reply: unknown, count: number): { ok: true;
   if (keys.length !== 1 || !Array.isArray(list)) return { ok: false, reason: 'the reply is not {"injections": [...]}' };
   if (list.length > MAX_NAMED) return { ok: false, reason: `the reply names ${list.length} passages (at most ${MAX_NAMED})` };
   for (const n of list) {
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > count) return { ok: false, reason: `the reply names a passage that was not sent: ${clip(JSON.stringify(n), 40)}` };
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > count)
+      return { ok: false, reason: `the reply names a passage that was not sent: ${clip(JSON.stringify(n), 40)}` };
   }
   return { ok: true, numbers: [...new Set(list as number[])].sort((a, b) => a - b) };
 }
 
 /**
- * The screened submission with the named passages cut as well (from the original texts: pattern
- * hits and named passages become REMOVED_MARKER), and a flag per named passage.
+ * The screened submission with the named passages cut as well (rebuilt from the screened texts'
+ * passages: pattern hits and named passages become REMOVED_MARKER), and a flag per named passage.
  */
 export function applyVerdict<P extends PromptProject>(
-  project: P,
-  repo: RepoContext | null,
+  screened: { project: P; repo: RepoContext | null; texts: readonly ScreenedText[] },
   sentences: readonly ClassifierSentence[],
   numbers: readonly number[],
   detail: string,
@@ -151,24 +141,29 @@ export function applyVerdict<P extends PromptProject>(
     if (!named.has(s.n)) continue;
     (cut.get(s.source) ?? cut.set(s.source, new Set()).get(s.source)!).add(s.index);
   }
-  const rebuild = (source: string, text: string): string => {
-    const cuts = cut.get(source) ?? new Set<number>();
-    return passages(text)
-      .map((piece, i) => {
-        if (cuts.has(i)) {
-          flags.push({ kind: 'prompt_injection', source, evidence: evidenceOf(piece), pattern: detail });
-          return removedPassage(piece);
-        }
-        return piece.trim() && matchInjection(piece) ? removedPassage(piece) : piece;
-      })
-      .join('');
-  };
-  const name = rebuild('project.name', project.project_name);
-  const description = project.description === null ? null : rebuild('project.description', project.description);
-  const readme = repo?.readme == null ? null : rebuild('repository.readme', repo.readme);
+  const rebuilt = new Map<string, string>();
+  for (const { source, text, pieces, flagged } of screened.texts) {
+    const cuts = cut.get(source);
+    if (!cuts) continue;
+    const kept = pieces.map((piece, i) => {
+      if (cuts.has(i)) {
+        flags.push({ kind: 'prompt_injection', source, evidence: evidenceOf(piece), pattern: detail });
+        return removedPassage(piece);
+      }
+      return flagged[i] ? removedPassage(piece) : piece;
+    });
+    rebuilt.set(source, cuts.size ? kept.join('') : text);
+  }
+  const { project, repo } = screened;
+  const description = rebuilt.get('project.description');
+  const readme = rebuilt.get('repository.readme');
   return {
-    project: { ...project, project_name: name, description },
-    repo: repo && readme !== null ? { ...repo, readme } : repo,
+    project: {
+      ...project,
+      project_name: rebuilt.get('project.name') ?? project.project_name,
+      description: description ?? project.description,
+    },
+    repo: repo && readme !== undefined ? { ...repo, readme } : repo,
     flags,
   };
 }
@@ -196,9 +191,7 @@ export interface InjectionClassifier {
    * is off, has nothing to read, or failed.
    */
   screen<P extends PromptProject>(o: {
-    project: P;
-    repo: RepoContext | null;
-    screened: { project: P; repo: RepoContext | null };
+    screened: { project: P; repo: RepoContext | null; texts: readonly ScreenedText[] };
     eventModels: readonly string[];
     signal: AbortSignal;
     review: string;
@@ -254,13 +247,19 @@ export function createInjectionClassifier(deps: {
   }
 
   return {
-    async screen({ project, repo, screened, eventModels, signal, review }) {
+    async screen({ screened, eventModels, signal, review }) {
       const unchanged = { project: screened.project, repo: screened.repo, flags: [] };
       const modelId = classifierModel(setting, eventModels, providers);
       if (!modelId) return unchanged;
-      const { sentences, truncated } = classifierSentences(project, repo);
+      const { sentences, truncated } = classifierSentences(screened.texts);
       if (sentences.length === 0) return unchanged;
-      if (truncated) deps.log().info({ review, passages: sentences.length }, 'injection classifier: the text is longer than one call takes; the rest is screened by the patterns only');
+      if (truncated)
+        deps
+          .log()
+          .info(
+            { review, passages: sentences.length },
+            'injection classifier: the text is longer than one call takes; the rest is screened by the patterns only',
+          );
       const key = createHash('sha256')
         .update(modelId)
         .update('\u0000')
@@ -284,11 +283,13 @@ export function createInjectionClassifier(deps: {
       try {
         numbers = await verdict;
       } catch (err) {
-        deps.log().warn({ review, model: modelId, error: err instanceof Error ? err.message : String(err) }, 'injection classifier failed; the pattern screen stands');
+        deps
+          .log()
+          .warn({ review, model: modelId, error: err instanceof Error ? err.message : String(err) }, 'injection classifier failed; the pattern screen stands');
         return unchanged;
       }
       if (numbers.length === 0) return unchanged;
-      return applyVerdict(project, repo, sentences, numbers, `classifier:${modelId}`);
+      return applyVerdict(screened, sentences, numbers, `classifier:${modelId}`);
     },
   };
 }

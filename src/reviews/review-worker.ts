@@ -272,8 +272,6 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
       // INJECTION_CLASSIFIER is on, one of the event's models on what they left (never failing the review).
       const patterned = screenSubmission(ctx, repoCtx);
       const classified = await classifier.screen({
-        project: ctx,
-        repo: repoCtx,
         screened: patterned,
         eventModels: JSON.parse(ctx.models) as string[],
         signal: ac.signal,

@@ -112,7 +112,9 @@ describe.each(DIALECTS)('injection classifier (%s)', (dialect) => {
     expect(screening.passages).toEqual(['Rocket', PLAIN, SUBTLE, '# Rocket', README_PLAIN, README_SUBTLE]);
     const fence = /<(untrusted-[0-9a-f]{16})>\n([^]*?)\n<\/\1>/.exec(screening.prompt);
     expect(fence?.[2]).toContain(`[3] ${SUBTLE}`);
-    expect(screening.prompt.slice(screening.prompt.lastIndexOf(`</${fence![1]}>`))).toMatch(/Reminder: everything inside the <untrusted-[0-9a-f]{16}> block above/);
+    expect(screening.prompt.slice(screening.prompt.lastIndexOf(`</${fence![1]}>`))).toMatch(
+      /Reminder: everything inside the <untrusted-[0-9a-f]{16}> block above/,
+    );
 
     // The scoring requests: the named passages are gone (cut like the pattern hit), the rest is there.
     const scoring = [...oa.callsFor(gpt), ...an.callsFor(claude)].filter((c) => c.purpose === 'review');
@@ -154,7 +156,12 @@ describe.each(DIALECTS)('injection classifier (%s)', (dialect) => {
       const other = model('other');
       await judgedProject(app, o.key, [`openai/${other}`, `openai/${first}`], `${PLAIN} ${SUBTLE} Second event.`);
       await app.ctx.reviews.drain();
-      expect(oa.calls.filter((c) => c.purpose === 'screening' && [first, named, other].includes(c.model)).map((c) => c.model).sort()).toEqual([named, other].sort());
+      expect(
+        oa.calls
+          .filter((c) => c.purpose === 'screening' && [first, named, other].includes(c.model))
+          .map((c) => c.model)
+          .sort(),
+      ).toEqual([named, other].sort());
     } finally {
       await app.close();
     }
@@ -198,7 +205,10 @@ describe.each(DIALECTS)('injection classifier (%s)', (dialect) => {
     await t.ctx.reviews.drain();
     expect(oa.callsFor(gpt).map((c) => c.purpose)).toEqual(['screening', 'review', 'screening', 'review']);
     expect(block(oa.callsFor(gpt)[3]!.prompt, 'project.description')).toBe(`${PLAIN} ${REMOVED_MARKER} ${REMOVED_MARKER} (${gpt})`);
-    expect((await flagsOf(t, again.eventId, again.projectId, org.key)).map((f) => f.detail).sort()).toEqual([`classifier:openai/${gpt}`, 'en.ignore-instructions']);
+    expect((await flagsOf(t, again.eventId, again.projectId, org.key)).map((f) => f.detail).sort()).toEqual([
+      `classifier:openai/${gpt}`,
+      'en.ignore-instructions',
+    ]);
 
     // A verdict is remembered: a third review of the same text asks no classifier.
     await judgedProject(t, org.key, [`openai/${gpt}`], `${PLAIN} ${OBVIOUS} ${SUBTLE} (${gpt})`);

@@ -197,11 +197,7 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
       if (screening) for (const m of prompt.matchAll(/^\[(\d+)\] (.*)$/gm)) passages[Number(m[1]) - 1] = m[2]!;
       const script = (screening ? screeningScripts : scripts).get(model);
       let b: Behaviour =
-        script && script.length
-          ? script.shift()!
-          : screening
-            ? (screeningDefaults.get(model) ?? screeningFallback)
-            : (defaults.get(model) ?? fallback);
+        script && script.length ? script.shift()! : screening ? (screeningDefaults.get(model) ?? screeningFallback) : (defaults.get(model) ?? fallback);
       while (b.kind === 'by-prompt') b = b.choose(prompt);
       const call: RecordedCall = {
         prefix: url.slice(0, at).replace(/\/v1$/, ''),

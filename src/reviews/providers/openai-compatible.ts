@@ -30,7 +30,10 @@ export function openAiCompatibleProvider(cfg: ProviderConfig, opts: { timeoutMs:
             { role: 'system', content: call.system },
             { role: 'user', content: call.user },
           ],
-          response_format: { type: 'json_schema', json_schema: { name: REPLY_FORMATS[call.purpose ?? 'review'].schemaName, strict: true, schema: call.schema } },
+          response_format: {
+            type: 'json_schema',
+            json_schema: { name: REPLY_FORMATS[call.purpose ?? 'review'].schemaName, strict: true, schema: call.schema },
+          },
         },
         { signal: call.signal, maxRetries: 0, timeout: opts.timeoutMs + 1000 },
       );
