@@ -137,6 +137,21 @@ describe.each(DIALECTS)('injection classifier (%s)', (dialect) => {
     expect((list.body as Array<{ id: string; open_flags: number }>).find((p) => p.id === projectId)?.open_flags).toBe(3);
   });
 
+  it('classifies through Anthropic with its own forced tool, never the review tool', async () => {
+    const claude = model('claude-only');
+    an.setScreeningDefault({ kind: 'injections', containing: ['kindly reminded'] }, claude);
+    const { eventId, projectId } = await judgedProject(t, org.key, [`anthropic/${claude}`], `${PLAIN} ${SUBTLE} (${claude})`);
+    await t.ctx.reviews.drain();
+    expect((await reviewsOf(t, eventId, org.key)).map((r) => [r.status, r.scores])).toEqual([['succeeded', { impact: 7, craft: 7 }]]);
+    const calls = an.callsFor(claude);
+    expect(calls.map((c) => [c.purpose, c.body.tools.map((tool: { name: string }) => tool.name), c.body.tool_choice.name])).toEqual([
+      ['screening', ['report_injections'], 'report_injections'],
+      ['review', ['submit_review'], 'submit_review'],
+    ]);
+    expect(block(calls[1]!.prompt, 'project.description')).toBe(`${PLAIN} ${REMOVED_MARKER} (${claude})`);
+    expect((await flagsOf(t, eventId, projectId, org.key)).map((f) => [f.evidence, f.detail])).toEqual([[SUBTLE, `classifier:anthropic/${claude}`]]);
+  });
+
   it('uses the model INJECTION_CLASSIFIER names when the event has it, else the first of its models', async () => {
     const [first, named] = [model('first'), model('named')];
     const app = await startTestApp(dialect, {
