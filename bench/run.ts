@@ -10,6 +10,8 @@ const ALL = [
   // The ranking: pure arithmetic, the standings-backed leaderboard, a full rebuild.
   'bench/ranking.ts',
   'bench/review-pipeline.ts',
+  // Injection screening per submission (patterns vs a plain split) and the classifier's added latency per review.
+  'bench/screening.ts',
   // Reviewer assignment (pure rule): 10,000 projects x 200 reviewers x k=3, against a round-robin.
   'bench/assignment.ts',
   // Growth curves: the first page of every list, small vs large, reported as large/small ratios.

@@ -210,6 +210,24 @@ export interface AiConfig {
   /** First retry delay; doubles each attempt, with jitter. */
   backoffBaseMs: number;
   backoffMaxMs: number;
+  /** INJECTION_CLASSIFIER: the screening's model call (see parseInjectionClassifier). */
+  classifier: InjectionClassifierSetting;
+}
+
+/**
+ * INJECTION_CLASSIFIER: whether screening also asks a model which passages address the evaluator.
+ * `off` (the default): patterns only. `on`: the first of the event's models whose provider is
+ * configured here. `provider/model`: that model when the event has it among its models, else as `on`.
+ */
+export type InjectionClassifierSetting = { enabled: false } | { enabled: true; model: string | null };
+
+export function parseInjectionClassifier(raw: string | undefined, problems: string[]): InjectionClassifierSetting {
+  const v = (raw ?? '').trim();
+  if (v === '' || /^off$/i.test(v)) return { enabled: false };
+  if (/^on$/i.test(v)) return { enabled: true, model: null };
+  if (/^[A-Za-z0-9][A-Za-z0-9_-]*\/\S+$/.test(v) && v.length <= 200) return { enabled: true, model: v };
+  problems.push(`INJECTION_CLASSIFIER=${JSON.stringify(raw)} must be off, on, or a model id such as openai/gpt-4o-mini`);
+  return { enabled: false };
 }
 
 /**
@@ -452,6 +470,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: int('REVIEW_POLL_MS', 1000, 10, 60_000),
       backoffBaseMs: int('REVIEW_BACKOFF_MS', 2000, 0, 600_000),
       backoffMaxMs: int('REVIEW_BACKOFF_MAX_MS', 60_000, 0, 3_600_000),
+      classifier: parseInjectionClassifier(env.INJECTION_CLASSIFIER, problems),
     },
     webhooks: {
       allowLoopback: bool('WEBHOOKS_ALLOW_LOOPBACK', false),

@@ -19,7 +19,7 @@ export interface ScreenFlag {
   source: string;
   /** The passage, as submitted (clipped to EVIDENCE_MAX characters). */
   evidence: string;
-  /** Which pattern matched (its id in PATTERNS). */
+  /** Which pattern matched (its id in PATTERNS), or `classifier:<provider/model>` for the model's findings. */
   pattern: string;
 }
 
@@ -27,6 +27,14 @@ export interface Screened {
   /** The text with every flagged passage replaced by REMOVED_MARKER. */
   text: string;
   flags: ScreenFlag[];
+  /** The text's passages as submitted (they join back into it), and which of them a pattern flagged: what the classifier reads. */
+  pieces: string[];
+  flagged: boolean[];
+}
+
+/** One screened text of a submission, named by its source. */
+export interface ScreenedText extends Screened {
+  source: string;
 }
 
 export const REMOVED_MARKER = '[passage removed by screening: it addressed the evaluator]';
@@ -132,8 +140,19 @@ export const PATTERNS: readonly Pattern[] = [
  * A text's passages: its sentences, line by line (so a flag takes the sentence that addressed the
  * judge, not the paragraph around it). The pieces join back into the original text.
  */
-function passages(text: string): string[] {
+export function passages(text: string): string[] {
   return text.split(/(\r?\n)/).flatMap((line) => (/^\r?\n$/.test(line) ? [line] : line.split(/(?<=[.!?])(?=\s)|(?<=[。！？])/)));
+}
+
+/** A flagged passage as kept for the organizers: trimmed, clipped to EVIDENCE_MAX characters. */
+export function evidenceOf(piece: string): string {
+  const evidence = piece.trim();
+  return evidence.length > EVIDENCE_MAX ? `${evidence.slice(0, EVIDENCE_MAX - 1)}…` : evidence;
+}
+
+/** The passage's replacement: its leading whitespace kept, the rest REMOVED_MARKER. */
+export function removedPassage(piece: string): string {
+  return `${/^\s*/.exec(piece)![0]}${REMOVED_MARKER}`;
 }
 
 /** The first pattern a passage matches, or null. */
@@ -145,28 +164,36 @@ export function matchInjection(passage: string): string | null {
 /** Screens one submitted text; `source` names it in the flags. */
 export function screenText(source: string, text: string): Screened {
   const flags: ScreenFlag[] = [];
-  const kept = passages(text).map((piece) => {
+  const pieces = passages(text);
+  const flagged = pieces.map(() => false);
+  const kept = pieces.map((piece, i) => {
     const pattern = piece.trim() ? matchInjection(piece) : null;
     if (!pattern) return piece;
-    const evidence = piece.trim();
-    flags.push({ kind: 'prompt_injection', source, evidence: evidence.length > EVIDENCE_MAX ? `${evidence.slice(0, EVIDENCE_MAX - 1)}…` : evidence, pattern });
-    const lead = /^\s*/.exec(piece)![0];
-    return `${lead}${REMOVED_MARKER}`;
+    flagged[i] = true;
+    flags.push({ kind: 'prompt_injection', source, evidence: evidenceOf(piece), pattern });
+    return removedPassage(piece);
   });
-  return { text: flags.length ? kept.join('') : text, flags };
+  return { text: flags.length ? kept.join('') : text, flags, pieces, flagged };
 }
 
 /**
  * Screens everything a team wrote that reaches the models: the project's name and description and
  * the repository's README. Returns the texts with flagged passages cut, and every flag.
  */
-export function screenSubmission<P extends PromptProject>(project: P, repo: RepoContext | null): { project: P; repo: RepoContext | null; flags: ScreenFlag[] } {
+export function screenSubmission<P extends PromptProject>(
+  project: P,
+  repo: RepoContext | null,
+): { project: P; repo: RepoContext | null; flags: ScreenFlag[]; texts: ScreenedText[] } {
   const name = screenText('project.name', project.project_name);
   const description = project.description === null ? null : screenText('project.description', project.description);
   const readme = repo?.readme == null ? null : screenText('repository.readme', repo.readme);
+  const texts: ScreenedText[] = [{ source: 'project.name', ...name }];
+  if (description) texts.push({ source: 'project.description', ...description });
+  if (readme) texts.push({ source: 'repository.readme', ...readme });
   return {
     project: { ...project, project_name: name.text, description: description ? description.text : null },
     repo: repo && readme ? { ...repo, readme: readme.text } : repo,
-    flags: [...name.flags, ...(description?.flags ?? []), ...(readme?.flags ?? [])],
+    flags: texts.flatMap((t) => t.flags),
+    texts,
   };
 }

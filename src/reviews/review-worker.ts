@@ -13,6 +13,7 @@ import { effectiveStatus } from '../events/status.js';
 import type { GithubContextFetcher } from './github-context.js';
 import { fromSdkError, splitModelId, type ProviderRegistry } from './providers/index.js';
 import { clip } from './providers/provider.js';
+import { createInjectionClassifier } from './injection-classifier.js';
 import { screenSubmission } from './injection-screen.js';
 import { recordFlags } from './project-flags-repo.js';
 import { buildReviewPrompt } from './review-prompt.js';
@@ -70,6 +71,7 @@ interface Lane {
 export function createReviewWorker(deps: ReviewWorkerDeps) {
   const { db, dialect, clock, ai, providers, github } = deps;
   const random = deps.random ?? Math.random;
+  const classifier = createInjectionClassifier({ setting: ai.classifier, providers, timeoutMs: ai.timeoutMs, log: deps.log, now: () => clock.now() });
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   /**
    * Every claim statement leases under a token of its own (this worker's id plus a counter), not
@@ -266,8 +268,17 @@ export function createReviewWorker(deps: ReviewWorkerDeps) {
       const repoCtx = ac.signal.aborted ? null : await github.fetch(ctx.github_url, ac.signal).catch(() => null);
       if (ac.signal.aborted) return void (await repo.releaseLease(db, { ...base, now: iso(clock.now()) }));
       // Screening: passages addressed to the evaluator are cut from what the model sees and kept
-      // as flags for the organizers (the project is still reviewed).
-      const screened = screenSubmission(ctx, repoCtx);
+      // as flags for the organizers (the project is still reviewed). The patterns first, then, when
+      // INJECTION_CLASSIFIER is on, one of the event's models on what they left (never failing the review).
+      const patterned = screenSubmission(ctx, repoCtx);
+      const classified = await classifier.screen({
+        screened: patterned,
+        eventModels: JSON.parse(ctx.models) as string[],
+        signal: ac.signal,
+        review: job.id,
+      });
+      if (ac.signal.aborted) return void (await repo.releaseLease(db, { ...base, now: iso(clock.now()) }));
+      const screened = { project: classified.project, repo: classified.repo, flags: [...patterned.flags, ...classified.flags] };
       await recordFlags(db, { eventId: job.event_id, projectId: job.project_id, flags: screened.flags, now: iso(clock.now()) });
       const prompt = buildReviewPrompt({
         event: { name: ctx.event_name, description: ctx.event_description, tracks: JSON.parse(ctx.tracks) as Track[], dimensions },

@@ -178,6 +178,7 @@ export async function loadJob(db: Executor, reviewId: string) {
       'events.submission_deadline',
       'events.tracks',
       'events.dimensions',
+      'events.models',
       'projects.project_name',
       'projects.description',
       'projects.github_url',

@@ -118,7 +118,7 @@ export const ProjectFlagSchema = Type.Object({
   kind: Type.String({ description: 'prompt_injection: a passage addressed to the evaluator (cut from what the models saw)' }),
   source: Type.String({ description: 'where it was found: project.name, project.description, repository.readme' }),
   evidence: Type.String({ description: 'the passage as submitted (up to 300 characters)' }),
-  detail: Nullable(Type.String({ description: 'what matched (a screening pattern id)' })),
+  detail: Nullable(Type.String({ description: 'what found it: a screening pattern id, or classifier:<provider/model>' })),
   status: Type.Union([Type.Literal('open'), Type.Literal('checked')]),
   note: Nullable(Type.String({ description: "the organizer's note when checked" })),
   checked_by: Nullable(Type.String()),

@@ -9,6 +9,12 @@ import type { AddressInfo, Socket } from 'node:net';
  * order; after the script runs out, the model's default, then the server's default) and record every
  * request they got, so tests can assert what was sent (the json_schema response format, the fenced
  * untrusted content) and count calls.
+ *
+ * Injection screening's classification requests (INJECTION_CLASSIFIER) are recognised by their reply
+ * format (OpenAI json_schema `injection_screening`, Anthropic tool `report_injections`), recorded with
+ * `purpose: 'screening'` and the numbered passages they carried, and answered from their own scripts
+ * (`scriptScreening`, `setScreeningDefault`; by default `{"injections": []}`), never from a model's
+ * review script.
  */
 export type Behaviour =
   /** A valid reply: every requested dimension scored (`scores` per dimension or one number; default 7); `after` holds it until the promise settles. */
@@ -26,7 +32,9 @@ export type Behaviour =
   /** An HTTP error, e.g. 429 with `retryAfter: '2'`, or 500. */
   | { kind: 'status'; status: number; retryAfter?: string; message?: string }
   /** Picks the behaviour from the prompt (e.g. per project name), for exact per-project scores. */
-  | { kind: 'by-prompt'; choose: (prompt: string) => Behaviour };
+  | { kind: 'by-prompt'; choose: (prompt: string) => Behaviour }
+  /** A screening answer: the numbers of the passages containing any of `containing` (case-insensitive), plus `numbers`. */
+  | { kind: 'injections'; containing?: string[]; numbers?: number[] };
 
 export interface RecordedCall {
   /** The path prefix before the API path (e.g. '/a' for `<url>/a/v1/chat/completions`): tells callers apart. */
@@ -40,6 +48,10 @@ export interface RecordedCall {
   /** All prompt text sent (system + user), for content assertions. */
   prompt: string;
   behaviour: Behaviour['kind'];
+  /** A review (scores) or an injection screening's classification. */
+  purpose: 'review' | 'screening';
+  /** Screening requests: the numbered passages sent (`[n] text` lines of the fenced block), by number − 1. */
+  passages: string[];
 }
 
 interface FakeBase {
@@ -48,6 +60,9 @@ interface FakeBase {
   callsFor(model: string): RecordedCall[];
   script(model: string, behaviours: Behaviour[]): void;
   setDefault(behaviour: Behaviour, model?: string): void;
+  /** Like script/setDefault, for the screening requests of a model. */
+  scriptScreening(model: string, behaviours: Behaviour[]): void;
+  setScreeningDefault(behaviour: Behaviour, model?: string): void;
   /** Latency added to every answer (the benchmark's 200 ms). */
   latencyMs: number;
   /** Requests currently held by `hang`. */
@@ -104,7 +119,13 @@ function scoresFor(dims: string[], b: Behaviour): Record<string, unknown> {
 }
 
 /** The reply content a behaviour produces, as text. */
-function contentFor(dims: string[], b: Behaviour): string {
+function contentFor(dims: string[], b: Behaviour, passages: string[] | null): string {
+  if (passages && (b.kind === 'ok' || b.kind === 'injections')) {
+    const words = b.kind === 'injections' ? (b.containing ?? []).map((w) => w.toLowerCase()) : [];
+    const found = passages.flatMap((p, i) => (words.some((w) => p.toLowerCase().includes(w)) ? [i + 1] : []));
+    const numbers = [...new Set([...found, ...(b.kind === 'injections' ? (b.numbers ?? []) : [])])];
+    return JSON.stringify({ injections: numbers });
+  }
   switch (b.kind) {
     case 'garbage':
       return 'Sure! Here is my review: the project looks great, 9/10.';
@@ -136,6 +157,9 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
   const scripts = new Map<string, Behaviour[]>();
   const defaults = new Map<string, Behaviour>();
   let fallback: Behaviour = { kind: 'ok' };
+  const screeningScripts = new Map<string, Behaviour[]>();
+  const screeningDefaults = new Map<string, Behaviour>();
+  let screeningFallback: Behaviour = { kind: 'injections' };
   const calls: RecordedCall[] = [];
   const holding = new Map<RecordedCall, ServerResponse>();
   const heldWaiters: Array<() => void> = [];
@@ -167,8 +191,13 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
         flavour === 'openai'
           ? (body.messages ?? []).map((m: { content: string }) => m.content).join('\n')
           : `${body.system ?? ''}\n${(body.messages ?? []).map((m: { content: string }) => m.content).join('\n')}`;
-      const script = scripts.get(model);
-      let b: Behaviour = script && script.length ? script.shift()! : (defaults.get(model) ?? fallback);
+      const screening =
+        flavour === 'openai' ? body.response_format?.json_schema?.name === 'injection_screening' : body.tools?.[0]?.name === 'report_injections';
+      const passages: string[] = [];
+      if (screening) for (const m of prompt.matchAll(/^\[(\d+)\] (.*)$/gm)) passages[Number(m[1]) - 1] = m[2]!;
+      const script = (screening ? screeningScripts : scripts).get(model);
+      let b: Behaviour =
+        script && script.length ? script.shift()! : screening ? (screeningDefaults.get(model) ?? screeningFallback) : (defaults.get(model) ?? fallback);
       while (b.kind === 'by-prompt') b = b.choose(prompt);
       const call: RecordedCall = {
         prefix: url.slice(0, at).replace(/\/v1$/, ''),
@@ -179,6 +208,8 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
         dimensions,
         prompt,
         behaviour: b.kind,
+        purpose: screening ? 'screening' : 'review',
+        passages,
       };
       calls.push(call);
       const counters = [...new Set([counter(''), counter(call.prefix)])];
@@ -209,7 +240,7 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
         res.writeHead(b.status, headers).end(JSON.stringify(err));
         return;
       }
-      const content = contentFor(dimensions, b);
+      const content = contentFor(dimensions, b, screening ? passages : null);
       const usage = { in: 100 + Math.floor(prompt.length / 4), out: 20 + Math.floor(content.length / 4) };
       let payload: unknown;
       if (flavour === 'openai') {
@@ -255,6 +286,8 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
     callsFor: (model) => calls.filter((c) => c.model === model),
     script: (model, behaviours) => void scripts.set(model, [...behaviours]),
     setDefault: (behaviour, model) => (model ? void defaults.set(model, behaviour) : void (fallback = behaviour)),
+    scriptScreening: (model, behaviours) => void screeningScripts.set(model, [...behaviours]),
+    setScreeningDefault: (behaviour, model) => (model ? void screeningDefaults.set(model, behaviour) : void (screeningFallback = behaviour)),
     held: () => [...holding.keys()],
     async waitForHeld(n = 1, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
@@ -279,6 +312,9 @@ function createFake(flavour: Flavour): Promise<FakeBase> {
       scripts.clear();
       defaults.clear();
       fallback = { kind: 'ok' };
+      screeningScripts.clear();
+      screeningDefaults.clear();
+      screeningFallback = { kind: 'injections' };
       fake.latencyMs = 0;
     },
     async close() {

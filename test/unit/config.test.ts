@@ -149,6 +149,20 @@ describe('loadConfig', () => {
     expect(problems[0]).toContain(name);
   });
 
+  it('reads INJECTION_CLASSIFIER as off (the default), on, or a model id, and refuses anything else', () => {
+    expect(loadConfig({}).ai.classifier).toEqual({ enabled: false });
+    expect(loadConfig({ INJECTION_CLASSIFIER: 'off' }).ai.classifier).toEqual({ enabled: false });
+    expect(loadConfig({ INJECTION_CLASSIFIER: 'OFF' }).ai.classifier).toEqual({ enabled: false });
+    expect(loadConfig({ INJECTION_CLASSIFIER: 'on' }).ai.classifier).toEqual({ enabled: true, model: null });
+    expect(loadConfig({ INJECTION_CLASSIFIER: 'openai/gpt-4o-mini' }).ai.classifier).toEqual({ enabled: true, model: 'openai/gpt-4o-mini' });
+    expect(loadConfig({ INJECTION_CLASSIFIER: 'local/org/llama3:8b' }).ai.classifier).toEqual({ enabled: true, model: 'local/org/llama3:8b' });
+    for (const bad of ['yes', 'true', '1', 'gpt-4o-mini', '/gpt', 'openai/', 'openai/gpt 4']) {
+      expect(problemsOf({ INJECTION_CLASSIFIER: bad })).toEqual([
+        `INJECTION_CLASSIFIER=${JSON.stringify(bad)} must be off, on, or a model id such as openai/gpt-4o-mini`,
+      ]);
+    }
+  });
+
   it('reads TRUST_PROXY as off, a hop count or a list of proxy addresses/CIDRs', () => {
     for (const off of ['', '0', 'false', 'off', 'no']) expect(loadConfig({ TRUST_PROXY: off }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);

@@ -1,8 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ProviderConfig } from '../../core/config.js';
-import type { ProviderReply, ReviewCall, ReviewProvider } from './provider.js';
-
-const TOOL = 'submit_review';
+import { REPLY_FORMATS, type ProviderReply, type ReviewCall, type ReviewProvider } from './provider.js';
 
 /**
  * Anthropic through the official client. The reply shape is enforced by a forced tool call
@@ -23,6 +21,7 @@ export function anthropicProvider(cfg: ProviderConfig, opts: { timeoutMs: number
   return {
     name: cfg.name,
     async review(call: ReviewCall): Promise<ProviderReply> {
+      const format = REPLY_FORMATS[call.purpose ?? 'review'];
       const message = await client.messages.create(
         {
           model: call.model,
@@ -31,17 +30,17 @@ export function anthropicProvider(cfg: ProviderConfig, opts: { timeoutMs: number
           messages: [{ role: 'user', content: call.user }],
           tools: [
             {
-              name: TOOL,
-              description: 'Record the review: a score for every dimension and a short summary.',
+              name: format.tool,
+              description: format.description,
               input_schema: call.schema as Anthropic.Tool.InputSchema,
             },
           ],
-          tool_choice: { type: 'tool', name: TOOL },
+          tool_choice: { type: 'tool', name: format.tool },
         },
         { signal: call.signal, maxRetries: 0, timeout: opts.timeoutMs + 1000 },
       );
       const tokens = { inputTokens: message.usage?.input_tokens ?? null, outputTokens: message.usage?.output_tokens ?? null };
-      const tool = message.content.find((b) => b.type === 'tool_use' && b.name === TOOL);
+      const tool = message.content.find((b) => b.type === 'tool_use' && b.name === format.tool);
       if (tool && tool.type === 'tool_use') return { reply: tool.input, raw: JSON.stringify(tool.input), ...tokens };
       const text = message.content
         .filter((b) => b.type === 'text')

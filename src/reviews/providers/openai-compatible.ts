@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { ProviderConfig } from '../../core/config.js';
-import { type ProviderReply, type ReviewCall, type ReviewProvider } from './provider.js';
+import { REPLY_FORMATS, type ProviderReply, type ReviewCall, type ReviewProvider } from './provider.js';
 
 /**
  * OpenAI and every OpenAI-compatible server (Ollama, vLLM, LM Studio, …) through the official
@@ -30,7 +30,10 @@ export function openAiCompatibleProvider(cfg: ProviderConfig, opts: { timeoutMs:
             { role: 'system', content: call.system },
             { role: 'user', content: call.user },
           ],
-          response_format: { type: 'json_schema', json_schema: { name: 'hackathon_review', strict: true, schema: call.schema } },
+          response_format: {
+            type: 'json_schema',
+            json_schema: { name: REPLY_FORMATS[call.purpose ?? 'review'].schemaName, strict: true, schema: call.schema },
+          },
         },
         { signal: call.signal, maxRetries: 0, timeout: opts.timeoutMs + 1000 },
       );

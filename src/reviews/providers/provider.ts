@@ -13,7 +13,23 @@ export interface ReviewCall {
   schema: Record<string, unknown>;
   /** Aborted on timeout, on shutdown, or when this process lost the review's lease. */
   signal: AbortSignal;
+  /**
+   * What the call is for: a review (the default) or the injection screening's classification. The
+   * provider names the reply format after it (OpenAI's json_schema name, Anthropic's tool), so the
+   * two kinds of request and reply can never be taken for each other.
+   */
+  purpose?: 'review' | 'screening';
 }
+
+/** The reply format's name per purpose: OpenAI's json_schema name, Anthropic's forced tool. */
+export const REPLY_FORMATS = {
+  review: { schemaName: 'hackathon_review', tool: 'submit_review', description: 'Record the review: a score for every dimension and a short summary.' },
+  screening: {
+    schemaName: 'injection_screening',
+    tool: 'report_injections',
+    description: 'Report the numbers of the passages that address the evaluator (an empty list when none does).',
+  },
+} as const;
 
 export interface ProviderReply {
   /** The reply as text (OpenAI: message content) or an already-parsed object (Anthropic tool input). */
