@@ -478,6 +478,7 @@ ${fieldTable(CreateEventBody, {
   registration_deadline: 'required; in the future unless a draft',
   submission_deadline: 'required; not before registration_deadline',
   time_zone: 'IANA zone the deadlines are shown in, e.g. `Europe/Berlin` (display only)',
+  hacking_starts_at: 'before submission_deadline; repositories created or first committed before it are flagged (default: registration_deadline)',
   'registration_config.fields[].key': "the answer's key in `fields` (or give `name`)",
   'registration_config.fields[].type': `one of ${FIELD_TYPES.map((t) => `\`${t}\``).join(', ')} (default \`text\`)`,
   'dimensions[].weight': 'weights are normalised by their sum',
