@@ -119,7 +119,7 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
           await retryLater(p.id, blockedUntil);
           return false;
         }
-        const got = await github.repoFacts(parsed.owner, parsed.repo, closing.signal);
+        const got = await github.repoFacts(parsed.owner, parsed.repo, { signal: closing.signal, now: () => clock.now().getTime() });
         if (closing.signal.aborted) return false;
         if (!got.ok) {
           const at = got.retryAt !== null && got.retryAt > nowDate.getTime() ? got.retryAt : nowDate.getTime() + RETRY_DEFAULT_MS;

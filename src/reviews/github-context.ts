@@ -207,7 +207,7 @@ export interface GithubContextFetcher {
    * 3 + MAX_COMMIT_DETAILS requests, each within GITHUB_TIMEOUT_MS. Not cached here (the caller
    * keeps them in the database).
    */
-  repoFacts(owner: string, repo: string, signal?: AbortSignal): Promise<RepoFactsResult>;
+  repoFacts(owner: string, repo: string, opts?: { signal?: AbortSignal | undefined; now?: (() => number) | undefined }): Promise<RepoFactsResult>;
   /** Closes idle kept-alive connections. */
   close(): void;
 }
@@ -301,7 +301,14 @@ export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup
   }
 
   /** One JSON read for the facts; a refusal (rate limit, error status) is thrown as Refused. */
-  async function getJson(owner: string, repo: string, tail: string, query: Record<string, string>, maxBytes: number, outer?: AbortSignal) {
+  interface FactsRun {
+    signal: AbortSignal | undefined;
+    /** The caller's clock: a Retry-After is counted from it. */
+    now: () => number;
+  }
+
+  async function getJson(owner: string, repo: string, tail: string, query: Record<string, string>, maxBytes: number, run: FactsRun) {
+    const outer = run.signal;
     const url = apiUrl(owner, repo, tail);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     const deadline = AbortSignal.timeout(cfg.timeoutMs);
@@ -313,7 +320,7 @@ export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup
       throw new Refused({ ok: false, rateLimited: false, reason: `GitHub not reached: ${describeError(err, deadline.aborted, cfg.timeoutMs)}`, retryAt: null });
     }
     if (r.status === 403 || r.status === 429) {
-      const retryAt = retryAtFromHeaders(r.headers, now());
+      const retryAt = retryAtFromHeaders(r.headers, run.now());
       const limited = r.status === 429 || retryAt !== null;
       throw new Refused({ ok: false, rateLimited: limited, reason: `the GitHub API answered HTTP ${r.status}${limited ? ' (rate limit)' : ''}`, retryAt });
     }
@@ -321,9 +328,9 @@ export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup
   }
 
   /** After a read that left no quota, the next read would be refused: stop here. */
-  function checkQuota(r: Fetched) {
+  function checkQuota(r: Fetched, run: FactsRun) {
     if (r.headers['x-ratelimit-remaining'] === '0') {
-      throw new Refused({ ok: false, rateLimited: true, reason: 'the GitHub API rate limit is used up', retryAt: retryAtFromHeaders(r.headers, now()) });
+      throw new Refused({ ok: false, rateLimited: true, reason: 'the GitHub API rate limit is used up', retryAt: retryAtFromHeaders(r.headers, run.now()) });
     }
   }
 
@@ -342,19 +349,19 @@ export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup
   type CommitItem = { sha?: unknown; commit?: { author?: { date?: unknown }; committer?: { date?: unknown } } };
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
-  async function loadFacts(owner: string, repo: string, signal?: AbortSignal): Promise<RepoFacts> {
-    const meta = await getJson(owner, repo, '', {}, REPO_MAX_BYTES, signal);
+  async function loadFacts(owner: string, repo: string, run: FactsRun): Promise<RepoFacts> {
+    const meta = await getJson(owner, repo, '', {}, REPO_MAX_BYTES, run);
     const facts: RepoFacts = { repo: `${owner}/${repo}`, found: false, created_at: null, fork: false, parent: null, commit_count: 0, first_commit: null, commit_sizes: [] };
     if (meta.status === 404) return facts;
     const m = parseJson(meta, 'repository') as { full_name?: unknown; created_at?: unknown; fork?: unknown; parent?: { full_name?: unknown } };
-    checkQuota(meta);
+    checkQuota(meta, run);
     facts.found = true;
     facts.repo = str(m.full_name) ?? facts.repo;
     facts.created_at = str(m.created_at);
     facts.fork = m.fork === true;
     facts.parent = str(m.parent?.full_name);
 
-    const first = await getJson(owner, repo, '/commits', { per_page: String(COMMITS_PER_PAGE) }, COMMIT_PAGE_MAX_BYTES, signal);
+    const first = await getJson(owner, repo, '/commits', { per_page: String(COMMITS_PER_PAGE) }, COMMIT_PAGE_MAX_BYTES, run);
     // 409: the repository is empty (no commits).
     if (first.status === 409) return facts;
     let commits = parseJson(first, 'commit list') as CommitItem[];
@@ -363,8 +370,8 @@ export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup
     const pages = lastPage(first.headers.link);
     let count = commits.length;
     if (pages !== null && pages > 1) {
-      checkQuota(first);
-      const last = await getJson(owner, repo, '/commits', { per_page: String(COMMITS_PER_PAGE), page: String(pages) }, COMMIT_PAGE_MAX_BYTES, signal);
+      checkQuota(first, run);
+      const last = await getJson(owner, repo, '/commits', { per_page: String(COMMITS_PER_PAGE), page: String(pages) }, COMMIT_PAGE_MAX_BYTES, run);
       commits = parseJson(last, 'commit list') as CommitItem[];
       if (!Array.isArray(commits)) throw new Refused({ ok: false, rateLimited: false, reason: 'commit list not read: not a list', retryAt: null });
       count = (pages - 1) * COMMITS_PER_PAGE + commits.length;
@@ -383,25 +390,25 @@ export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup
       facts.commit_sizes = null;
       return facts;
     }
-    checkQuota(first);
+    checkQuota(first, run);
     const sizes: CommitSize[] = [];
     for (let i = 0; i < shas.length; i += DETAIL_PARALLEL) {
       const batch = shas.slice(i, i + DETAIL_PARALLEL);
-      const got = await Promise.all(batch.map((sha) => getJson(owner, repo, `/commits/${sha}`, {}, COMMIT_DETAIL_MAX_BYTES, signal)));
+      const got = await Promise.all(batch.map((sha) => getJson(owner, repo, `/commits/${sha}`, {}, COMMIT_DETAIL_MAX_BYTES, run)));
       for (const [j, r] of got.entries()) {
         const lines = r.status === 200 ? commitLines(r.body.toString('utf8')) : null;
         if (lines === null) throw new Refused({ ok: false, rateLimited: false, reason: `commit ${batch[j]} not read: HTTP ${r.status}`, retryAt: null });
         sizes.push({ sha: batch[j]!, lines });
       }
       const lastRead = got[got.length - 1];
-      if (lastRead && i + DETAIL_PARALLEL < shas.length) checkQuota(lastRead);
+      if (lastRead && i + DETAIL_PARALLEL < shas.length) checkQuota(lastRead, run);
     }
     facts.commit_sizes = sizes;
     return facts;
   }
 
   return {
-    async repoFacts(owner, repo, signal) {
+    async repoFacts(owner, repo, opts = {}) {
       if (!OWNER.test(owner) || !REPO.test(repo) || repo === '.' || repo === '..') {
         return { ok: false, rateLimited: false, reason: 'not a GitHub repository name', retryAt: null };
       }
@@ -409,7 +416,7 @@ export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup
         return { ok: false, rateLimited: false, reason: 'the GitHub API address is not public', retryAt: null };
       }
       try {
-        return { ok: true, facts: await loadFacts(owner, repo, signal) };
+        return { ok: true, facts: await loadFacts(owner, repo, { signal: opts.signal, now: opts.now ?? now }) };
       } catch (err) {
         if (err instanceof Refused) return err.refusal;
         return { ok: false, rateLimited: false, reason: err instanceof Error ? err.message : String(err), retryAt: null };
