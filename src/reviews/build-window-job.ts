@@ -95,7 +95,13 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
       .select(['projects.id', 'projects.project_name', 'registrations.team_name', 'projects.registration_id', 'projects.github_url'])
       .where('projects.event_id', '=', eventId)
       .execute();
-    return rows.map((r) => ({ id: r.id, project_name: r.project_name, team_name: r.team_name, registration_id: r.registration_id, repo_key: repoKey(r.github_url) }));
+    return rows.map((r) => ({
+      id: r.id,
+      project_name: r.project_name,
+      team_name: r.team_name,
+      registration_id: r.registration_id,
+      repo_key: repoKey(r.github_url),
+    }));
   }
 
   type Due = Awaited<ReturnType<typeof duePage>>[number];
@@ -123,7 +129,9 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
         if (closing.signal.aborted) return false;
         if (!got.ok) {
           const at = got.retryAt !== null && got.retryAt > nowDate.getTime() ? got.retryAt : nowDate.getTime() + RETRY_DEFAULT_MS;
-          deps.log().warn({ project: p.id, repo: key, reason: got.reason, retry_at: iso(at) }, 'build-window check skipped: GitHub did not answer; trying again later');
+          deps
+            .log()
+            .warn({ project: p.id, repo: key, reason: got.reason, retry_at: iso(at) }, 'build-window check skipped: GitHub did not answer; trying again later');
           await retryLater(p.id, at);
           if (got.rateLimited) blockedUntil = at;
           return !got.rateLimited;
@@ -148,7 +156,11 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
   }
 
   async function retryLater(projectId: string, atMs: number) {
-    await db.updateTable('projects').set({ build_window_retry_at: iso(atMs) }).where('id', '=', projectId).execute();
+    await db
+      .updateTable('projects')
+      .set({ build_window_retry_at: iso(atMs) })
+      .where('id', '=', projectId)
+      .execute();
   }
 
   /** After a github_url change: open build_window flags the new check no longer finds go (here and on the projects that named this one). */

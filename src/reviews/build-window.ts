@@ -147,7 +147,9 @@ export function duplicateFlags(project: ProjectRepo, others: readonly ProjectRep
 export function duplicateDetail(detail: string | null): { repository: string; other_project_id: string } | null {
   try {
     const d = JSON.parse(detail ?? '') as { repository?: unknown; other_project_id?: unknown };
-    return typeof d.repository === 'string' && typeof d.other_project_id === 'string' ? { repository: d.repository, other_project_id: d.other_project_id } : null;
+    return typeof d.repository === 'string' && typeof d.other_project_id === 'string'
+      ? { repository: d.repository, other_project_id: d.other_project_id }
+      : null;
   } catch {
     return null;
   }

@@ -351,7 +351,16 @@ export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup
 
   async function loadFacts(owner: string, repo: string, run: FactsRun): Promise<RepoFacts> {
     const meta = await getJson(owner, repo, '', {}, REPO_MAX_BYTES, run);
-    const facts: RepoFacts = { repo: `${owner}/${repo}`, found: false, created_at: null, fork: false, parent: null, commit_count: 0, first_commit: null, commit_sizes: [] };
+    const facts: RepoFacts = {
+      repo: `${owner}/${repo}`,
+      found: false,
+      created_at: null,
+      fork: false,
+      parent: null,
+      commit_count: 0,
+      first_commit: null,
+      commit_sizes: [],
+    };
     if (meta.status === 404) return facts;
     const m = parseJson(meta, 'repository') as { full_name?: unknown; created_at?: unknown; fork?: unknown; parent?: { full_name?: unknown } };
     checkQuota(meta, run);
@@ -379,7 +388,8 @@ export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup
     facts.commit_count = count;
     const oldest = commits[commits.length - 1];
     const oldestSha = str(oldest?.sha);
-    facts.first_commit = oldest && oldestSha ? { sha: oldestSha, author_date: str(oldest.commit?.author?.date), committer_date: str(oldest.commit?.committer?.date) } : null;
+    facts.first_commit =
+      oldest && oldestSha ? { sha: oldestSha, author_date: str(oldest.commit?.author?.date), committer_date: str(oldest.commit?.committer?.date) } : null;
 
     if (count > MAX_COMMIT_DETAILS) {
       facts.commit_sizes = null;

@@ -123,7 +123,9 @@ export const ProjectFlagSchema = Type.Object({
     description:
       'prompt_injection: where it was found (project.name, project.description, repository.readme); build_window: the check (repo_created_before_start, first_commit_before_start, giant_commit, fork, duplicate_repository)',
   }),
-  evidence: Type.String({ description: 'prompt_injection: the passage as submitted (up to 300 characters); build_window: a sentence with the dates, numbers, parent or other project' }),
+  evidence: Type.String({
+    description: 'prompt_injection: the passage as submitted (up to 300 characters); build_window: a sentence with the dates, numbers, parent or other project',
+  }),
   detail: Nullable(Type.String({ description: 'prompt_injection: what matched (a screening pattern id); build_window: the same facts as JSON' })),
   status: Type.Union([Type.Literal('open'), Type.Literal('checked')]),
   note: Nullable(Type.String({ description: "the organizer's note when checked" })),

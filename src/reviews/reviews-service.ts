@@ -335,7 +335,21 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     return buildWindow.runDue();
   }
 
-  return { start, stop, tick, runOnce, drain, scheduleDue, checkBuildWindows, onEventStatusChanged, list, rerun, projectReviews, setFlag, workerId: worker.owner };
+  return {
+    start,
+    stop,
+    tick,
+    runOnce,
+    drain,
+    scheduleDue,
+    checkBuildWindows,
+    onEventStatusChanged,
+    list,
+    rerun,
+    projectReviews,
+    setFlag,
+    workerId: worker.owner,
+  };
 }
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;

@@ -339,7 +339,12 @@ export function fakeCommits(n: number, newest: string, lines: (i: number) => num
   const out: FakeCommit[] = [];
   for (let k = 0; k < n; k++) {
     const i = n - 1 - k;
-    out.push({ sha: fakeSha(`c${i}-${n}`), date: new Date(Date.parse(newest) - k * stepMs).toISOString().replace('.000Z', 'Z'), additions: lines(i), deletions: 0 });
+    out.push({
+      sha: fakeSha(`c${i}-${n}`),
+      date: new Date(Date.parse(newest) - k * stepMs).toISOString().replace('.000Z', 'Z'),
+      additions: lines(i),
+      deletions: 0,
+    });
   }
   return out;
 }
@@ -416,7 +421,8 @@ export async function startFakeGithub(): Promise<FakeGithub> {
           });
           return;
         }
-        if (all.length === 0) return void res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Git Repository is empty.' }));
+        if (all.length === 0)
+          return void res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Git Repository is empty.' }));
         const params = new URLSearchParams(query);
         const per = Math.min(100, Number(params.get('per_page') ?? 30));
         const page = Math.max(1, Number(params.get('page') ?? 1));

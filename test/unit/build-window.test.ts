@@ -53,8 +53,18 @@ describe('build-window decisions', () => {
   });
 
   it('a giant commit is more than 90 % of the changed lines; none when sizes are unknown or nothing changed', () => {
-    expect(giantCommit([{ sha: 'a', lines: 91 }, { sha: 'b', lines: 9 }])).toMatchObject({ sha: 'a', share: 0.91 });
-    expect(giantCommit([{ sha: 'a', lines: 90 }, { sha: 'b', lines: 10 }])).toBeNull();
+    expect(
+      giantCommit([
+        { sha: 'a', lines: 91 },
+        { sha: 'b', lines: 9 },
+      ]),
+    ).toMatchObject({ sha: 'a', share: 0.91 });
+    expect(
+      giantCommit([
+        { sha: 'a', lines: 90 },
+        { sha: 'b', lines: 10 },
+      ]),
+    ).toBeNull();
     expect(giantCommit([{ sha: 'a', lines: 5 }])).toMatchObject({ share: 1 });
     expect(giantCommit([{ sha: 'a', lines: 0 }])).toBeNull();
     expect(giantCommit(null)).toBeNull();
@@ -63,12 +73,20 @@ describe('build-window decisions', () => {
   });
 
   it('a fork names its parent', () => {
-    expect(repoFlags({ ...clean, fork: true, parent: 'up/stream' }, START).map((f) => f.evidence)).toEqual(['The repository acme/rocket is a fork of up/stream.']);
+    expect(repoFlags({ ...clean, fork: true, parent: 'up/stream' }, START).map((f) => f.evidence)).toEqual([
+      'The repository acme/rocket is a fork of up/stream.',
+    ]);
     expect(repoFlags({ ...clean, fork: true }, START).map((f) => f.evidence)).toEqual(['The repository acme/rocket is a fork.']);
   });
 
   it('duplicates: other teams only, one flag per pair on each side', () => {
-    const p = (id: string, reg: string, key: string | null): ProjectRepo => ({ id, project_name: `P ${id}`, team_name: `T ${reg}`, registration_id: reg, repo_key: key });
+    const p = (id: string, reg: string, key: string | null): ProjectRepo => ({
+      id,
+      project_name: `P ${id}`,
+      team_name: `T ${reg}`,
+      registration_id: reg,
+      repo_key: key,
+    });
     const me = p('1', 'r1', 'a/b');
     const found = duplicateFlags(me, [me, p('2', 'r2', 'a/b'), p('3', 'r3', 'a/c'), p('4', 'r1', 'a/b'), p('5', 'r5', 'a/b')]);
     expect(found.map((d) => d.projectId)).toEqual(['1', '2', '1', '5']);
@@ -90,7 +108,11 @@ describe('build-window decisions', () => {
 
 describe('GitHub answers read for the facts', () => {
   it('the last page of a Link header (the link itself is never followed)', () => {
-    expect(lastPage('<https://api.github.com/repos/a/b/commits?per_page=100&page=2>; rel="next", <https://api.github.com/repos/a/b/commits?per_page=100&page=7>; rel="last"')).toBe(7);
+    expect(
+      lastPage(
+        '<https://api.github.com/repos/a/b/commits?per_page=100&page=2>; rel="next", <https://api.github.com/repos/a/b/commits?per_page=100&page=7>; rel="last"',
+      ),
+    ).toBe(7);
     expect(lastPage('<https://x/?page=2>; rel="next"')).toBeNull();
     expect(lastPage(undefined)).toBeNull();
   });

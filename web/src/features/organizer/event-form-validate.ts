@@ -78,7 +78,18 @@ export function validateValues(v: EventFormValues): FormProblem[] {
     if (email && !/^[^\s@]+@[^\s@]+$/.test(email)) add(`co_organizers.${i}.value`, 'form.errors.email');
   });
   // Inputs appear section by section; sort so the first problem is the first invalid input on the page.
-  const order = ['name', 'description', 'registration_deadline', 'hacking_starts_at', 'submission_deadline', 'tracks', 'dimensions', 'models', 'fields', 'co_organizers'];
+  const order = [
+    'name',
+    'description',
+    'registration_deadline',
+    'hacking_starts_at',
+    'submission_deadline',
+    'tracks',
+    'dimensions',
+    'models',
+    'fields',
+    'co_organizers',
+  ];
   const rank = (p: string) => {
     const [head, row] = p.split('.');
     return order.indexOf(head!) * 1000 + (Number(row) || 0);
