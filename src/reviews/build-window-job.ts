@@ -12,6 +12,12 @@ export const FACTS_TTL_MS = 6 * 60 * 60_000;
 export const RETRY_DEFAULT_MS = 10 * 60_000;
 /** Projects checked per pass at most (the rest wait for the next pass). */
 const BATCH = 20;
+/**
+ * Real time between the loop's passes (kick): the due query reads the projects of every running
+ * event, so it runs every 15 s rather than every REVIEW_POLL_MS; a pass that filled its batch is
+ * followed at once.
+ */
+export const PASS_INTERVAL_MS = 15_000;
 
 export interface BuildWindowJobDeps {
   db: Db;
@@ -48,6 +54,7 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
   const { db, clock, github } = deps;
   let blockedUntil = 0;
   let running: Promise<number> | null = null;
+  let nextPassAt = 0;
   const closing = new AbortController();
 
   async function duePage(now: string) {
@@ -190,7 +197,7 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
         .execute();
   }
 
-  /** One pass over the due projects (at most BATCH); how many were checked to the end. */
+  /** One pass over the due projects (at most BATCH): how many were checked, or set to wait after a GitHub error; the one that met a rate limit ends the pass uncounted. */
   async function runDue(): Promise<number> {
     let done = 0;
     for (const p of await duePage(iso(clock.now()))) {
@@ -209,13 +216,18 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
     return done;
   }
 
-  /** Starts a pass in the background unless one is running. Never throws. */
+  /** Starts a pass in the background unless one is running or the last ended less than PASS_INTERVAL_MS ago. Never throws. */
   function kick(): void {
-    if (running || closing.signal.aborted) return;
-    const pass = runDue().catch((err: unknown) => {
-      deps.log().error({ err }, 'build-window pass failed; the next poll tries again');
-      return 0;
-    });
+    if (running || closing.signal.aborted || Date.now() < nextPassAt) return;
+    const pass = runDue()
+      .catch((err: unknown) => {
+        deps.log().error({ err }, 'build-window pass failed; the next poll tries again');
+        return 0;
+      })
+      .then((handled) => {
+        nextPassAt = handled >= BATCH ? 0 : Date.now() + PASS_INTERVAL_MS;
+        return handled;
+      });
     running = pass;
     void pass.finally(() => {
       if (running === pass) running = null;

@@ -329,7 +329,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     };
   }
 
-  /** One pass of the build-window checks now (the loop runs them every REVIEW_POLL_MS); how many projects it handled. */
+  /** One pass of the build-window checks now (the loop runs one every PASS_INTERVAL_MS): how many projects it checked or set to wait for GitHub (not counting one that met a rate limit). */
   async function checkBuildWindows(): Promise<number> {
     await buildWindow.idle();
     return buildWindow.runDue();

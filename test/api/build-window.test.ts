@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { fakeCommits, startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
 
 /**
@@ -89,6 +90,20 @@ describe.each(DIALECTS)('build-window checks (%s)', (dialect) => {
     const cleared = await t.api('PATCH', `/events/${set.body.id}`, { key: org.key, body: { hacking_starts_at: null } });
     expect(cleared.status, cleared.text).toBe(200);
     expect(cleared.body.hacking_starts_at).toBeNull();
+  });
+
+  it('MCP: create_event and update_event take hacking_starts_at', async () => {
+    const client = await connectMcp(t, org.key);
+    try {
+      const created = toolOk(await client.callTool({ name: 'create_event', arguments: { ...eventBodyFor(t), hacking_starts_at: '2030-01-01T18:00:00Z' } }));
+      expect(created.hacking_starts_at).toBe('2030-01-01T18:00:00.000Z');
+      const moved = toolOk(await client.callTool({ name: 'update_event', arguments: { event_id: created.id, hacking_starts_at: '2030-01-02T06:00:00Z' } }));
+      expect(moved.hacking_starts_at).toBe('2030-01-02T06:00:00.000Z');
+      const late = toolProblem(await client.callTool({ name: 'update_event', arguments: { event_id: created.id, hacking_starts_at: '2030-01-09T00:00:00Z' } }));
+      expect(late).toMatchObject({ code: 'validation_failed', errors: [{ field: 'hacking_starts_at', message: 'must be before submission_deadline' }] });
+    } finally {
+      await client.close();
+    }
   });
 
   it('flags each finding with its evidence, leaves a clean repository alone, flags the same repository on both teams', async () => {
