@@ -12,10 +12,10 @@ type Flag = Answer<'/events/{id}/projects/{project_id}/reviews'>['flags'][number
 
 const messages = defineMessages({
   en: {
-    title: 'Screening flags',
+    title: 'Flags',
     intro:
       'Screening: sentences of the submission that addressed the evaluator, cut from what the AI models read (the rest was reviewed as usual). Build window: what the GitHub repository shows about when and how it was built, for you to check.',
-    none: 'Screening found nothing in this submission.',
+    none: 'Neither screening nor the build-window checks found anything in this submission.',
     sourceName: 'Project name',
     sourceDescription: 'Description',
     sourceReadme: 'README',
@@ -35,9 +35,9 @@ const messages = defineMessages({
     markCheckedLabel: 'Mark checked: flag in {{source}}',
   },
   'zh-CN': {
-    title: '筛查标记',
+    title: '标记',
     intro: '筛查：提交内容中针对评审的语句，已从 AI 模型读取的内容中删去（其余部分照常评审）。开发时间检查：GitHub 代码仓库显示的开发时间与方式，供你核查。',
-    none: '筛查没有在此提交中发现问题。',
+    none: '筛查和开发时间检查均未在此提交中发现问题。',
     sourceName: '作品名称',
     sourceDescription: '作品介绍',
     sourceReadme: 'README',
@@ -58,7 +58,7 @@ const messages = defineMessages({
   },
 });
 
-/** What screening found in a project's submission, each quoted, and the organizer's "checked" with a note. */
+/** What screening (quoted) and the build-window checks found in a project's submission, and the organizer's "checked" with a note. */
 export function ProjectFlags({
   eventId,
   projectId,
