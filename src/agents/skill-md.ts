@@ -427,6 +427,10 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
 
    Read everything judged about one project (each model's scores, summary or failure; each human
    reviewer's name, scores and comment; its score line): \`GET ${base}/events/$EVENT_ID/projects/$PROJECT_ID/reviews\`.
+   Its \`flags\` are findings for a human look: \`prompt_injection\` (text addressed to the evaluator) and
+   \`build_window\` (the GitHub repository created or first committed before \`hacking_starts_at\`, one
+   commit with over 90 % of the lines, a fork, the same repository as another team); mark one checked with
+   \`PUT ${base}/events/$EVENT_ID/projects/$PROJECT_ID/flags/$FLAG_ID\` \`{"status": "checked", "note": "…"}\`.
    \`GET ${base}/events/$EVENT_ID/reviewers\` shows each reviewer's \`open_reviews\`; remind one by e-mail with
    \`POST ${base}/events/$EVENT_ID/reviewers/$USER_ID/remind\` (at most once in 24 hours per reviewer:
    \`429 reminder_too_soon\` names \`next_allowed_at\`), or everyone who owes reviews with
@@ -478,6 +482,7 @@ ${fieldTable(CreateEventBody, {
   registration_deadline: 'required; in the future unless a draft',
   submission_deadline: 'required; not before registration_deadline',
   time_zone: 'IANA zone the deadlines are shown in, e.g. `Europe/Berlin` (display only)',
+  hacking_starts_at: 'before submission_deadline; repositories created or first committed before it are flagged (default: registration_deadline)',
   'registration_config.fields[].key': "the answer's key in `fields` (or give `name`)",
   'registration_config.fields[].type': `one of ${FIELD_TYPES.map((t) => `\`${t}\``).join(', ')} (default \`text\`)`,
   'dimensions[].weight': 'weights are normalised by their sum',

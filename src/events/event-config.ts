@@ -40,6 +40,8 @@ export interface EventConfigInput {
   models?: string[];
   registration_deadline?: string;
   submission_deadline?: string;
+  /** When hacking starts; null clears it (then the registration deadline). */
+  hacking_starts_at?: string | null;
   /** An IANA zone name; null clears it. */
   time_zone?: string | null;
   gallery_visibility?: GalleryVisibility;
@@ -62,6 +64,8 @@ export interface EventConfig {
   models: string[];
   registration_deadline: string;
   submission_deadline: string;
+  /** When hacking starts (build-window checks compare repositories with it); null: the registration deadline. */
+  hacking_starts_at: string | null;
   /** The IANA zone the organizer reads the deadlines in; the deadlines themselves are UTC instants. */
   time_zone: string | null;
   /** When the projects become public in the gallery. */
@@ -155,6 +159,7 @@ export function buildEventConfig(input: EventConfigInput, base?: EventConfig): {
     models: input.models ?? base?.models ?? [],
     registration_deadline: req(input.registration_deadline ?? base?.registration_deadline, 'registration_deadline', ''),
     submission_deadline: req(input.submission_deadline ?? base?.submission_deadline, 'submission_deadline', ''),
+    hacking_starts_at: input.hacking_starts_at !== undefined ? input.hacking_starts_at : (base?.hacking_starts_at ?? null),
     time_zone: input.time_zone !== undefined ? input.time_zone : (base?.time_zone ?? null),
     gallery_visibility: input.gallery_visibility ?? base?.gallery_visibility ?? 'after_deadline',
     voting: { ...DEFAULT_VOTING, ...base?.voting, ...input.voting },
@@ -213,6 +218,14 @@ export function buildEventConfig(input: EventConfigInput, base?: EventConfig): {
   if (reg && sub && reg.getTime() > sub.getTime()) {
     errors.push({ field: 'submission_deadline', message: 'must not be before registration_deadline' });
   }
+  const hack = config.hacking_starts_at ? parseTimestamp(config.hacking_starts_at) : null;
+  if (config.hacking_starts_at && !hack) {
+    errors.push({ field: 'hacking_starts_at', message: 'must be an ISO 8601 date-time with a time zone' });
+  }
+  if (hack && sub && hack.getTime() >= sub.getTime()) {
+    errors.push({ field: 'hacking_starts_at', message: 'must be before submission_deadline' });
+  }
+  if (hack) config.hacking_starts_at = hack.toISOString();
   if (input.time_zone != null) {
     const zone = canonicalTimeZone(input.time_zone);
     if (zone) config.time_zone = zone;

@@ -53,6 +53,12 @@ export const EventSchema = Type.Object({
   registration_deadline: Type.String(),
   submission_deadline: Type.String(),
   result_announced_at: Nullable(Type.String()),
+  hacking_starts_at: Nullable(
+    Type.String({
+      description:
+        'when hacking starts: build-window checks flag repositories created, or with a first commit, before it; null: not set, the registration deadline counts',
+    }),
+  ),
   time_zone: Nullable(
     Type.String({ description: 'the IANA time zone the organizer gives the deadlines in (for display; the deadlines are UTC instants); null if not set' }),
   ),
@@ -175,6 +181,15 @@ const eventInputProperties = {
   models: opt(Type.Array(Type.String({ minLength: 3, maxLength: 200 }), { maxItems: 10 })),
   registration_deadline: opt(Timestamp),
   submission_deadline: opt(Timestamp),
+  hacking_starts_at: opt(
+    Nullable(
+      Type.String({
+        maxLength: 40,
+        description:
+          'ISO 8601 date-time with a time zone: when hacking starts (before submission_deadline); build-window checks compare repositories with it. null clears it: the registration deadline',
+      }),
+    ),
+  ),
   time_zone: opt(
     Nullable(
       Type.String({

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import type { Config } from '../core/config.js';
 import { isPrivateAddress, publicOnlyLookup, type LookupFn } from '../core/http/private-address.js';
 import type { RepoContext } from './review-prompt.js';
+import { MAX_COMMIT_DETAILS, retryAtFromHeaders, type CommitSize, type RepoFacts } from './build-window.js';
 
 export { isPrivateAddress, publicOnlyLookup };
 
@@ -66,6 +67,7 @@ interface Fetched {
   status: number;
   body: Buffer;
   truncated: boolean;
+  headers: http.IncomingHttpHeaders;
 }
 
 function getLimited(
@@ -83,7 +85,7 @@ function getLimited(
       if (status >= 300 && status < 400) {
         res.resume();
         req.destroy();
-        return resolve({ status, body: Buffer.alloc(0), truncated: false });
+        return resolve({ status, body: Buffer.alloc(0), truncated: false, headers: res.headers });
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -95,14 +97,14 @@ function getLimited(
           chunks.push(chunk.subarray(0, room));
           size = maxBytes;
           truncated = true;
-          resolve({ status, body: Buffer.concat(chunks), truncated });
+          resolve({ status, body: Buffer.concat(chunks), truncated, headers: res.headers });
           req.destroy();
           return;
         }
         chunks.push(chunk);
         size += chunk.length;
       });
-      res.on('end', () => resolve({ status, body: Buffer.concat(chunks), truncated }));
+      res.on('end', () => resolve({ status, body: Buffer.concat(chunks), truncated, headers: res.headers }));
       res.on('error', (err) => (truncated ? undefined : reject(err)));
     });
     req.on('error', reject);
@@ -150,9 +152,62 @@ export function parseContentsListing(text: string): string[] {
   }
 }
 
+/** The answer of a build-window facts read: the facts, or why not and when GitHub may be asked again. */
+export type RepoFactsResult =
+  | { ok: true; facts: RepoFacts }
+  | {
+      ok: false;
+      /** true: GitHub refused for its rate limit (403/429 with Retry-After or X-RateLimit-Remaining 0). */
+      rateLimited: boolean;
+      reason: string;
+      /** When to try again (epoch ms) if GitHub said; null: the caller's default. */
+      retryAt: number | null;
+    };
+
+/** Largest download accepted for one page of the commit list (100 commits) and for the other reads. */
+const COMMIT_PAGE_MAX_BYTES = 2 * 1024 * 1024;
+const REPO_MAX_BYTES = 256 * 1024;
+/** A commit's details carry its files' patches after its stats: only the start is read. */
+const COMMIT_DETAIL_MAX_BYTES = 64 * 1024;
+const COMMITS_PER_PAGE = 100;
+const DETAIL_PARALLEL = 4;
+const SHA = /^[0-9a-f]{40}$/;
+
+/** The page number of a Link header's rel="last" (only the number is used: the link itself is never fetched). */
+export function lastPage(link: string | string[] | undefined): number | null {
+  const text = Array.isArray(link) ? link.join(',') : (link ?? '');
+  for (const part of text.split(',')) {
+    const m = /<([^>]*)>\s*;\s*rel="?last"?/.exec(part);
+    if (!m) continue;
+    const page = /[?&]page=(\d{1,7})(?:&|$)/.exec(m[1]!);
+    if (page) return Number(page[1]);
+  }
+  return null;
+}
+
+/** `stats.additions + stats.deletions` of a commit's details, also from a cut-off body (stats come before the files). */
+export function commitLines(text: string): number | null {
+  const m = /"stats"\s*:\s*\{([^{}]*)\}/.exec(text);
+  if (!m) return null;
+  const num = (k: string) => {
+    const v = new RegExp(`"${k}"\\s*:\\s*(\\d+)`).exec(m[1]!);
+    return v ? Number(v[1]) : null;
+  };
+  const add = num('additions');
+  const del = num('deletions');
+  if (add !== null && del !== null) return add + del;
+  return num('total');
+}
+
 export interface GithubContextFetcher {
   /** Context for a github.com repository URL; null when the URL is not one (then nothing is fetched). */
   fetch(githubUrl: string, signal?: AbortSignal): Promise<RepoContext | null>;
+  /**
+   * Build-window facts of a repository (metadata, oldest commit, commit sizes): at most
+   * 3 + MAX_COMMIT_DETAILS requests, each within GITHUB_TIMEOUT_MS. Not cached here (the caller
+   * keeps them in the database).
+   */
+  repoFacts(owner: string, repo: string, opts?: { signal?: AbortSignal | undefined; now?: (() => number) | undefined }): Promise<RepoFactsResult>;
   /** Closes idle kept-alive connections. */
   close(): void;
 }
@@ -238,7 +293,145 @@ export function createGithubContextFetcher(cfg: Config['github'], opts: { lookup
     return { ctx, cacheable };
   }
 
+  type Refusal = Extract<RepoFactsResult, { ok: false }>;
+  class Refused extends Error {
+    constructor(readonly refusal: Refusal) {
+      super(refusal.reason);
+    }
+  }
+
+  /** One JSON read for the facts; a refusal (rate limit, error status) is thrown as Refused. */
+  interface FactsRun {
+    signal: AbortSignal | undefined;
+    /** The caller's clock: a Retry-After is counted from it. */
+    now: () => number;
+  }
+
+  async function getJson(owner: string, repo: string, tail: string, query: Record<string, string>, maxBytes: number, run: FactsRun) {
+    const outer = run.signal;
+    const url = apiUrl(owner, repo, tail);
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    const deadline = AbortSignal.timeout(cfg.timeoutMs);
+    const signal = outer ? AbortSignal.any([deadline, outer]) : deadline;
+    let r: Fetched;
+    try {
+      r = await getLimited(url, { ...headers, accept: 'application/vnd.github+json' }, maxBytes, signal, lookup, agent);
+    } catch (err) {
+      throw new Refused({ ok: false, rateLimited: false, reason: `GitHub not reached: ${describeError(err, deadline.aborted, cfg.timeoutMs)}`, retryAt: null });
+    }
+    if (r.status === 403 || r.status === 429) {
+      const retryAt = retryAtFromHeaders(r.headers, run.now());
+      const limited = r.status === 429 || retryAt !== null;
+      throw new Refused({ ok: false, rateLimited: limited, reason: `the GitHub API answered HTTP ${r.status}${limited ? ' (rate limit)' : ''}`, retryAt });
+    }
+    return r;
+  }
+
+  /** After a read that left no quota, the next read would be refused: stop here. */
+  function checkQuota(r: Fetched, run: FactsRun) {
+    if (r.headers['x-ratelimit-remaining'] === '0') {
+      throw new Refused({ ok: false, rateLimited: true, reason: 'the GitHub API rate limit is used up', retryAt: retryAtFromHeaders(r.headers, run.now()) });
+    }
+  }
+
+  function parseJson(r: Fetched, what: string): unknown {
+    if (r.status !== 200 || r.truncated) {
+      const why = r.truncated ? 'too large' : `HTTP ${r.status}`;
+      throw new Refused({ ok: false, rateLimited: false, reason: `${what} not read: ${why}`, retryAt: null });
+    }
+    try {
+      return JSON.parse(r.body.toString('utf8'));
+    } catch {
+      throw new Refused({ ok: false, rateLimited: false, reason: `${what} not read: not JSON`, retryAt: null });
+    }
+  }
+
+  type CommitItem = { sha?: unknown; commit?: { author?: { date?: unknown }; committer?: { date?: unknown } } };
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+
+  async function loadFacts(owner: string, repo: string, run: FactsRun): Promise<RepoFacts> {
+    const meta = await getJson(owner, repo, '', {}, REPO_MAX_BYTES, run);
+    const facts: RepoFacts = {
+      repo: `${owner}/${repo}`,
+      found: false,
+      created_at: null,
+      fork: false,
+      parent: null,
+      commit_count: 0,
+      first_commit: null,
+      commit_sizes: [],
+    };
+    if (meta.status === 404) return facts;
+    const m = parseJson(meta, 'repository') as { full_name?: unknown; created_at?: unknown; fork?: unknown; parent?: { full_name?: unknown } };
+    checkQuota(meta, run);
+    facts.found = true;
+    facts.repo = str(m.full_name) ?? facts.repo;
+    facts.created_at = str(m.created_at);
+    facts.fork = m.fork === true;
+    facts.parent = str(m.parent?.full_name);
+
+    const first = await getJson(owner, repo, '/commits', { per_page: String(COMMITS_PER_PAGE) }, COMMIT_PAGE_MAX_BYTES, run);
+    // 409: the repository is empty (no commits).
+    if (first.status === 409) return facts;
+    let commits = parseJson(first, 'commit list') as CommitItem[];
+    if (!Array.isArray(commits)) throw new Refused({ ok: false, rateLimited: false, reason: 'commit list not read: not a list', retryAt: null });
+    const firstPageItems = commits;
+    const pages = lastPage(first.headers.link);
+    let count = commits.length;
+    if (pages !== null && pages > 1) {
+      checkQuota(first, run);
+      const last = await getJson(owner, repo, '/commits', { per_page: String(COMMITS_PER_PAGE), page: String(pages) }, COMMIT_PAGE_MAX_BYTES, run);
+      commits = parseJson(last, 'commit list') as CommitItem[];
+      if (!Array.isArray(commits)) throw new Refused({ ok: false, rateLimited: false, reason: 'commit list not read: not a list', retryAt: null });
+      count = (pages - 1) * COMMITS_PER_PAGE + commits.length;
+    }
+    facts.commit_count = count;
+    const oldest = commits[commits.length - 1];
+    const oldestSha = str(oldest?.sha);
+    facts.first_commit =
+      oldest && oldestSha ? { sha: oldestSha, author_date: str(oldest.commit?.author?.date), committer_date: str(oldest.commit?.committer?.date) } : null;
+
+    if (count > MAX_COMMIT_DETAILS) {
+      facts.commit_sizes = null;
+      return facts;
+    }
+    const shas = firstPageItems.map((c) => str(c.sha)).filter((s): s is string => s !== null && SHA.test(s));
+    if (shas.length !== count) {
+      facts.commit_sizes = null;
+      return facts;
+    }
+    checkQuota(first, run);
+    const sizes: CommitSize[] = [];
+    for (let i = 0; i < shas.length; i += DETAIL_PARALLEL) {
+      const batch = shas.slice(i, i + DETAIL_PARALLEL);
+      const got = await Promise.all(batch.map((sha) => getJson(owner, repo, `/commits/${sha}`, {}, COMMIT_DETAIL_MAX_BYTES, run)));
+      for (const [j, r] of got.entries()) {
+        const lines = r.status === 200 ? commitLines(r.body.toString('utf8')) : null;
+        if (lines === null) throw new Refused({ ok: false, rateLimited: false, reason: `commit ${batch[j]} not read: HTTP ${r.status}`, retryAt: null });
+        sizes.push({ sha: batch[j]!, lines });
+      }
+      const lastRead = got[got.length - 1];
+      if (lastRead && i + DETAIL_PARALLEL < shas.length) checkQuota(lastRead, run);
+    }
+    facts.commit_sizes = sizes;
+    return facts;
+  }
+
   return {
+    async repoFacts(owner, repo, opts = {}) {
+      if (!OWNER.test(owner) || !REPO.test(repo) || repo === '.' || repo === '..') {
+        return { ok: false, rateLimited: false, reason: 'not a GitHub repository name', retryAt: null };
+      }
+      if (!explicit && isIP(api.hostname) && isPrivateAddress(api.hostname)) {
+        return { ok: false, rateLimited: false, reason: 'the GitHub API address is not public', retryAt: null };
+      }
+      try {
+        return { ok: true, facts: await loadFacts(owner, repo, { signal: opts.signal, now: opts.now ?? now }) };
+      } catch (err) {
+        if (err instanceof Refused) return err.refusal;
+        return { ok: false, rateLimited: false, reason: err instanceof Error ? err.message : String(err), retryAt: null };
+      }
+    },
     async fetch(githubUrl, signal) {
       const parsed = parseGithubRepo(githubUrl);
       if (!parsed) return null;

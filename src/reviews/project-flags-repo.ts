@@ -4,7 +4,7 @@ import { newId } from '../core/ids.js';
 import type { ScreenFlag } from './injection-screen.js';
 
 /** A finding's identity within its project: the same passage found again is the same flag. */
-export function evidenceKey(f: Pick<ScreenFlag, 'kind' | 'source' | 'evidence'>): string {
+export function evidenceKey(f: { kind: string; source: string; evidence: string }): string {
   return createHash('sha256').update(`${f.kind}\u0000${f.source}\u0000${f.evidence}`).digest('hex');
 }
 
@@ -13,6 +13,19 @@ export function evidenceKey(f: Pick<ScreenFlag, 'kind' | 'source' | 'evidence'>)
  * earlier attempt or model) are left as they are, with their organizer's status and note.
  */
 export async function recordFlags(db: Executor, o: { eventId: string; projectId: string; flags: readonly ScreenFlag[]; now: string }): Promise<void> {
+  await recordFindings(db, { ...o, flags: o.flags.map((f) => ({ kind: f.kind, source: f.source, evidence: f.evidence, detail: f.pattern })) });
+}
+
+/** A finding of any kind (screening, build-window checks) as a flag row takes it. */
+export interface Finding {
+  kind: string;
+  source: string;
+  evidence: string;
+  detail: string | null;
+}
+
+/** Records findings as flags, each once per project (see recordFlags). */
+export async function recordFindings(db: Executor, o: { eventId: string; projectId: string; flags: readonly Finding[]; now: string }): Promise<void> {
   if (o.flags.length === 0) return;
   const rows = o.flags.map((f) => ({
     id: newId('flg'),
@@ -21,7 +34,7 @@ export async function recordFlags(db: Executor, o: { eventId: string; projectId:
     kind: f.kind,
     source: f.source,
     evidence: f.evidence,
-    detail: f.pattern,
+    detail: f.detail,
     evidence_key: evidenceKey(f),
     status: 'open' as const,
     note: null,

@@ -75,7 +75,7 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
         config: { auth: true },
         schema: {
           tags: ['organizer'],
-          summary: 'Mark a screening flag of a project checked (with a note) or open again',
+          summary: 'Mark a flag of a project (screening or build window) checked, with a note, or open again',
           params: EventProjectFlagParams,
           body: FlagUpdateBody,
           response: { 200: ProjectFlagSchema, ...problems('forbidden', 'event_not_found', 'flag_not_found', 'validation_failed') },

@@ -115,10 +115,22 @@ export const ProjectHumanReviewSchema = Type.Object({
 
 export const ProjectFlagSchema = Type.Object({
   id: Type.String(),
-  kind: Type.String({ description: 'prompt_injection: a passage addressed to the evaluator (cut from what the models saw)' }),
-  source: Type.String({ description: 'where it was found: project.name, project.description, repository.readme' }),
-  evidence: Type.String({ description: 'the passage as submitted (up to 300 characters)' }),
-  detail: Nullable(Type.String({ description: 'what found it: a screening pattern id, or classifier:<provider/model>' })),
+  kind: Type.String({
+    description:
+      'prompt_injection: a passage addressed to the evaluator (cut from what the models saw); build_window: a finding of the build-window checks of the GitHub repository',
+  }),
+  source: Type.String({
+    description:
+      'prompt_injection: where it was found (project.name, project.description, repository.readme); build_window: the check (repo_created_before_start, first_commit_before_start, giant_commit, fork, duplicate_repository)',
+  }),
+  evidence: Type.String({
+    description: 'prompt_injection: the passage as submitted (up to 300 characters); build_window: a sentence with the dates, numbers, parent or other project',
+  }),
+  detail: Nullable(
+    Type.String({
+      description: 'prompt_injection: what found it (a screening pattern id, or classifier:<provider/model>); build_window: the same facts as JSON',
+    }),
+  ),
   status: Type.Union([Type.Literal('open'), Type.Literal('checked')]),
   note: Nullable(Type.String({ description: "the organizer's note when checked" })),
   checked_by: Nullable(Type.String()),
@@ -170,5 +182,7 @@ export const ProjectReviewsResponse = Type.Object({
   ),
   ai_reviews: Type.Array(ProjectAiReviewSchema, { description: "one per model of the event, in the event's model order (none before judging starts)" }),
   human_reviews: Type.Array(ProjectHumanReviewSchema, { description: 'one per human reviewer who reviewed the project, earliest first' }),
-  flags: Type.Array(ProjectFlagSchema, { description: 'what screening found in the submission, oldest first; an organizer marks each checked' }),
+  flags: Type.Array(ProjectFlagSchema, {
+    description: 'what screening and the build-window checks found, oldest first; an organizer marks each checked',
+  }),
 });

@@ -9,6 +9,7 @@ import { iso } from '../core/time.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
+import { createBuildWindowJob } from './build-window-job.js';
 import { createGithubContextFetcher } from './github-context.js';
 import { createProviderRegistry, notConfiguredReason, splitModelId } from './providers/index.js';
 import { createReviewWorker, type ReviewLog } from './review-worker.js';
@@ -74,6 +75,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   const providers = createProviderRegistry(ai);
   const github = createGithubContextFetcher(config.github);
   const worker = createReviewWorker({ db, dialect, clock, ai, providers, github, log });
+  const buildWindow = createBuildWindowJob({ db, clock, github, log });
 
   let running = false;
   let stopped = false;
@@ -153,6 +155,9 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
         } catch (err) {
           log().error({ err }, 'review scheduler pass failed; retrying at the next poll');
         }
+        // Build-window checks of submitted projects, in the background: a slow or refusing GitHub
+        // never holds up the reviews (build-window-job.ts).
+        if (!stopped) buildWindow.kick();
         if (stopped) break;
         if (kicked) continue;
         await new Promise<void>((resolve) => {
@@ -172,6 +177,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     kickLoop();
     await loop;
     await closing;
+    await buildWindow.close();
     github.close();
   }
 
@@ -323,7 +329,27 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     };
   }
 
-  return { start, stop, tick, runOnce, drain, scheduleDue, onEventStatusChanged, list, rerun, projectReviews, setFlag, workerId: worker.owner };
+  /** One pass of the build-window checks now (the loop runs one every PASS_INTERVAL_MS): how many projects it checked or set to wait for GitHub (not counting one that met a rate limit). */
+  async function checkBuildWindows(): Promise<number> {
+    await buildWindow.idle();
+    return buildWindow.runDue();
+  }
+
+  return {
+    start,
+    stop,
+    tick,
+    runOnce,
+    drain,
+    scheduleDue,
+    checkBuildWindows,
+    onEventStatusChanged,
+    list,
+    rerun,
+    projectReviews,
+    setFlag,
+    workerId: worker.owner,
+  };
 }
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;

@@ -54,7 +54,9 @@ export function submissionsRoutes(ctx: SubmissionsRoutesDeps) {
               Type.Object({
                 ...ProjectSchema.properties,
                 registration_status: Type.String(),
-                open_flags: Type.Integer({ description: 'screening flags of the project not yet checked by an organizer (see its review page)' }),
+                open_flags: Type.Integer({
+                  description: 'flags of the project (screening, build window) not yet checked by an organizer (see its review page)',
+                }),
               }),
             ),
             ...problems('forbidden', 'event_not_found'),

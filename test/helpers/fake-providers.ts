@@ -348,29 +348,68 @@ export interface FakeRepo {
   redirectTo?: string;
   /** Delay before answering, to test the time limit. */
   delayMs?: number;
+  /** `GET /repos/{o}/{r}`: without it that path is 404 (the README and contents still answer). */
+  meta?: { created_at: string; fork?: boolean; parent?: string };
+  /** The default branch's commits, newest first (`GET …/commits`, paginated with Link; `…/commits/{sha}` with stats). */
+  commits?: FakeCommit[];
+  /** Headers added to every answer for this repository (e.g. X-RateLimit-Remaining, Retry-After). */
+  headers?: Record<string, string>;
+}
+
+export interface FakeCommit {
+  sha: string;
+  /** Author date; the committer date too unless `committed` is given. */
+  date: string;
+  committed?: string;
+  additions: number;
+  deletions: number;
+}
+
+/** A 40-hex sha from a short label (`sha('a1')`), for fake commits. */
+export function fakeSha(label: string): string {
+  return Buffer.from(label).toString('hex').padEnd(40, '0').slice(0, 40);
+}
+
+/** `n` commits, newest first, one an hour back from `newest`, each with `lines(i)` added lines (i = 0 is the oldest). */
+export function fakeCommits(n: number, newest: string, lines: (i: number) => number = () => 10, stepMs = 3_600_000): FakeCommit[] {
+  const out: FakeCommit[] = [];
+  for (let k = 0; k < n; k++) {
+    const i = n - 1 - k;
+    out.push({
+      sha: fakeSha(`c${i}-${n}`),
+      date: new Date(Date.parse(newest) - k * stepMs).toISOString().replace('.000Z', 'Z'),
+      additions: lines(i),
+      deletions: 0,
+    });
+  }
+  return out;
 }
 
 export interface FakeGithub {
   url: string;
   repos: Map<string, FakeRepo>;
-  requests: Array<{ path: string; headers: IncomingMessage['headers'] }>;
+  requests: Array<{ path: string; query: string; headers: IncomingMessage['headers'] }>;
   close(): Promise<void>;
 }
 
 /**
- * A fake GitHub REST API: `GET /repos/{o}/{r}/readme` (raw README text) and
+ * A fake GitHub REST API: `GET /repos/{o}/{r}/readme` (raw README text),
+ * `GET /repos/{o}/{r}` (metadata: created_at, fork, parent; 404 without `meta`), `GET /repos/{o}/{r}/commits`
+ * (paginated with `Link: rel="next"`/`rel="last"`; 409 when empty), `GET /repos/{o}/{r}/commits/{sha}` (stats) and
  * `GET /repos/{o}/{r}/contents` (top-level listing, GitHub's JSON shape). Unknown repositories 404.
  */
 export async function startFakeGithub(): Promise<FakeGithub> {
   const repos = new Map<string, FakeRepo>();
   const requests: FakeGithub['requests'] = [];
+  let url = '';
   const server = createServer(
     handled(async (req, res) => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      requests.push({ path, headers: req.headers });
-      const m = /^\/repos\/([^/]+)\/([^/]+)\/(readme|contents)$/.exec(path);
+      const [path, query = ''] = (req.url ?? '/').split('?') as [string, string?];
+      requests.push({ path, query, headers: req.headers });
+      const m = /^\/repos\/([^/]+)\/([^/]+)(?:\/(readme|contents|commits)(?:\/([0-9a-f]{40}))?)?$/.exec(path);
       const repo = m ? repos.get(`${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}`.toLowerCase()) : undefined;
-      if (!m || !repo) {
+      if (repo?.headers) for (const [k, v] of Object.entries(repo.headers)) res.setHeader(k, v);
+      if (!m || !repo || (m[3] !== 'commits' && m[4]) || (!m[3] && !repo.meta && !repo.status) || (m[3] === 'commits' && !repo.commits && !repo.status)) {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not Found' }));
         return;
       }
@@ -382,6 +421,51 @@ export async function startFakeGithub(): Promise<FakeGithub> {
       }
       if (repo.status) {
         res.writeHead(repo.status, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'fake failure' }));
+        return;
+      }
+      const json = (body: unknown, headers: Record<string, string> = {}) =>
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
+      const full = `${m[1]}/${m[2]}`;
+      if (!m[3]) {
+        const meta = repo.meta!;
+        json({
+          id: 1,
+          name: m[2],
+          full_name: full,
+          private: false,
+          fork: meta.fork ?? false,
+          created_at: meta.created_at,
+          default_branch: 'main',
+          ...(meta.parent ? { parent: { full_name: meta.parent }, source: { full_name: meta.parent } } : {}),
+        });
+        return;
+      }
+      if (m[3] === 'commits') {
+        const all = repo.commits!;
+        const item = (c: FakeCommit) => ({
+          sha: c.sha,
+          commit: { author: { name: 'dev', date: c.date }, committer: { name: 'dev', date: c.committed ?? c.date }, message: 'work' },
+          parents: [],
+        });
+        if (m[4]) {
+          const c = all.find((x) => x.sha === m[4]);
+          if (!c) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'No commit found' }));
+          json({
+            ...item(c),
+            stats: { total: c.additions + c.deletions, additions: c.additions, deletions: c.deletions },
+            files: [{ filename: 'src/main.ts', additions: c.additions, deletions: c.deletions, patch: '+x\n'.repeat(Math.min(c.additions, 5000)) }],
+          });
+          return;
+        }
+        if (all.length === 0)
+          return void res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Git Repository is empty.' }));
+        const params = new URLSearchParams(query);
+        const per = Math.min(100, Number(params.get('per_page') ?? 30));
+        const page = Math.max(1, Number(params.get('page') ?? 1));
+        const pages = Math.max(1, Math.ceil(all.length / per));
+        const link = (n: number, rel: string) => `<${url}/repos/${full}/commits?per_page=${per}&page=${n}>; rel="${rel}"`;
+        const links = page < pages ? [link(page + 1, 'next'), link(pages, 'last')] : [];
+        json(all.slice((page - 1) * per, page * per).map(item), links.length ? { link: links.join(', ') } : {});
         return;
       }
       if (m[3] === 'readme') {
@@ -408,7 +492,7 @@ export async function startFakeGithub(): Promise<FakeGithub> {
     }),
   );
   const sockets = trackSockets(server);
-  const url = await listen(server);
+  url = await listen(server);
   return {
     url,
     repos,

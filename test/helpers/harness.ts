@@ -84,6 +84,9 @@ export async function startTestApp(
     // Notification mails are sent only where a test is about them (MAIL_WORKERS: 'true'): elsewhere an
     // approval mail arriving late would be taken for the mail a test waits for.
     MAIL_WORKERS: 'false',
+    // Nothing reaches the internet: without a fake GitHub (GITHUB_API_URL in `env`), the review
+    // context and the build-window checks (the review loop runs them) meet a closed local port.
+    GITHUB_API_URL: 'http://127.0.0.1:9',
     ...opts.env,
   });
   if (opts.databaseLimits) {

@@ -37,7 +37,15 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
 async function spawnServerOnce(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
-    env: { ...process.env, LOG_LEVEL: process.env.TEST_SERVER_LOG ?? 'warn', HOST: '127.0.0.1', PORT: String(port), REDIS_URL: '', ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: process.env.TEST_SERVER_LOG ?? 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      REDIS_URL: '',
+      GITHUB_API_URL: 'http://127.0.0.1:9',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

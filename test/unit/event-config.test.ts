@@ -23,6 +23,7 @@ describe('buildEventConfig: creation', () => {
       models: [],
       registration_deadline: '2030-01-02T00:00:00.000Z',
       submission_deadline: '2030-01-03T00:00:00.000Z',
+      hacking_starts_at: null,
       registration_open: true,
       auto_approve: false,
       fields: [],
@@ -33,6 +34,19 @@ describe('buildEventConfig: creation', () => {
       min_team_size: null,
       voting: { enabled: false, opens_at: null, closes_at: null, votes_per_person: 1, per_track: true, exclude_new_accounts: false },
     });
+  });
+
+  it('hacking_starts_at: optional, normalised, before the submission deadline (equal is refused), kept from the stored event', () => {
+    expect(buildEventConfig({ ...base, hacking_starts_at: '2030-01-01T08:00:00+08:00' }).config.hacking_starts_at).toBe('2030-01-01T00:00:00.000Z');
+    expect(buildEventConfig({ ...base, hacking_starts_at: '2030-01-03T00:00:00Z' }).errors).toEqual([
+      { field: 'hacking_starts_at', message: 'must be before submission_deadline' },
+    ]);
+    const stored = buildEventConfig({ ...base, hacking_starts_at: '2030-01-01T00:00:00Z' }).config;
+    expect(buildEventConfig({ name: 'Renamed' }, stored).config.hacking_starts_at).toBe('2030-01-01T00:00:00.000Z');
+    expect(buildEventConfig({ hacking_starts_at: null }, stored).config.hacking_starts_at).toBeNull();
+    expect(buildEventConfig({ submission_deadline: '2029-12-31T00:00:00Z', registration_deadline: '2029-12-30T00:00:00Z' }, stored).errors).toEqual([
+      { field: 'hacking_starts_at', message: 'must be before submission_deadline' },
+    ]);
   });
 
   it('converts offsets to UTC', () => {

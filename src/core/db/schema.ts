@@ -132,6 +132,8 @@ export interface EventsTable {
   /** The current cover image's and logo's version (the start of their sha256); null: none (since 0225). */
   cover_version: Generated<string | null>;
   logo_version: Generated<string | null>;
+  /** When hacking starts (build-window checks); null: the registration deadline (since 0229). */
+  hacking_starts_at: Generated<string | null>;
   /** How reviewers' scores are made comparable: 'none' (raw) or 'zscore' (since 0223). */
   normalization: Generated<'none' | 'zscore'>;
   /** How human reviewers get projects: 'every' (all of them) or 'assigned' (reviewers_per_project each; since 0222). */
@@ -257,6 +259,18 @@ export interface ProjectsTable {
   vote_excluded: Generated<number>;
   /** Who last created or changed it; null for rows written before 0214. */
   updated_by_user_id: Generated<string | null>;
+  /** The github_url the last completed build-window check was for; null: never checked (since 0229). */
+  build_window_url: Generated<string | null>;
+  /** When a skipped build-window check (GitHub rate-limited or down) is tried again; null: not waiting. */
+  build_window_retry_at: Generated<string | null>;
+}
+
+export interface GithubRepoFactsTable {
+  /** Lower-cased `owner/repo`. */
+  repo_key: string;
+  /** JSON: RepoFacts (src/reviews/build-window.ts). */
+  facts: string;
+  fetched_at: string;
 }
 
 export type ReviewStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -377,7 +391,7 @@ export interface ProjectFlagsTable {
   id: string;
   event_id: string;
   project_id: string;
-  /** prompt_injection (screening); more kinds to come (build-window checks). */
+  /** prompt_injection (screening) or build_window (build-window checks, src/reviews/build-window.ts). */
   kind: string;
   /** Where the evidence was found: project.description, repository.readme, … */
   source: string;
@@ -509,6 +523,7 @@ export interface Database {
   votes: VotesTable;
   peoples_choice: PeoplesChoiceTable;
   project_flags: ProjectFlagsTable;
+  github_repo_facts: GithubRepoFactsTable;
   idempotency_keys: IdempotencyKeysTable;
   reviews: ReviewsTable;
   event_reviewers: EventReviewersTable;

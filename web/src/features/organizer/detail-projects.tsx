@@ -28,6 +28,14 @@ export default function ProjectsTab({ event }: TabProps) {
                     <strong>{p.project_name}</strong>
                   </Link>{' '}
                   <span className={`badge badge-review-${p.review_status}`}>{t(`projects.reviewStatus.${p.review_status}`)}</span>
+                  {p.open_flags > 0 ? (
+                    <>
+                      {' '}
+                      <Link href={projectReviewsHref(event.id, p.id)} className="badge badge-pending" title={t('projects.openFlagsHint')}>
+                        {t('projects.openFlags', { count: p.open_flags })}
+                      </Link>
+                    </>
+                  ) : null}
                   <div className="small muted">
                     {t('projects.team')}: {p.team_name}
                     {event.tracks.length > 0 ? <> · {trackName(event, p.track_id, t('detail.noTrack'))}</> : null}

@@ -80,8 +80,8 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
     const from = form.getValues('timeZone');
     const to = e.target.value;
     if (from !== to) {
-      for (const name of ['registration_deadline', 'submission_deadline'] as const) {
-        form.setValue(name, rezoneWall(form.getValues(name), from, to, event?.[name]));
+      for (const name of ['registration_deadline', 'submission_deadline', 'hacking_starts_at'] as const) {
+        form.setValue(name, rezoneWall(form.getValues(name), from, to, event?.[name] ?? undefined));
       }
     }
     void setZone(e);
@@ -245,6 +245,15 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
               />
               <Deadline
                 form={form}
+                name="hacking_starts_at"
+                label={t('form.hackingStart')}
+                hint={t('form.hackingStartHint')}
+                values={values}
+                stored={event?.hacking_starts_at ?? undefined}
+                error={err('hacking_starts_at.date')}
+              />
+              <Deadline
+                form={form}
                 name="submission_deadline"
                 label={t('form.submissionDeadline')}
                 values={values}
@@ -400,13 +409,15 @@ function Deadline({
   form,
   name,
   label,
+  hint,
   values,
   stored,
   error,
 }: {
   form: UseFormReturn<EventFormValues>;
-  name: 'registration_deadline' | 'submission_deadline';
+  name: 'registration_deadline' | 'submission_deadline' | 'hacking_starts_at';
   label: string;
+  hint?: string;
   values: EventFormValues;
   /** The saved event's instant: while the inputs show it, it is what they mean. */
   stored: string | undefined;
@@ -421,6 +432,7 @@ function Deadline({
   return (
     <fieldset className="event-form-deadline">
       <legend>{label}</legend>
+      {hint ? <p className="small muted">{hint}</p> : null}
       <div className="event-form-pair">
         <Field label={t('form.date')} error={error}>
           <input type="date" {...form.register(`${name}.date`)} />

@@ -26,6 +26,7 @@ const event: EventDoc = {
   submission_deadline: '2026-12-08T03:30:00.000Z',
   result_announced_at: null,
   time_zone: null,
+  hacking_starts_at: null,
   timeline: { registration_deadline: '2026-12-01T03:30:00.000Z', submission_deadline: '2026-12-08T03:30:00.000Z', result_announced_at: null },
   tracks: [{ id: 'tools', name: 'Tools', prize: '$1000' }],
   dimensions: [
@@ -133,6 +134,20 @@ describe('values <-> payload', () => {
     expect('submission_deadline' in body).toBe(false);
     expect(body.models).toEqual(['openai/gpt-4o']);
     expect(body.dimensions).toEqual([{ name: 'overall', weight: 1 }]);
+  });
+
+  it('hacking start: empty means none; a date is sent, clearing it sends null', () => {
+    const values = valuesFromEvent(event, 'UTC');
+    expect(values.hacking_starts_at.date).toBe('');
+    expect(payloadFromValues(values, event).hacking_starts_at).toBeNull();
+    values.hacking_starts_at = { date: '2026-12-02', time: '09:00' };
+    expect(changedFields(event, payloadFromValues(values, event), 'UTC')).toEqual({ hacking_starts_at: '2026-12-02T09:00:00.000Z', time_zone: 'UTC' });
+    const set = { ...event, time_zone: 'UTC', hacking_starts_at: '2026-12-02T09:00:00.000Z' };
+    expect(changedFields(set, payloadFromValues(valuesFromEvent(set, 'UTC'), set))).toEqual({});
+    const cleared = valuesFromEvent(set, 'UTC');
+    cleared.hacking_starts_at = { date: '', time: '09:00' };
+    expect(changedFields(set, payloadFromValues(cleared, set))).toEqual({ hacking_starts_at: null });
+    expect(formPath('hacking_starts_at')).toBe('hacking_starts_at.date');
   });
 
   it('parses weights', () => {

@@ -19,6 +19,8 @@ export interface EventFormValues {
   timeZone: string;
   registration_deadline: WallTime;
   submission_deadline: WallTime;
+  /** Optional: an empty date means none (the registration deadline counts). */
+  hacking_starts_at: WallTime;
   tracks: TrackRow[];
   dimensions: { name: string; weight: string }[];
   models: { value: string }[];
@@ -43,6 +45,7 @@ export interface EventPayload {
   description: string;
   registration_deadline?: string;
   submission_deadline?: string;
+  hacking_starts_at?: string | null;
   time_zone: string;
   tracks: { id: string; name: string; prize: string }[];
   dimensions: { name: string; weight: number }[];
@@ -60,6 +63,7 @@ export function emptyValues(timeZone: string): EventFormValues {
     timeZone,
     registration_deadline: { date: '', time: '18:00' },
     submission_deadline: { date: '', time: '18:00' },
+    hacking_starts_at: { date: '', time: '09:00' },
     tracks: [],
     dimensions: [{ name: 'overall', weight: '1' }],
     models: [],
@@ -86,6 +90,7 @@ export function valuesFromEvent(event: EventDoc, fallbackZone: string): EventFor
     timeZone,
     registration_deadline: wall(event.registration_deadline),
     submission_deadline: wall(event.submission_deadline),
+    hacking_starts_at: event.hacking_starts_at ? wall(event.hacking_starts_at) : { date: '', time: '09:00' },
     tracks: event.tracks.map((t) => ({ id: t.id, name: t.name, prize: t.prize, idEdited: true })),
     dimensions: event.dimensions.map((d) => ({ name: d.name, weight: String(d.weight) })),
     models: event.models.map((value) => ({ value })),
@@ -139,11 +144,14 @@ export function rezoneWall(wall: WallTime, from: string, to: string, stored?: st
 export function payloadFromValues(v: EventFormValues, stored?: EventDoc | null): EventPayload {
   const reg = deadlineInstant(v.registration_deadline, v.timeZone, stored?.registration_deadline);
   const sub = deadlineInstant(v.submission_deadline, v.timeZone, stored?.submission_deadline);
+  // No date: none (null). A date that does not parse is left out (the form says why).
+  const hack = v.hacking_starts_at.date.trim() === '' ? null : deadlineInstant(v.hacking_starts_at, v.timeZone, stored?.hacking_starts_at ?? undefined);
   return {
     name: v.name.trim(),
     description: v.description,
     ...(reg ? { registration_deadline: reg } : {}),
     ...(sub ? { submission_deadline: sub } : {}),
+    ...(hack !== null || v.hacking_starts_at.date.trim() === '' ? { hacking_starts_at: hack } : {}),
     time_zone: v.timeZone,
     tracks: v.tracks.map((t) => ({ id: t.id.trim(), name: t.name.trim(), prize: t.prize.trim() })),
     dimensions: v.dimensions.map((d) => ({ name: d.name.trim(), weight: parseWeight(d.weight) })),
@@ -175,6 +183,7 @@ export function changedFields(event: EventDoc, next: EventPayload, shownZone?: s
     description: event.description,
     registration_deadline: event.registration_deadline,
     submission_deadline: event.submission_deadline,
+    hacking_starts_at: event.hacking_starts_at,
     time_zone: event.time_zone ?? shownZone ?? next.time_zone,
     tracks: event.tracks.map((t) => ({ id: t.id, name: t.name, prize: t.prize })),
     dimensions: event.dimensions.map((d) => ({ name: d.name, weight: d.weight })),
@@ -193,6 +202,10 @@ export function changedFields(event: EventDoc, next: EventPayload, shownZone?: s
   for (const key of Object.keys(next) as (keyof EventPayload)[]) {
     if (key === 'registration_deadline' || key === 'submission_deadline') {
       if (!sameMinute(before[key], next[key])) out[key] = next[key];
+    } else if (key === 'hacking_starts_at') {
+      const a = before.hacking_starts_at ?? null;
+      const b = next.hacking_starts_at ?? null;
+      if (a === null || b === null ? a !== b : !sameMinute(a, b)) out.hacking_starts_at = b;
     } else if (key === 'co_organizers') {
       if (!same(before.co_organizers, after.co_organizers)) out.co_organizers = next.co_organizers;
     } else if (!same(before[key], next[key])) {
@@ -215,7 +228,7 @@ export function formPath(apiField: string): string | null {
     .replace(/\//g, '.');
   let m: RegExpExecArray | null;
   if (f === 'name' || f === 'description') return f;
-  if (f === 'registration_deadline' || f === 'submission_deadline') return `${f}.date`;
+  if (f === 'registration_deadline' || f === 'submission_deadline' || f === 'hacking_starts_at') return `${f}.date`;
   if ((m = /^tracks\.(\d+)(?:\.(id|name|prize))?$/.exec(f))) return `tracks.${m[1]}.${m[2] ?? 'id'}`;
   if ((m = /^dimensions\.(\d+)(?:\.(name|weight))?$/.exec(f))) return `dimensions.${m[1]}.${m[2] ?? 'name'}`;
   if ((m = /^models\.(\d+)$/.exec(f))) return `models.${m[1]}.value`;

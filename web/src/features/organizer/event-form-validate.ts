@@ -36,6 +36,11 @@ export function validateValues(v: EventFormValues): FormProblem[] {
   if (!reg) add('registration_deadline.date', 'form.errors.date');
   if (!sub) add('submission_deadline.date', 'form.errors.date');
   if (reg && sub && Date.parse(sub.iso) < Date.parse(reg.iso)) add('submission_deadline.date', 'form.errors.order');
+  if (v.hacking_starts_at.date.trim() !== '') {
+    const hack = wallToUtc(v.hacking_starts_at, v.timeZone);
+    if (!hack) add('hacking_starts_at.date', 'form.errors.date');
+    else if (sub && Date.parse(hack.iso) >= Date.parse(sub.iso)) add('hacking_starts_at.date', 'form.errors.hackingOrder');
+  }
 
   v.tracks.forEach((t, i) => {
     if (!t.name.trim()) add(`tracks.${i}.name`, 'form.errors.required');
@@ -73,7 +78,18 @@ export function validateValues(v: EventFormValues): FormProblem[] {
     if (email && !/^[^\s@]+@[^\s@]+$/.test(email)) add(`co_organizers.${i}.value`, 'form.errors.email');
   });
   // Inputs appear section by section; sort so the first problem is the first invalid input on the page.
-  const order = ['name', 'description', 'registration_deadline', 'submission_deadline', 'tracks', 'dimensions', 'models', 'fields', 'co_organizers'];
+  const order = [
+    'name',
+    'description',
+    'registration_deadline',
+    'hacking_starts_at',
+    'submission_deadline',
+    'tracks',
+    'dimensions',
+    'models',
+    'fields',
+    'co_organizers',
+  ];
   const rank = (p: string) => {
     const [head, row] = p.split('.');
     return order.indexOf(head!) * 1000 + (Number(row) || 0);

@@ -104,6 +104,9 @@ export const messages = defineMessages({
       teamSize: 'Team size',
       description: 'Description',
       noDescription: 'No description.',
+      openFlags_one: '{{count}} open flag',
+      openFlags_other: '{{count}} open flags',
+      openFlagsHint: 'Screening or build-window findings not checked yet: see the review page',
       reviewStatus: {
         pending: 'Not reviewed',
         in_review: 'In review',
@@ -405,6 +408,9 @@ export const messages = defineMessages({
       teamSize: '团队人数',
       description: '简介',
       noDescription: '没有简介。',
+      openFlags_one: '{{count}} 个待查看标记',
+      openFlags_other: '{{count}} 个待查看标记',
+      openFlagsHint: '尚未查看的筛查或开发时间检查结果：见评审页面',
       reviewStatus: {
         pending: '未评审',
         in_review: '评审中',

@@ -12,12 +12,20 @@ type Flag = Answer<'/events/{id}/projects/{project_id}/reviews'>['flags'][number
 
 const messages = defineMessages({
   en: {
-    title: 'Screening flags',
-    intro: 'Sentences of the submission that addressed the evaluator. They were cut from what the AI models read; the rest was reviewed as usual.',
-    none: 'Screening found nothing in this submission.',
+    title: 'Flags',
+    intro:
+      'Screening: sentences of the submission that addressed the evaluator, cut from what the AI models read (the rest was reviewed as usual). Build window: what the GitHub repository shows about when and how it was built, for you to check.',
+    none: 'Neither screening nor the build-window checks found anything in this submission.',
     sourceName: 'Project name',
     sourceDescription: 'Description',
     sourceReadme: 'README',
+    kindScreening: 'Screening',
+    kindBuildWindow: 'Build window',
+    sourceCreated: 'Repository created before hacking started',
+    sourceFirstCommit: 'First commit before hacking started',
+    sourceGiant: 'One commit holds most of the code',
+    sourceFork: 'Fork of another repository',
+    sourceDuplicate: 'Same repository as another team',
     open: 'Open',
     checked: 'Checked',
     checkedBy: 'Checked {{date}}',
@@ -27,12 +35,19 @@ const messages = defineMessages({
     markCheckedLabel: 'Mark checked: flag in {{source}}',
   },
   'zh-CN': {
-    title: '筛查标记',
-    intro: '提交内容中针对评审的语句。这些语句已从 AI 模型读取的内容中删去，其余部分照常评审。',
-    none: '筛查没有在此提交中发现问题。',
+    title: '标记',
+    intro: '筛查：提交内容中针对评审的语句，已从 AI 模型读取的内容中删去（其余部分照常评审）。开发时间检查：GitHub 代码仓库显示的开发时间与方式，供你核查。',
+    none: '筛查和开发时间检查均未在此提交中发现问题。',
     sourceName: '作品名称',
     sourceDescription: '作品介绍',
     sourceReadme: 'README',
+    kindScreening: '筛查',
+    kindBuildWindow: '开发时间检查',
+    sourceCreated: '代码仓库创建于开发开始之前',
+    sourceFirstCommit: '首次提交早于开发开始',
+    sourceGiant: '单次提交包含大部分代码',
+    sourceFork: '复刻（fork）自其他仓库',
+    sourceDuplicate: '与其他团队提交了同一仓库',
     open: '待查看',
     checked: '已查看',
     checkedBy: '查看于 {{date}}',
@@ -43,7 +58,7 @@ const messages = defineMessages({
   },
 });
 
-/** What screening found in a project's submission, each quoted, and the organizer's "checked" with a note. */
+/** What screening (quoted) and the build-window checks found in a project's submission, and the organizer's "checked" with a note. */
 export function ProjectFlags({
   eventId,
   projectId,
@@ -84,8 +99,14 @@ function FlagItem({ eventId, projectId, flag: f, queryKey }: { eventId: string; 
     'project.name': t('sourceName'),
     'project.description': t('sourceDescription'),
     'repository.readme': t('sourceReadme'),
+    repo_created_before_start: t('sourceCreated'),
+    first_commit_before_start: t('sourceFirstCommit'),
+    giant_commit: t('sourceGiant'),
+    fork: t('sourceFork'),
+    duplicate_repository: t('sourceDuplicate'),
   };
   const source = labels[f.source] ?? f.source;
+  const buildWindow = f.kind === 'build_window';
   const change = useMutation({
     mutationFn: (body: { status: 'open' | 'checked'; note?: string }) =>
       put('/events/{id}/projects/{project_id}/flags/{flag_id}', { path: { id: eventId, project_id: projectId, flag_id: f.id }, body }),
@@ -94,10 +115,14 @@ function FlagItem({ eventId, projectId, flag: f, queryKey }: { eventId: string; 
   return (
     <li className="detail-item stack">
       <div className="spread">
-        <strong>{source}</strong>
+        <span>
+          <span className="small muted">{buildWindow ? t('kindBuildWindow') : t('kindScreening')} · </span>
+          <strong>{source}</strong>
+        </span>
         <span className={`badge ${f.status === 'checked' ? 'badge-approved' : 'badge-pending'}`}>{f.status === 'checked' ? t('checked') : t('open')}</span>
       </div>
-      <blockquote className="flag-evidence">{f.evidence}</blockquote>
+      {/* A screening finding quotes the submission; a build-window finding is the check's own sentence. */}
+      {buildWindow ? <p>{f.evidence}</p> : <blockquote className="flag-evidence">{f.evidence}</blockquote>}
       {change.error ? <ProblemAlert error={change.error} /> : null}
       {f.status === 'checked' ? (
         <div className="spread">
