@@ -26,6 +26,7 @@ const messages = defineMessages({
     sourceGiant: 'One commit holds most of the code',
     sourceFork: 'Fork of another repository',
     sourceDuplicate: 'Same repository as another team',
+    byClassifier: 'Found by the AI screening model {{model}}',
     open: 'Open',
     checked: 'Checked',
     checkedBy: 'Checked {{date}}',
@@ -48,6 +49,7 @@ const messages = defineMessages({
     sourceGiant: '单次提交包含大部分代码',
     sourceFork: '复刻（fork）自其他仓库',
     sourceDuplicate: '与其他团队提交了同一仓库',
+    byClassifier: '由 AI 筛查模型 {{model}} 发现',
     open: '待查看',
     checked: '已查看',
     checkedBy: '查看于 {{date}}',
@@ -107,6 +109,8 @@ function FlagItem({ eventId, projectId, flag: f, queryKey }: { eventId: string; 
   };
   const source = labels[f.source] ?? f.source;
   const buildWindow = f.kind === 'build_window';
+  // A passage the patterns missed and the operator's screening model named (INJECTION_CLASSIFIER).
+  const classifier = !buildWindow && f.detail?.startsWith('classifier:') ? f.detail.slice('classifier:'.length) : null;
   const change = useMutation({
     mutationFn: (body: { status: 'open' | 'checked'; note?: string }) =>
       put('/events/{id}/projects/{project_id}/flags/{flag_id}', { path: { id: eventId, project_id: projectId, flag_id: f.id }, body }),
@@ -123,6 +127,7 @@ function FlagItem({ eventId, projectId, flag: f, queryKey }: { eventId: string; 
       </div>
       {/* A screening finding quotes the submission; a build-window finding is the check's own sentence. */}
       {buildWindow ? <p>{f.evidence}</p> : <blockquote className="flag-evidence">{f.evidence}</blockquote>}
+      {classifier ? <p className="small muted">{t('byClassifier', { model: classifier })}</p> : null}
       {change.error ? <ProblemAlert error={change.error} /> : null}
       {f.status === 'checked' ? (
         <div className="spread">
