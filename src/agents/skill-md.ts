@@ -65,6 +65,7 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   join_code_invalid: 'Unknown, revoked or expired code, or another event. Ask the leader for a new one.',
   team_member_not_found: 'That user is not in your team. Use a `user_id` from `GET /team`.',
   results_not_published: `Not published yet (\`event_status\` says where the event is). Ask again after \`Retry-After\` (${POLL_MAX_SECONDS} s); cancelled (no Retry-After): stop.`,
+  bundle_not_available: 'Published before results bundles existed: no bundle. Read `GET /result`; do not retry.',
   invalid_transition: 'Organizers: an event status only moves forward.',
   event_locked: 'Organizers: judging has started, so dimensions, models, tracks and deadlines are fixed.',
   not_judging: 'Organizers: publishing (and reviewing) works only while the event is `judging`.',
