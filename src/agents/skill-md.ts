@@ -306,7 +306,9 @@ Send \`Authorization: Bearer <key>\` (\`hk_…\`) on writes and \`my-registratio
 6. **Read the result** once published (before: \`409 results_not_published\`):
    \`GET ${base}/events/{id}/result\`: by rank, ties share one (1, 2, 2, 4); scores 0–10;
    \`?track_id=\` ranks one track. \`If-None-Match\` with its \`ETag\` gives \`304\` while unchanged.
-   Your team's own: \`result\` in \`my-registration\`.
+   Your team's own: \`result\` in \`my-registration\`. To check it: \`GET ${base}/events/{id}/result/bundle\`
+   (MCP \`get_result_bundle\`; scores, rubric, ranking, \`sha256\`), saved and run through
+   \`npx hackathon results verify <file>\`: exit 0 when the ranking follows from the scores.
 
 \`GET ${base}/events/{id}\` gives one event in full.
 
