@@ -145,8 +145,9 @@ const TEAM_CODES = new Set<ErrorCode>([
 /** Codes of the webhook routes: listed with the webhooks in skill-reference.md. */
 const WEBHOOK_CODES = new Set<ErrorCode>(['webhook_not_found', 'webhook_delivery_not_found', 'webhook_url_refused']);
 
-/** Codes of the public gallery: listed with it in skill-reference.md. */
+/** Codes of the public gallery (and the results bundle): listed with it in skill-reference.md. */
 const SHOWCASE_CODES = new Set<ErrorCode>([
+  'bundle_not_available',
   'gallery_not_open',
   'voting_closed',
   'vote_limit_reached',
@@ -306,9 +307,7 @@ Send \`Authorization: Bearer <key>\` (\`hk_…\`) on writes and \`my-registratio
 6. **Read the result** once published (before: \`409 results_not_published\`):
    \`GET ${base}/events/{id}/result\`: by rank, ties share one (1, 2, 2, 4); scores 0–10;
    \`?track_id=\` ranks one track. \`If-None-Match\` with its \`ETag\` gives \`304\` while unchanged.
-   Your team's own: \`result\` in \`my-registration\`. To check it: \`GET ${base}/events/{id}/result/bundle\`
-   (MCP \`get_result_bundle\`; scores, rubric, ranking, \`sha256\`), saved and run through
-   \`npx hackathon results verify <file>\`: exit 0 when the ranking follows from the scores.
+   Your team's own: \`result\` in \`my-registration\`.
 
 \`GET ${base}/events/{id}\` gives one event in full.
 
@@ -601,6 +600,12 @@ People's choice, when the organizer opened a vote (\`voting\` on the event: wind
 team's project; \`DELETE\` the same path withdraws it), \`GET ${base}/events/{id}/votes/me\` (MCP \`get_my_votes\`).
 Counts stay hidden until publication; then \`GET ${base}/events/{id}/result/peoples-choice\` (MCP
 \`get_peoples_choice\`).
+
+Results bundle, once published: \`GET ${base}/events/{id}/result/bundle\` (MCP \`get_result_bundle\`): the
+rubric, normalisation, models, every score (human reviewers as \`reviewer-1\`, …), flags, the ranking
+and \`sha256\` (of its RFC 8785 canonical JSON without \`sha256\`). Save it and run
+\`npx hackathon results verify <file>\`: it recomputes the ranking from the scores alone and checks
+the hash; exit 0 only when both hold (1: which check failed and the first differing entry).
 
 ${errorRows('showcase')}
 

@@ -108,10 +108,7 @@ export function recomputeRanking(bundle: Pick<ResultBundle, 'rubric' | 'normaliz
       scores: JSON.stringify(s.scores),
     })),
   );
-  standings.sort(
-    (a, b) =>
-      b.score_key - a.score_key || compareText(a.first_submitted_at, b.first_submitted_at) || compareText(a.project_id, b.project_id),
-  );
+  standings.sort((a, b) => b.score_key - a.score_key || compareText(a.first_submitted_at, b.first_submitted_at) || compareText(a.project_id, b.project_id));
   const byId = new Map(bundle.projects.map((p) => [p.id, p]));
   let rank = 0;
   return standings.map((s, i) => {
@@ -256,11 +253,7 @@ export async function buildBundle(
       .where('projects.event_id', '=', event.id)
       .where('reviews.status', '=', 'succeeded')
       .execute(),
-    tx
-      .selectFrom('project_flags')
-      .select(['project_id', 'kind', 'source', 'status', 'evidence', 'detail'])
-      .where('event_id', '=', event.id)
-      .execute(),
+    tx.selectFrom('project_flags').select(['project_id', 'kind', 'source', 'status', 'evidence', 'detail']).where('event_id', '=', event.id).execute(),
   ]);
   const firstSubmitted = new Map(submitted.map((p) => [p.id, p.first_submitted_at]));
   const projects = input.ranking.map((e) => ({
@@ -334,7 +327,7 @@ export async function buildBundle(
     ranking: input.ranking,
     peoples_choice: input.peoplesChoice,
   };
-  const sha256 = bundleHash(body as unknown as Record<string, unknown>);
+  const sha256 = bundleHash(body);
   const bundle: ResultBundle = { ...body, sha256 };
   return { bundle, text: canonicalJson(bundle) };
 }

@@ -177,5 +177,7 @@ const TEMPLATE_REFERENCE: PromptInput = {
 };
 export const REVIEW_PROMPT_TEMPLATE_SHA256: string = (() => {
   const p = buildReviewPrompt(TEMPLATE_REFERENCE);
-  return createHash('sha256').update(JSON.stringify([p.system, p.user]), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([p.system, p.user]), 'utf8')
+    .digest('hex');
 })();

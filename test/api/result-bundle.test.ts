@@ -7,6 +7,7 @@ import { canonicalJson } from '../../src/core/canonical-json.js';
 import { newId } from '../../src/core/ids.js';
 import { bundleHash, verifyBundle } from '../../src/results/result-bundle.js';
 import { runCli } from '../helpers/cli.js';
+import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
@@ -255,11 +256,11 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
       expect(v2.ok).toBe(false);
       expect(v2.ranking.firstDifference).not.toBeNull();
     }
-    expect(published.filter(({ text }) => (JSON.parse(text) as any).scores.length > 0).length).toBeGreaterThan(published.length / 2);
+    expect(published.filter(({ text }) => (JSON.parse(text)).scores.length > 0).length).toBeGreaterThan(published.length / 2);
   });
 
   it('hackathon results verify: exit 0 for a bundle (re-formatted), 1 for a tampered one, 65 for a non-bundle', async () => {
-    const { text, seed } = published.find(({ text }) => (JSON.parse(text) as any).scores.length > 0)!;
+    const { text, seed } = published.find(({ text }) => (JSON.parse(text)).scores.length > 0)!;
     const bundle = JSON.parse(text) as Record<string, any>;
     const good = join(dir, 'good.json');
     writeFileSync(good, JSON.stringify(shuffleKeys(bundle, prng(seed + 1)), null, 4));
@@ -293,6 +294,22 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     expect(wrong.code).toBe(65);
     expect(wrong.stderr).toContain('not a results bundle');
   }, 120_000);
+
+  it('MCP get_result_bundle: the same bundle; before publication results_not_published', async () => {
+    const { eventId, text } = published[1]!;
+    const client = await connectMcp(t, org.key);
+    try {
+      const got = toolOk(await client.callTool({ name: 'get_result_bundle', arguments: { event_id: eventId } }));
+      expect(canonicalJson(got)).toBe(text);
+      expect(verifyBundle(got).ok).toBe(true);
+      t.clock.set(T0.getTime());
+      const early = await createEvent(t, org.key, { models: [] });
+      const refused = toolProblem(await client.callTool({ name: 'get_result_bundle', arguments: { event_id: early } }));
+      expect(refused.code).toBe('results_not_published');
+    } finally {
+      await client.close();
+    }
+  });
 
   it('an event published before bundles existed: bundle_not_available', async () => {
     const { eventId } = published[0]!;
