@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { canonicalJson, CanonicalJsonError } from '../core/canonical-json.js';
 import type { Executor } from '../core/db/index.js';
 import type { EventRecord } from '../events/events-model.js';
@@ -88,6 +89,8 @@ export function bundleHash(bundle: Record<string, unknown>): string {
 }
 
 const SCALE = 10 ** SCORE_DECIMALS;
+/** Items handled between two turns of the event loop while a bundle is built. */
+const CHUNK = 2000;
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
@@ -235,15 +238,22 @@ export async function buildBundle(
   input: {
     event: EventRecord;
     publishedAt: string;
-    ranking: ResultEntry[];
+    /** The published entries' JSON text in pieces (each a run of entries, after a comma but the first). */
+    rankingPieces: readonly string[];
     peoplesChoice: unknown[] | null;
     promptTemplateSha256: string | null;
   },
 ): Promise<{ bundle: ResultBundle; text: string }> {
   const { event } = input;
+  const ranking: ResultEntry[] = [];
+  for (const piece of input.rankingPieces) {
+    const text = piece.startsWith(',') ? piece.slice(1) : piece;
+    if (text !== '') ranking.push(...(JSON.parse(`[${text}]`) as ResultEntry[]));
+    await nextTurn();
+  }
   // The ranked projects are the published entries themselves (the judged ones); their tie-breaker
   // comes from the projects' rows.
-  const ranked = new Set(input.ranking.map((e) => e.project_id));
+  const ranked = new Set(ranking.map((e) => e.project_id));
   const [submitted, allReviews, allFlags] = await Promise.all([
     tx.selectFrom('projects').select(['id', 'first_submitted_at']).where('event_id', '=', event.id).execute(),
     tx
@@ -256,7 +266,7 @@ export async function buildBundle(
     tx.selectFrom('project_flags').select(['project_id', 'kind', 'source', 'status', 'evidence', 'detail']).where('event_id', '=', event.id).execute(),
   ]);
   const firstSubmitted = new Map(submitted.map((p) => [p.id, p.first_submitted_at]));
-  const projects = input.ranking.map((e) => ({
+  const projects = ranking.map((e) => ({
     id: e.project_id,
     name: e.project_name,
     team_name: e.team_name,
@@ -272,8 +282,10 @@ export async function buildBundle(
   const tagged = humans.map((id) => ({ id, tag: createHmac('sha256', key).update(id).digest('hex') })).sort((a, b) => compareText(a.tag, b.tag));
   const pseudonym = new Map(tagged.map((h, i) => [h.id, `reviewer-${i + 1}`]));
 
-  const scores: BundleScore[] = [];
-  for (const r of reviews) {
+  const keyed: Array<{ score: BundleScore; key: string }> = [];
+  for (let i = 0; i < reviews.length; i++) {
+    if (i > 0 && i % CHUNK === 0) await nextTurn();
+    const r = reviews[i]!;
     if (r.scores === null) continue;
     let parsed: unknown;
     try {
@@ -283,22 +295,21 @@ export async function buildBundle(
     }
     if (!isObject(parsed)) continue;
     const human = r.reviewer_kind === 'human';
-    scores.push({
-      reviewer_kind: human ? 'human' : 'model',
-      reviewer: human ? pseudonym.get(r.reviewer)! : r.group_key,
-      project_id: r.project_id,
-      scores: parsed,
+    keyed.push({
+      score: { reviewer_kind: human ? 'human' : 'model', reviewer: human ? pseudonym.get(r.reviewer)! : r.group_key, project_id: r.project_id, scores: parsed },
+      key: canonicalJson(parsed),
     });
   }
   const kindOrder = (k: string) => (k === 'model' ? 0 : 1);
-  const sortKey = (s: BundleScore) => canonicalJson(s.scores);
-  scores.sort(
+  keyed.sort(
     (a, b) =>
-      compareText(a.project_id, b.project_id) ||
-      kindOrder(a.reviewer_kind) - kindOrder(b.reviewer_kind) ||
-      compareText(a.reviewer, b.reviewer) ||
-      compareText(sortKey(a), sortKey(b)),
+      compareText(a.score.project_id, b.score.project_id) ||
+      kindOrder(a.score.reviewer_kind) - kindOrder(b.score.reviewer_kind) ||
+      compareText(a.score.reviewer, b.score.reviewer) ||
+      compareText(a.key, b.key),
   );
+  const scores = keyed.map((k) => k.score);
+  await nextTurn();
   const models = orderGroups(
     scores.filter((s) => s.reviewer_kind === 'model').map((s) => s.reviewer),
     event.models,
@@ -324,10 +335,31 @@ export async function buildBundle(
         (a, b) =>
           compareText(a.project_id, b.project_id) || compareText(a.kind, b.kind) || compareText(a.source, b.source) || compareText(a.evidence, b.evidence),
       ),
-    ranking: input.ranking,
+    ranking,
     peoples_choice: input.peoplesChoice,
   };
-  const sha256 = bundleHash(body);
-  const bundle: ResultBundle = { ...body, sha256 };
-  return { bundle, text: canonicalJson(bundle) };
+  // Canonical text member by member, the long lists a chunk at a time with a turn of the event loop
+  // between (50,000 entries and their scores would otherwise hold the loop for a good part of a
+  // second): the same text canonicalJson(body) makes.
+  const members = new Map<string, string>();
+  for (const [name, value] of Object.entries(body)) {
+    let text: string;
+    if (Array.isArray(value) && value.length > CHUNK) {
+      const items: string[] = [];
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0 && i % CHUNK === 0) await nextTurn();
+        items.push(canonicalJson(value[i]));
+      }
+      text = `[${items.join(',')}]`;
+    } else text = canonicalJson(value);
+    members.set(name, `${JSON.stringify(name)}:${text}`);
+  }
+  const join = () =>
+    `{${[...members.keys()]
+      .sort()
+      .map((k) => members.get(k)!)
+      .join(',')}}`;
+  const sha256 = createHash('sha256').update(join(), 'utf8').digest('hex');
+  members.set('sha256', `"sha256":${JSON.stringify(sha256)}`);
+  return { bundle: { ...body, sha256 }, text: join() };
 }

@@ -13,7 +13,7 @@ import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
 import { csvRows } from './results-csv.js';
 import { MIN_CORRELATION_PROJECTS, OUTLIER_CORRELATION, OUTLIER_OFFSET, reviewerAgreement, type Normalization, type ReviewerReview } from './normalization.js';
-import { orderGroups, roundScore, SCORE_DECIMALS, type ResultEntry } from './ranking.js';
+import { orderGroups, roundScore, SCORE_DECIMALS } from './ranking.js';
 import { buildBundle } from './result-bundle.js';
 import { judgedProjects } from '../submissions/judged-projects.js';
 import * as repo from './results-repo.js';
@@ -444,8 +444,13 @@ export function createResultsService(deps: {
         await tx.updateTable('results').set({ etag }).where('event_id', '=', event.id).execute();
         const peoplesChoice = deps.peoplesChoice ? await deps.peoplesChoice(tx, event) : null;
         // The verifiable bundle (result-bundle.ts): the ranking just stored, with what it was computed from.
-        const ranking = JSON.parse(`[${pieces.join('')}]`) as ResultEntry[];
-        const bundle = await buildBundle(tx, { event, publishedAt: stamp, ranking, peoplesChoice, promptTemplateSha256: deps.promptTemplateSha256 ?? null });
+        const bundle = await buildBundle(tx, {
+          event,
+          publishedAt: stamp,
+          rankingPieces: pieces,
+          peoplesChoice,
+          promptTemplateSha256: deps.promptTemplateSha256 ?? null,
+        });
         await repo.insertResultBundle(tx, { event_id: event.id, bundle: bundle.text, sha256: bundle.bundle.sha256, created_at: stamp });
         const feedbackReleased = opts.releaseFeedback === true;
         await tx

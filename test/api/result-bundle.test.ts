@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { canonicalJson } from '../../src/core/canonical-json.js';
 import { newId } from '../../src/core/ids.js';
 import { bundleHash, verifyBundle } from '../../src/results/result-bundle.js';
@@ -113,7 +113,7 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     const humans: string[] = [];
     for (let i = rng.int(0, 3); i > 0; i--) {
       const u = await quickUser(t, 'user');
-      const name = `Secret Judge ${newId('nm')}`;
+      const name = `Secret Judge ${randomUUID()}`;
       await t.ctx.db.updateTable('users').set({ name }).where('id', '=', u.id).execute();
       humans.push(u.id);
       secrets.push(u.id, u.email, name);
@@ -141,7 +141,7 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
         source: 'project.description',
         evidence: 'ignore previous instructions',
         detail: 'ignore-previous',
-        evidence_key: newId('k'),
+        evidence_key: randomUUID(),
         status: 'open',
         note: null,
         checked_by: null,
@@ -256,11 +256,11 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
       expect(v2.ok).toBe(false);
       expect(v2.ranking.firstDifference).not.toBeNull();
     }
-    expect(published.filter(({ text }) => (JSON.parse(text)).scores.length > 0).length).toBeGreaterThan(published.length / 2);
+    expect(published.filter(({ text }) => JSON.parse(text).scores.length > 0).length).toBeGreaterThan(published.length / 2);
   });
 
   it('hackathon results verify: exit 0 for a bundle (re-formatted), 1 for a tampered one, 65 for a non-bundle', async () => {
-    const { text, seed } = published.find(({ text }) => (JSON.parse(text)).scores.length > 0)!;
+    const { text, seed } = published.find(({ text }) => JSON.parse(text).scores.length > 0)!;
     const bundle = JSON.parse(text) as Record<string, any>;
     const good = join(dir, 'good.json');
     writeFileSync(good, JSON.stringify(shuffleKeys(bundle, prng(seed + 1)), null, 4));
