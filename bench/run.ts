@@ -9,6 +9,8 @@ const ALL = [
   'bench/http.ts',
   // The ranking: pure arithmetic, the standings-backed leaderboard, a full rebuild.
   'bench/ranking.ts',
+  // The results bundle: canonical JSON + SHA-256, and what `hackathon results verify` does.
+  'bench/result-bundle.ts',
   'bench/review-pipeline.ts',
   // Reviewer assignment (pure rule): 10,000 projects x 200 reviewers x k=3, against a round-robin.
   'bench/assignment.ts',

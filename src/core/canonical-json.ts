@@ -18,30 +18,60 @@
 export class CanonicalJsonError extends Error {}
 
 export function canonicalJson(value: unknown): string {
-  return write(value, '$');
+  return write(value);
 }
 
-function write(value: unknown, path: string): string {
+/** Where in the value a refused member sits, for the error (found only when there is one). */
+function pathTo(value: unknown, bad: unknown, path = '$'): string | null {
+  if (value === bad) return path;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    const found = pathTo(v, bad, Array.isArray(value) ? `${path}[${k}]` : `${path}.${k}`);
+    if (found) return found;
+  }
+  return null;
+}
+
+class Refused extends Error {
+  constructor(readonly bad: unknown) {
+    super('refused');
+  }
+}
+
+function write(value: unknown): string {
+  try {
+    return part(value);
+  } catch (err) {
+    if (!(err instanceof Refused)) throw err;
+    const where = pathTo(value, err.bad) ?? '$';
+    const what = typeof err.bad === 'number' ? String(err.bad) : typeof err.bad === 'object' ? 'not a plain object' : `a ${typeof err.bad}`;
+    throw new CanonicalJsonError(`${where}: ${what} is not a JSON value`);
+  }
+}
+
+function part(value: unknown): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
-      if (!Number.isFinite(value)) throw new CanonicalJsonError(`${path}: ${String(value)} is not a JSON number`);
+      if (!Number.isFinite(value)) throw new Refused(value);
       // ES Number::toString, as JSON.stringify writes it; -0 becomes 0.
       return JSON.stringify(value);
     case 'string':
       return JSON.stringify(value);
     case 'object': {
-      if (Array.isArray(value)) return '[' + value.map((v, i) => write(v, `${path}[${i}]`)).join(',') + ']';
+      if (Array.isArray(value)) {
+        return '[' + value.map(part).join(',') + ']';
+      }
       const proto = Object.getPrototypeOf(value) as unknown;
-      if (proto !== Object.prototype && proto !== null) throw new CanonicalJsonError(`${path}: not a plain object`);
+      if (proto !== Object.prototype && proto !== null) throw new Refused(value);
       // Default sort: by UTF-16 code units, as RFC 8785 §3.2.3 asks.
       const keys = Object.keys(value).sort();
       const obj = value as Record<string, unknown>;
-      return '{' + keys.map((k) => `${JSON.stringify(k)}:${write(obj[k], `${path}.${k}`)}`).join(',') + '}';
+      return '{' + keys.map((k) => JSON.stringify(k) + ':' + part(obj[k])).join(',') + '}';
     }
     default:
-      throw new CanonicalJsonError(`${path}: a ${typeof value} is not a JSON value`);
+      throw new Refused(value);
   }
 }
