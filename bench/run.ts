@@ -9,6 +9,8 @@ const ALL = [
   'bench/http.ts',
   // The ranking: pure arithmetic, the standings-backed leaderboard, a full rebuild.
   'bench/ranking.ts',
+  // The results bundle: canonical JSON + SHA-256, and what `hackathon results verify` does.
+  'bench/result-bundle.ts',
   'bench/review-pipeline.ts',
   // Injection screening per submission (patterns vs a plain split) and the classifier's added latency per review.
   'bench/screening.ts',

@@ -47,6 +47,7 @@ import { assignmentsRoutes } from './reviewers/assignments-routes.js';
 import { createAssignmentsService } from './reviewers/assignments-service.js';
 import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
+import { REVIEW_PROMPT_TEMPLATE_SHA256 } from './reviews/review-prompt.js';
 import { reviewsRoutes } from './reviews/reviews-routes.js';
 import { statsRoutes } from './stats/stats-routes.js';
 import { participantsRoutes } from './participants/participants-routes.js';
@@ -207,6 +208,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     peoplesChoice: voting.freeze,
     judgingProgress: assignments.unfinishedJudging,
     notifier,
+    promptTemplateSha256: REVIEW_PROMPT_TEMPLATE_SHA256,
   });
   const mailer = createMailer(config.mail, { siteName: config.siteName, publicUrl: config.publicUrl, siteLogo: siteLogo?.url ?? null });
   const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });

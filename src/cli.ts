@@ -35,6 +35,10 @@ Commands:
                                           last used, expires, revoked ("-" when not set), scope (full or
                                           review); never the key
   keys revoke <key id or prefix>          also takes a line of keys list (its first column is the id)
+  results verify <bundle.json>            checks a results bundle (GET /events/{id}/result/bundle; "-"
+                                          reads stdin): its sha256, and the ranking recomputed from its
+                                          scores alone; exit 0 verified, 1 not (the failed check and
+                                          the first differing entry are printed), 65 not a bundle
 
 Configuration comes from the environment; see docs/operator.md.`;
 
@@ -76,12 +80,73 @@ function role(raw: string): Role {
   return raw as Role;
 }
 
+class VerifyError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
+/** `results verify <file>`: the verdict on stdout; exit 0 when both checks hold, 1 when one fails. */
+async function resultsCommand(sub: string | undefined, rest: string[]): Promise<void> {
+  if (sub !== 'verify') throw new UsageError(`unknown results command ${JSON.stringify(sub ?? '')}; use verify`);
+  const { positionals } = parse(rest, {});
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new UsageError('results verify needs one bundle file (or - for stdin)');
+  const { readFile } = await import('node:fs/promises');
+  const { BundleFormatError, verifyBundle } = await import('./results/result-bundle.js');
+  let text: string;
+  try {
+    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  } catch (err) {
+    throw new VerifyError(`cannot read ${file}: ${(err as Error).message}`, 66);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new VerifyError(`${file} is not JSON: ${(err as Error).message}`, 65);
+  }
+  let verdict: ReturnType<typeof verifyBundle>;
+  try {
+    verdict = verifyBundle(parsed);
+  } catch (err) {
+    if (err instanceof BundleFormatError) throw new VerifyError(`${file}: ${err.message}`, 65);
+    throw err;
+  }
+  const out: string[] = [];
+  out.push(
+    verdict.sha256.ok
+      ? `sha256: ok (${verdict.sha256.computed})`
+      : `sha256: MISMATCH: the bundle states ${verdict.sha256.stated ?? '(none)'}, its canonical JSON without sha256 hashes to ${verdict.sha256.computed}`,
+  );
+  const diff = verdict.ranking.firstDifference;
+  out.push(
+    diff === null
+      ? `ranking: ok (${verdict.ranking.entries} entries recomputed from the scores)`
+      : `ranking: MISMATCH at entry ${diff.index + 1}:\n  bundle:     ${JSON.stringify(diff.stated)}\n  recomputed: ${JSON.stringify(diff.recomputed)}`,
+  );
+  out.push(verdict.ok ? 'verified: the ranking follows from the scores and the bundle is unchanged' : 'NOT VERIFIED');
+  process.stdout.write(out.join('\n') + '\n');
+  if (!verdict.ok) process.exitCode = 1;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(USAGE + '\n');
     return;
   }
+  // Needs no configuration and no database: only the file.
+  if (command === 'results') return resultsCommand(sub, rest);
   const config = loadConfig();
 
   switch (command) {
@@ -257,6 +322,7 @@ export async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) fail(`${err.message}\n\n${USAGE}`, 2);
+  if (err instanceof VerifyError) fail(err.message, err.code);
   if (err instanceof ConfigError) fail(err.message, 78);
   if (err instanceof BackupError) fail(err.message, 1);
   if (err instanceof AppError) fail(err.message, err.status === 404 ? 3 : err.status === 409 ? 4 : 1);

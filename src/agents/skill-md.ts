@@ -65,6 +65,7 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   join_code_invalid: 'Unknown, revoked or expired code, or another event. Ask the leader for a new one.',
   team_member_not_found: 'That user is not in your team. Use a `user_id` from `GET /team`.',
   results_not_published: `Not published yet (\`event_status\` says where the event is). Ask again after \`Retry-After\` (${POLL_MAX_SECONDS} s); cancelled (no Retry-After): stop.`,
+  bundle_not_available: 'Published before results bundles existed: no bundle. Read `GET /result`; do not retry.',
   invalid_transition: 'Organizers: an event status only moves forward.',
   event_locked: 'Organizers: judging has started, so dimensions, models, tracks and deadlines are fixed.',
   not_judging: 'Organizers: publishing (and reviewing) works only while the event is `judging`.',
@@ -144,8 +145,9 @@ const TEAM_CODES = new Set<ErrorCode>([
 /** Codes of the webhook routes: listed with the webhooks in skill-reference.md. */
 const WEBHOOK_CODES = new Set<ErrorCode>(['webhook_not_found', 'webhook_delivery_not_found', 'webhook_url_refused']);
 
-/** Codes of the public gallery: listed with it in skill-reference.md. */
+/** Codes of the public gallery (and the results bundle): listed with it in skill-reference.md. */
 const SHOWCASE_CODES = new Set<ErrorCode>([
+  'bundle_not_available',
   'gallery_not_open',
   'voting_closed',
   'vote_limit_reached',
@@ -603,6 +605,12 @@ People's choice, when the organizer opened a vote (\`voting\` on the event: wind
 team's project; \`DELETE\` the same path withdraws it), \`GET ${base}/events/{id}/votes/me\` (MCP \`get_my_votes\`).
 Counts stay hidden until publication; then \`GET ${base}/events/{id}/result/peoples-choice\` (MCP
 \`get_peoples_choice\`).
+
+Results bundle, once published: \`GET ${base}/events/{id}/result/bundle\` (MCP \`get_result_bundle\`): the
+rubric, normalisation, models, every score (human reviewers as \`reviewer-1\`, …), flags, the ranking
+and \`sha256\` (of its RFC 8785 canonical JSON without \`sha256\`). Save it and run
+\`npx hackathon results verify <file>\`: it recomputes the ranking from the scores alone and checks
+the hash; exit 0 only when both hold (1: which check failed and the first differing entry).
 
 ${errorRows('showcase')}
 

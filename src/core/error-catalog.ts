@@ -217,6 +217,10 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'The ranking of the event is not published yet (or never will be: the event is cancelled).',
     action: `The problem's \`event_status\` says where the event stands; results come after judging. Ask again after the \`Retry-After\` seconds (${POLL_MAX_SECONDS}); a cancelled event never publishes (no Retry-After): stop.`,
   },
+  bundle_not_available: {
+    when: 'The results were published before results bundles existed: this event has no verifiable bundle (its ranking is still at GET /api/v1/events/{id}/result).',
+    action: 'Do not retry; read the result instead. Only events published since bundles exist have one.',
+  },
   invalid_transition: {
     when: 'The event cannot move from its current status to the one asked for.',
     action: "Read the event's status and move it one allowed step at a time (the detail names the allowed ones).",

@@ -32,6 +32,7 @@ import {
   LeaderboardQuery,
   PublishBody,
   PublishResponse,
+  ResultBundleSchema,
   ResultEntrySchema,
   ResultQuery,
 } from '../results/results-schemas.js';
@@ -78,6 +79,7 @@ export const MCP_TOOL_NAMES = [
   'withdraw_vote',
   'get_my_votes',
   'get_peoples_choice',
+  'get_result_bundle',
   'create_event',
   'list_registrations',
   'approve_registration',
@@ -410,6 +412,18 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     pathArgs: ['event_id'],
     inputSchema: inputSchema({ event_id: eventIdArg }),
     outputSchema: objectOutput(PeoplesChoiceSchema),
+    list: false,
+  },
+  {
+    name: 'get_result_bundle',
+    description:
+      'The verifiable results bundle of a published event: rubric, normalisation, models, prompt template hash, every score (human reviewers as reviewer-1, …), flags, the ranking and sha256 (SHA-256 of its RFC 8785 canonical JSON without sha256). Save it and run `npx hackathon results verify <file>` to recompute the ranking from the scores. Before publication: results_not_published; published before bundles existed: bundle_not_available.',
+    annotations: read('Get the results bundle'),
+    method: 'GET',
+    path: '/events/{event_id}/result/bundle',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }),
+    outputSchema: objectOutput(ResultBundleSchema),
     list: false,
   },
   {

@@ -76,3 +76,12 @@ export async function storedScoreLine(
     scores_by_dimension: JSON.parse(row.by_dimension) as Record<string, number>,
   };
 }
+
+export async function insertResultBundle(db: Executor, row: { event_id: string; bundle: string; sha256: string; created_at: string }): Promise<void> {
+  await db.insertInto('result_bundles').values(row).execute();
+}
+
+/** The stored results bundle of a published event; undefined for events published before bundles existed. */
+export async function findResultBundle(db: Executor, eventId: string): Promise<{ bundle: string; sha256: string } | undefined> {
+  return db.selectFrom('result_bundles').select(['bundle', 'sha256']).where('event_id', '=', eventId).executeTakeFirst();
+}

@@ -16,6 +16,7 @@ import {
   NotModified,
   PublishBody,
   PublishResponse,
+  ResultBundleSchema,
   ResultEntries,
   ResultQuery,
   ReviewerOutliersResponse,
@@ -242,6 +243,34 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
         const page = await result.page();
         linkNext(reply, `${config.publicUrl}/api/v1/events/${encodeURIComponent(result.event.id)}/result`, q, page.nextCursor);
         return sendJson(reply, page.json);
+      },
+    );
+
+    app.get(
+      '/events/:id/result/bundle',
+      {
+        schema: {
+          tags: ['results'],
+          summary:
+            'The verifiable results bundle (public once published): rubric, normalisation, models, every score (human reviewers pseudonymous), flags and the ranking, with its SHA-256; `hackathon results verify` recomputes the ranking from it',
+          params: EventIdParams,
+          response: {
+            200: {
+              description: 'The bundle as stored at publication (canonical JSON, RFC 8785), as an attachment',
+              content: { 'application/json': { schema: ResultBundleSchema } },
+            },
+            304: NotModified,
+            ...problems('event_not_found', 'results_not_published', 'bundle_not_available'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const bundle = await results.resultBundle(request.principal, request.params.id);
+        const name = `${bundle.event.id.replace(/[^A-Za-z0-9_-]/g, '_')}-result-bundle.json`;
+        reply.header('ETag', bundle.etag).header('Cache-Control', RESULT_CACHE_CONTROL);
+        if (ifNoneMatch(request.headers['if-none-match'], bundle.etag)) return reply.code(304).send();
+        // The stored text, byte for byte: what the hash was computed over (with `sha256` in it).
+        return sendJson(reply.header('Content-Disposition', `attachment; filename="${name}"`), bundle.text);
       },
     );
   };

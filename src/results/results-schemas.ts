@@ -173,3 +173,59 @@ export const ReviewerOutliersResponse = Type.Object({
     { description: 'flagged reviewers first, then by the size of the offset' },
   ),
 });
+
+/** GET /events/:id/result/bundle: the verifiable results bundle (src/results/result-bundle.ts; docs/api.md). */
+export const ResultBundleSchema = Type.Object(
+  {
+    format: Type.String({ description: 'hackathon-results-bundle/1' }),
+    event: Type.Object({ id: Type.String(), name: Type.String(), published_at: Type.String() }),
+    rubric: Type.Object({
+      dimensions: Type.Array(
+        Type.Object({
+          key: Type.String({ description: 'the name scores are keyed by' }),
+          name: Type.String(),
+          weight: Type.Number({ description: 'weights are normalised by their sum' }),
+        }),
+      ),
+      scale: Type.Object({ min: Type.Number(), max: Type.Number() }),
+      score_decimals: Type.Integer({ description: 'published numbers carry this many decimals; ranks compare at this precision' }),
+    }),
+    tracks: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+    normalization: Type.Union([Type.Literal('none'), Type.Literal('zscore')]),
+    models: Type.Array(Type.String(), { description: 'identifiers of the models that scored' }),
+    prompt_template_sha256: Nullable(Type.String({ description: 'SHA-256 (hex) of the review prompt template (docs/api.md says what is hashed)' })),
+    projects: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        team_name: Type.String(),
+        track_id: Nullable(Type.String()),
+        first_submitted_at: Type.String({ description: 'the tie-breaker' }),
+      }),
+      { description: 'the ranked projects, by id' },
+    ),
+    scores: Type.Array(
+      Type.Object({
+        reviewer_kind: Type.Union([Type.Literal('model'), Type.Literal('human')]),
+        reviewer: Type.String({ description: 'the model identifier, or a human reviewer\'s pseudonym "reviewer-N"' }),
+        project_id: Type.String(),
+        scores: Type.Record(Type.String(), Type.Unknown(), { description: 'dimension name → score, raw, as the review gave it' }),
+      }),
+      { description: 'every succeeded review of a ranked project' },
+    ),
+    flags: Type.Array(
+      Type.Object({
+        project_id: Type.String(),
+        kind: Type.String(),
+        source: Type.String(),
+        status: Type.String(),
+        evidence: Type.String(),
+        detail: Nullable(Type.String()),
+      }),
+    ),
+    ranking: Type.Array(ResultEntrySchema, { description: 'the ranking as published (GET /events/{id}/result)' }),
+    peoples_choice: Type.Union([Type.Array(PeoplesChoiceEntrySchema), Type.Null()]),
+    sha256: Type.String({ description: 'SHA-256 (hex) of the canonical JSON (RFC 8785) of the bundle without this member' }),
+  },
+  { description: 'Everything the published ranking was computed from, frozen at publication; verify with `hackathon results verify`' },
+);

@@ -14,6 +14,7 @@ import { effectiveStatus } from '../events/status.js';
 import { csvRows } from './results-csv.js';
 import { MIN_CORRELATION_PROJECTS, OUTLIER_CORRELATION, OUTLIER_OFFSET, reviewerAgreement, type Normalization, type ReviewerReview } from './normalization.js';
 import { orderGroups, roundScore, SCORE_DECIMALS } from './ranking.js';
+import { buildBundle } from './result-bundle.js';
 import { judgedProjects } from '../submissions/judged-projects.js';
 import * as repo from './results-repo.js';
 import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
@@ -215,6 +216,8 @@ export function createResultsService(deps: {
   judgingProgress?: JudgingProgress;
   /** Told after a publication that queued mail, so the mail worker sends at once. */
   notifier?: Pick<Notifier, 'publish'>;
+  /** SHA-256 of the review prompt template (from the reviews domain), recorded in the results bundle. */
+  promptTemplateSha256?: string;
 }) {
   const { db, clock, events, standings } = deps;
 
@@ -440,6 +443,15 @@ export function createResultsService(deps: {
         // The entries live in result_entries; the tag is the hash of their whole array's bytes.
         await tx.updateTable('results').set({ etag }).where('event_id', '=', event.id).execute();
         const peoplesChoice = deps.peoplesChoice ? await deps.peoplesChoice(tx, event) : null;
+        // The verifiable bundle (result-bundle.ts): the ranking just stored, with what it was computed from.
+        const bundle = await buildBundle(tx, {
+          event,
+          publishedAt: stamp,
+          rankingPieces: pieces,
+          peoplesChoice,
+          promptTemplateSha256: deps.promptTemplateSha256 ?? null,
+        });
+        await repo.insertResultBundle(tx, { event_id: event.id, bundle: bundle.text, sha256: bundle.bundle.sha256, created_at: stamp });
         const feedbackReleased = opts.releaseFeedback === true;
         await tx
           .updateTable('events')
@@ -521,6 +533,26 @@ export function createResultsService(deps: {
         };
       },
     };
+  }
+
+  /**
+   * The published result's verifiable bundle (result-bundle.ts), for anyone who can see the event:
+   * its stored canonical JSON text, tagged by its sha256. Before publication, refused as the result
+   * is (results_not_published); an event published before bundles existed has none
+   * (bundle_not_available: a bundle built later could not vouch for what was published).
+   */
+  async function resultBundle(who: Principal | null, eventId: string): Promise<{ event: EventRecord; etag: string; text: string }> {
+    const event = await events.getPublic(eventId, who);
+    const row = await repo.findResultTag(db, event.id);
+    if (!row) throw notPublished(event, clock.now());
+    const stored = await repo.findResultBundle(db, event.id);
+    if (!stored) {
+      throw new AppError(
+        'bundle_not_available',
+        `The results of "${event.name}" were published before results bundles existed: there is no bundle for them. The ranking itself is at GET /events/${event.id}/result.`,
+      );
+    }
+    return { event, etag: `"${stored.sha256}"`, text: stored.bundle };
   }
 
   /**
@@ -616,7 +648,7 @@ export function createResultsService(deps: {
     };
   }
 
-  return { leaderboard, leaderboardCsv, publish, published, setFeedbackRelease, teamResult: teamResultOf, reviewerOutliers };
+  return { leaderboard, leaderboardCsv, publish, published, resultBundle, setFeedbackRelease, teamResult: teamResultOf, reviewerOutliers };
 }
 
 export type ResultsService = ReturnType<typeof createResultsService>;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Dimension, Track } from '../events/event-config.js';
 import { SCORE_MAX, SCORE_MIN } from './review-reply.js';
 
@@ -144,3 +145,39 @@ export function buildReviewPrompt({ event, project, repo, fence }: PromptInput):
   );
   return { system, user: parts.join('\n') };
 }
+
+/**
+ * The template's fingerprint, recorded in the verifiable results bundle (`prompt_template_sha256`):
+ * SHA-256 (hex) of the JSON array [system, user] that buildReviewPrompt makes for this fixed
+ * reference input (one track, two dimensions, a project with every field and a repository with a
+ * README, a tree and a note). Every fixed instruction text of the prompt is in it, so any change to
+ * the template's wording or layout changes the hash; the event's and projects' own data do not.
+ */
+const TEMPLATE_REFERENCE: PromptInput = {
+  event: {
+    name: '{event.name}',
+    description: '{event.description}',
+    tracks: [{ id: '{track.id}', name: '{track.name}', prize: '{track.prize}' }],
+    dimensions: [
+      { name: '{dimension.1}', weight: 1 },
+      { name: '{dimension.2}', weight: 1 },
+    ],
+  },
+  project: {
+    project_name: '{project.name}',
+    description: '{project.description}',
+    github_url: '{project.github_url}',
+    project_website: '{project.website}',
+    demo_video_url: '{project.demo_video_url}',
+    track_id: '{track.id}',
+    team_size: 1,
+  },
+  repo: { repo: '{repo}', readme: '{readme}', readmeTruncated: true, entries: ['{entry}'], entriesTruncated: true, notes: ['{note}'] },
+  fence: '0000000000000000',
+};
+export const REVIEW_PROMPT_TEMPLATE_SHA256: string = (() => {
+  const p = buildReviewPrompt(TEMPLATE_REFERENCE);
+  return createHash('sha256')
+    .update(JSON.stringify([p.system, p.user]), 'utf8')
+    .digest('hex');
+})();

@@ -262,6 +262,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(byFile.organizer).toEqual(expect.arrayContaining(['invalid_transition', 'not_judging', 'unscored_projects', 'event_locked']));
       expect(byFile.webhook).toEqual(['webhook_not_found', 'webhook_delivery_not_found', 'webhook_url_refused']);
       expect(byFile.showcase).toEqual([
+        'bundle_not_available',
         'gallery_not_open',
         'voting_closed',
         'vote_limit_reached',

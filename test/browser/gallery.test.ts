@@ -147,6 +147,12 @@ describe('project gallery pages (SQLite)', () => {
         .getByText(/Prize/)
         .count(),
     ).resolves.toBe(0);
+    // The verifiable results bundle is one click away, and downloads as JSON that verifies.
+    const bundleLink = page.getByRole('link', { name: 'Download the verifiable results' });
+    await expect(bundleLink.getAttribute('href')).resolves.toBe(`/api/v1/events/${eventId}/result/bundle`);
+    const bundle = await t.api('GET', `/events/${eventId}/result/bundle`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.body.ranking.map((e: any) => e.project_name)).toEqual(['Lighthouse', 'Pixel Garden', 'Tidy Bot']);
     await expectAccessible(page);
     await screenshot(page, 'result-prizes');
     await lighthouse.getByRole('link', { name: 'Lighthouse' }).click();

@@ -72,7 +72,7 @@ describe('project review page and reminders (SQLite)', () => {
       evidence,
       detail,
       evidence_key: `k-${id}`,
-      status: 'open',
+      status: 'open' as const,
       note: null,
       checked_by: null,
       checked_at: null,

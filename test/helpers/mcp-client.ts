@@ -22,6 +22,7 @@ export const EXPECTED_MCP_TOOLS = [
   'withdraw_vote',
   'get_my_votes',
   'get_peoples_choice',
+  'get_result_bundle',
   'create_event',
   'list_registrations',
   'approve_registration',

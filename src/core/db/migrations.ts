@@ -909,6 +909,19 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('project_flags_event_idx').on('project_flags').columns(['event_id', 'project_id']).execute();
     },
   },
+  '0228_result_bundles': {
+    async up(db) {
+      // The verifiable results bundle, built in the publication's transaction and never changed:
+      // its canonical JSON text (RFC 8785) and that text's SHA-256 without the `sha256` member.
+      await db.schema
+        .createTable('result_bundles')
+        .addColumn('event_id', 'text', (c) => c.primaryKey().references('events.id').onDelete('cascade'))
+        .addColumn('bundle', 'text', (c) => c.notNull())
+        .addColumn('sha256', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
   '0229_build_window': {
     async up(db) {
       // When hacking starts (build-window checks compare a repository's creation and first commit

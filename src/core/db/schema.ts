@@ -387,6 +387,16 @@ export interface PeoplesChoiceTable {
   votes: number;
 }
 
+/** A published result's verifiable bundle (src/results/result-bundle.ts), one per event, never changed. */
+export interface ResultBundlesTable {
+  event_id: string;
+  /** The bundle's canonical JSON (RFC 8785), `sha256` member included. */
+  bundle: string;
+  /** SHA-256 (hex) of the canonical JSON of the bundle without its `sha256` member. */
+  sha256: string;
+  created_at: string;
+}
+
 export interface ProjectFlagsTable {
   id: string;
   event_id: string;
@@ -531,6 +541,7 @@ export interface Database {
   reviewer_conflicts: ReviewerConflictsTable;
   reviewer_invitations: ReviewerInvitationsTable;
   results: ResultsTable;
+  result_bundles: ResultBundlesTable;
   users: UsersTable;
   sessions: SessionsTable;
   invite_codes: InviteCodesTable;

@@ -77,9 +77,14 @@ function Result({ event }: { event: PublicEvent }) {
         title={t('result.title', { name: event.name })}
         subtitle={event.result_announced_at ? t('result.subtitle', { date: f.dateTime(event.result_announced_at) }) : undefined}
         actions={
-          <Link className="btn btn-secondary" href={`/hackathons/${event.id}`}>
-            {t('result.back')}
-          </Link>
+          <>
+            <a className="btn btn-secondary" href={`/api/v1/events/${encodeURIComponent(event.id)}/result/bundle`} download title={t('result.bundleHint')}>
+              {t('result.bundle')}
+            </a>
+            <Link className="btn btn-secondary" href={`/hackathons/${event.id}`}>
+              {t('result.back')}
+            </Link>
+          </>
         }
       />
       {event.tracks.length > 0 ? (
