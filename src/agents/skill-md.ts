@@ -209,6 +209,7 @@ const ORGANIZER_TOOLS = new Set<string>([
   'list_reviews',
   'rerun_reviews',
   'get_project_reviews',
+  'set_project_flag',
   'remind_reviewer',
   'upload_event_media',
   'remove_event_media',

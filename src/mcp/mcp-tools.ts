@@ -36,7 +36,16 @@ import {
   ResultEntrySchema,
   ResultQuery,
 } from '../results/results-schemas.js';
-import { ListReviewsQuery, ProjectReviewsResponse, RerunBody, RerunResponse, ReviewSchema } from '../reviews/reviews-schemas.js';
+import {
+  EventProjectFlagParams,
+  FlagUpdateBody,
+  ListReviewsQuery,
+  ProjectFlagSchema,
+  ProjectReviewsResponse,
+  RerunBody,
+  RerunResponse,
+  ReviewSchema,
+} from '../reviews/reviews-schemas.js';
 import { ReminderSchema } from '../reviewers/reviewers-schemas.js';
 import { SubmitBody, SubmitResponse } from '../submissions/submissions-schemas.js';
 import { organizerPageQuery } from '../core/http/pagination.js';
@@ -93,6 +102,7 @@ export const MCP_TOOL_NAMES = [
   'list_reviews',
   'rerun_reviews',
   'get_project_reviews',
+  'set_project_flag',
   'remind_reviewer',
   'auto_assign_reviewers',
   'list_assignments',
@@ -589,6 +599,25 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
       project_id: { ...GalleryProjectParams.properties.project_id, description: 'the project id (prj_…), from get_leaderboard or list_reviews' },
     }),
     outputSchema: objectOutput(ProjectReviewsResponse),
+    list: false,
+  },
+  {
+    name: 'set_project_flag',
+    description:
+      "Organizers: mark a project's flag (screening: a passage addressed to the evaluator; build_window: what the GitHub repository shows) checked, with an optional note, or open again. The flags and their ids are in get_project_reviews; open ones are counted as open_flags in the projects list.",
+    annotations: write('Mark a flag checked or open', true, true),
+    method: 'PUT',
+    path: '/events/{event_id}/projects/{project_id}/flags/{flag_id}',
+    pathArgs: ['event_id', 'project_id', 'flag_id'],
+    inputSchema: inputSchema(
+      {
+        event_id: eventIdArg,
+        project_id: { ...projectIdArg, description: 'the project id (prj_…)' },
+        flag_id: { ...EventProjectFlagParams.properties.flag_id, description: 'the flag id (flg_…), from get_project_reviews' },
+      },
+      FlagUpdateBody,
+    ),
+    outputSchema: objectOutput(ProjectFlagSchema),
     list: false,
   },
   {

@@ -3,6 +3,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/data
 import { startFakeAnthropic, startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
+import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { REMOVED_MARKER } from '../../src/reviews/injection-screen.js';
 
 /**
@@ -226,6 +227,24 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     expect([bad.status, bad.body.code]).toEqual([422, 'validation_failed']);
     const reopened = await t.api('PUT', `/events/${eventId}/projects/${projectIds[0]}/flags/${flagId}`, { key: org.key, body: { status: 'open' } });
     expect(reopened.body).toMatchObject({ status: 'open', note: null, checked_at: null, checked_by: null });
+    // Agents do the same over MCP: the answer is the route's.
+    const client = await connectMcp(t, org.key);
+    try {
+      const viaMcp = toolOk(
+        await client.callTool({
+          name: 'set_project_flag',
+          arguments: { event_id: eventId, project_id: projectIds[0], flag_id: flagId, status: 'checked', note: 'Checked by our agent.' },
+        }),
+      );
+      expect(viaMcp).toMatchObject({ id: flagId, status: 'checked', note: 'Checked by our agent.' });
+      expect((await openFlags()).get(projectIds[0]!)).toBe(1);
+      const missing = toolProblem(
+        await client.callTool({ name: 'set_project_flag', arguments: { event_id: eventId, project_id: projectIds[1], flag_id: flagId, status: 'open' } }),
+      );
+      expect(missing).toMatchObject({ code: 'flag_not_found' });
+    } finally {
+      await client.close();
+    }
 
     // Nothing is queued twice: the scheduler and a second status change find the event started.
     await t.ctx.reviews.scheduleDue();

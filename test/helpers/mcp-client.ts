@@ -36,6 +36,7 @@ export const EXPECTED_MCP_TOOLS = [
   'list_reviews',
   'rerun_reviews',
   'get_project_reviews',
+  'set_project_flag',
   'remind_reviewer',
   'auto_assign_reviewers',
   'list_assignments',
