@@ -1,3 +1,4 @@
+import { actorOf } from '../core/audit.js';
 import { randomBytes, createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
@@ -336,6 +337,7 @@ export function createAuthService(deps: {
       if (!admins.includes(who.userId)) throw new AppError('forbidden', 'Only administrators may do this.');
       await repo.updateUser(tx, id, { ...(patch.role !== undefined ? { role: patch.role } : {}), disabled_at: disabledAt }, now);
       if (patch.disabled === true) await repo.revokeUserSessions(tx, id, now);
+      await repo.auditUserChange(tx, actorOf(who), user, { role, disabledAt }, now);
       return { ...user, role, disabled_at: disabledAt, updated_at: now };
     });
     // Cached principals carry the role and the enabled state: drop them everywhere.
