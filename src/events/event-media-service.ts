@@ -157,7 +157,15 @@ export function createEventMediaService(deps: { db: Db; clock: Clock; events: Ev
         .set(kind === 'cover' ? { cover_version: null, updated_at: now } : { logo_version: null, updated_at: now })
         .where('id', '=', event.id)
         .execute();
-      await recordAudit(tx, { eventId: event.id, actor: actorOf(who), action: 'event.media_removed', targetType: 'event_media', targetId: kind, data: { kind }, at: now });
+      await recordAudit(tx, {
+        eventId: event.id,
+        actor: actorOf(who),
+        action: 'event.media_removed',
+        targetType: 'event_media',
+        targetId: kind,
+        data: { kind },
+        at: now,
+      });
       return true;
     });
     if (removed) events.changed(event.id);

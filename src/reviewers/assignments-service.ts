@@ -190,7 +190,7 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
         action: 'assignment.auto',
         targetType: 'event',
         targetId: event.id,
-        data: { per_project: input.perProject, ...(input.sameDomain !== undefined ? { same_domain: input.sameDomain } : {}) },
+        data: { per_project: input.perProject, ...(input.sameDomain !== undefined ? { same_email_domain_conflicts: input.sameDomain } : {}) },
         at: iso(clock.now()),
       });
     });
@@ -213,9 +213,9 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
       });
       await syncIn(tx, event.id);
       const changes = fieldChanges(
-        { review_mode: s.mode, same_domain: s.sameDomain },
-        { review_mode: input.mode ?? s.mode, same_domain: input.sameDomain ?? s.sameDomain },
-        ['review_mode', 'same_domain'],
+        { review_mode: s.mode, same_email_domain_conflicts: s.sameDomain },
+        { review_mode: input.mode ?? s.mode, same_email_domain_conflicts: input.sameDomain ?? s.sameDomain },
+        ['review_mode', 'same_email_domain_conflicts'],
       );
       if (changes.length > 0) {
         await recordAudit(tx, {
