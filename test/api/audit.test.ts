@@ -278,10 +278,10 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
       const seen: Entry[] = [];
       let next: string | null = `${t.url}/api/v1${path}`;
       for (let pages = 0; next && pages < 4; pages++) {
-        const res = await fetch(next, { headers: { authorization: `Bearer ${key}` } });
+        const res: Response = await fetch(next, { headers: { authorization: `Bearer ${key}` } });
         expect(res.status).toBe(200);
         seen.push(...((await res.json()) as Entry[]));
-        const link = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+        const link: string | undefined = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
         // The link is on the public URL; the test server listens elsewhere.
         next = link ? `${t.url}${new URL(link).pathname}${new URL(link).search}` : null;
       }
