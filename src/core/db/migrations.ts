@@ -934,7 +934,9 @@ const migrations: Record<string, Migration> = {
         await sql`create trigger audit_log_no_update before update on audit_log begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
         await sql`create trigger audit_log_no_delete before delete on audit_log begin select raise(abort, 'audit_log is append-only'); end`.execute(db);
       } else {
-        await sql`create function audit_log_refuse() returns trigger language plpgsql as $$ begin raise exception 'audit_log is append-only'; end $$`.execute(db);
+        await sql`create function audit_log_refuse() returns trigger language plpgsql as $$ begin raise exception 'audit_log is append-only'; end $$`.execute(
+          db,
+        );
         await sql`create trigger audit_log_no_change before update or delete on audit_log for each row execute function audit_log_refuse()`.execute(db);
         await sql`create trigger audit_log_no_truncate before truncate on audit_log for each statement execute function audit_log_refuse()`.execute(db);
       }

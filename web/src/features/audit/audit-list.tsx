@@ -15,6 +15,7 @@ export function useAuditT() {
 }
 
 const MAX_VALUE = 160;
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** A stored value as one short line: text as is, the rest as JSON, long ones cut. */
 export function valueText(value: unknown, none: string): string {
@@ -53,6 +54,8 @@ export function AuditList({ entries, showEvent = false }: { entries: AuditEntry[
   const fmt = useFormat();
   if (entries.length === 0) return <EmptyState title={t('empty')} />;
   const actionText = (a: string) => (i18n.exists(`actions.${a}`, { ns: 'audit' }) ? t(`actions.${a}`) : a);
+  // An instant (a deadline) in the viewer's zone; anything else as text.
+  const shown = (v: unknown) => (typeof v === 'string' && INSTANT.test(v) ? <time dateTime={v}>{fmt.dateTime(v)}</time> : valueText(v, t('none')));
   const targetText = (x: string) => (i18n.exists(`targets.${x}`, { ns: 'audit' }) ? t(`targets.${x}`) : x);
   return (
     <ol className="audit-list" aria-label={t('title')}>
@@ -64,7 +67,8 @@ export function AuditList({ entries, showEvent = false }: { entries: AuditEntry[
             <div className="audit-head">
               <strong className="audit-action">{actionText(e.action)}</strong>
               <span className="small muted">
-                <time dateTime={e.created_at}>{fmt.dateTime(e.created_at)}</time> · {e.actor_user_id === null && e.actor_label === 'cli' ? t('cli') : e.actor_label}
+                <time dateTime={e.created_at}>{fmt.dateTime(e.created_at)}</time> ·{' '}
+                {e.actor_user_id === null && e.actor_label === 'cli' ? t('cli') : e.actor_label}
               </span>
             </div>
             <div className="small muted audit-target">
@@ -76,8 +80,7 @@ export function AuditList({ entries, showEvent = false }: { entries: AuditEntry[
               <ul className="audit-changes">
                 {changes.map((c) => (
                   <li key={c.field} className="small">
-                    <code>{c.field}</code>: <span className="audit-before">{valueText(c.before, t('none'))}</span> →{' '}
-                    <span className="audit-after">{valueText(c.after, t('none'))}</span>
+                    <code>{c.field}</code>: <span className="audit-before">{shown(c.before)}</span> → <span className="audit-after">{shown(c.after)}</span>
                   </li>
                 ))}
               </ul>
