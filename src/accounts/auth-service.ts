@@ -1,4 +1,4 @@
-import { actorOf } from '../core/audit.js';
+import { actorOf, CLI_ACTOR, recordAudit } from '../core/audit.js';
 import { randomBytes, createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
@@ -372,13 +372,31 @@ export function createAuthService(deps: {
       created_at: iso(now),
       created_by: who?.userId ?? null,
     };
-    await repo.insertInviteCode(db, row);
+    // The code itself is shown once and never stored or logged: the entry names its display prefix.
+    await db.transaction().execute(async (tx) => {
+      await repo.insertInviteCode(tx, row);
+      await recordAudit(tx, {
+        eventId: null,
+        actor: who ? actorOf(who) : CLI_ACTOR,
+        action: 'invite_code.created',
+        targetType: 'invite_code',
+        targetId: row.id,
+        data: { prefix, note: row.note, max_uses: row.max_uses, expires_at: row.expires_at },
+        at: row.created_at,
+      });
+    });
     return { row, code };
   }
 
   async function revokeInviteCode(who: Principal, id: string): Promise<void> {
     requireAdmin(who);
-    if (!(await repo.revokeInviteCode(db, id, iso(clock.now())))) throw new AppError('not_found', `no invite code ${id}`);
+    const now = iso(clock.now());
+    const found = await db.transaction().execute(async (tx) => {
+      if (!(await repo.revokeInviteCode(tx, id, now))) return false;
+      await recordAudit(tx, { eventId: null, actor: actorOf(who), action: 'invite_code.revoked', targetType: 'invite_code', targetId: id, at: now });
+      return true;
+    });
+    if (!found) throw new AppError('not_found', `no invite code ${id}`);
   }
 
   // ---- reviewers ----------------------------------------------------------------------------

@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   'user.disabled',
   'user.enabled',
   'api_key.revoked',
+  'invite_code.created',
+  'invite_code.revoked',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -258,6 +258,20 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
     expect(mine[4]).toMatchObject({ target_type: 'api_key', target_id: key.id, data: { prefix: key.prefix, user_id: target.id } });
     expect(JSON.stringify(mine)).not.toContain(key.key);
 
+    // Invite codes: named by id and display prefix, never by the code.
+    t.clock.advance(1000);
+    const created = await t.api('POST', '/admin/invite-codes', { key: admin.key, body: { note: 'for the jury' } });
+    expect(created.status, created.text).toBe(201);
+    t.clock.advance(1000);
+    expect((await t.api('DELETE', `/admin/invite-codes/${created.body.id}`, { key: admin.key })).status).toBe(204);
+    const codes = ((await t.api('GET', '/admin/audit?limit=2', { key: admin.key })).body as Entry[]).reverse();
+    expect(codes.map((e) => [e.action, e.target_type, e.target_id, e.actor_label])).toEqual([
+      ['invite_code.created', 'invite_code', created.body.id, admin.email],
+      ['invite_code.revoked', 'invite_code', created.body.id, admin.email],
+    ]);
+    expect(codes[0]!.data).toEqual({ prefix: created.body.prefix, note: 'for the jury', max_uses: 1, expires_at: null });
+    expect(JSON.stringify(codes)).not.toContain(created.body.code);
+
     const filtered = await t.api('GET', '/admin/audit?action=user.disabled', { key: admin.key });
     expect(filtered.status).toBe(200);
     expect((filtered.body as Entry[]).every((e) => e.action === 'user.disabled')).toBe(true);

@@ -42,6 +42,8 @@ export const messages = defineMessages({
       'user.disabled': 'Disabled an account',
       'user.enabled': 'Enabled an account',
       'api_key.revoked': 'Revoked an API key',
+      'invite_code.created': 'Created an invitation code',
+      'invite_code.revoked': 'Revoked an invitation code',
     },
     targets: {
       event: 'event',
@@ -52,6 +54,7 @@ export const messages = defineMessages({
       project: 'project',
       project_flag: 'flag',
       api_key: 'API key',
+      invite_code: 'invitation code',
     },
     reason: 'Reason: {{reason}}',
     final: 'final',
@@ -101,6 +104,8 @@ export const messages = defineMessages({
       'user.disabled': '停用了账号',
       'user.enabled': '启用了账号',
       'api_key.revoked': '吊销了 API 密钥',
+      'invite_code.created': '创建了邀请码',
+      'invite_code.revoked': '吊销了邀请码',
     },
     targets: {
       event: '活动',
@@ -111,6 +116,7 @@ export const messages = defineMessages({
       project: '作品',
       project_flag: '标记',
       api_key: 'API 密钥',
+      invite_code: '邀请码',
     },
     reason: '理由：{{reason}}',
     final: '最终',
