@@ -79,12 +79,29 @@ export interface AuditEntry {
   at: string;
 }
 
+const BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
+let lastMs = -1;
+let seq = 0;
+
+/**
+ * An entry's id: `newId`'s time prefix, then a counter of the entries this process wrote in the
+ * same millisecond (two base32 digits), then randomness. Entries share a millisecond when one
+ * action writes two (a role change and a disable in one PATCH); the counter keeps their order
+ * (the list sorts by created_at, then id) the order they were written in.
+ */
+function auditId(ms: number): string {
+  if (ms === lastMs) seq = Math.min(seq + 1, 32 * 32 - 1);
+  else [lastMs, seq] = [ms, 0];
+  const id = newId('aud', ms); // aud_ + 10 time + 12 random
+  return `${id.slice(0, 14)}${BASE32[Math.floor(seq / 32)]}${BASE32[seq % 32]}${id.slice(16)}`;
+}
+
 /** Appends one entry, in the caller's transaction. */
 export async function recordAudit(tx: Executor, entry: AuditEntry): Promise<void> {
   await tx
     .insertInto('audit_log')
     .values({
-      id: newId('aud', Date.parse(entry.at)),
+      id: auditId(Date.parse(entry.at)),
       event_id: entry.eventId,
       actor_user_id: entry.actor.userId,
       actor_label: entry.actor.label,

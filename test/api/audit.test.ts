@@ -258,6 +258,16 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
     expect(mine[4]).toMatchObject({ target_type: 'api_key', target_id: key.id, data: { prefix: key.prefix, user_id: target.id } });
     expect(JSON.stringify(mine)).not.toContain(key.key);
 
+    // One PATCH that changes both: two entries of the same moment, in the order they were written.
+    const both = await quickUser(t);
+    await step(() => t.api('PATCH', `/admin/users/${both.id}`, { key: admin.key, body: { role: 'organizer', disabled: true } }), 200);
+    const pair = ((await t.api('GET', '/admin/audit?limit=2', { key: admin.key })).body as Entry[]).reverse();
+    expect(pair.map((e) => [e.action, e.target_id])).toEqual([
+      ['user.role_changed', both.id],
+      ['user.disabled', both.id],
+    ]);
+    expect(pair[0]!.created_at).toBe(pair[1]!.created_at);
+
     // Invite codes: named by id and display prefix, never by the code.
     t.clock.advance(1000);
     const created = await t.api('POST', '/admin/invite-codes', { key: admin.key, body: { note: 'for the jury' } });
