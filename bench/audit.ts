@@ -152,7 +152,9 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
         );
       }
       const ratio = l.rps / s.rps;
-      console.log(`[${dialect}] ${name}: large/small first page req/s ${ratio.toFixed(2)} (${ratio >= 0.8 ? 'the large page is at most 20 % slower' : 'the large page is MORE than 20 % slower'})`);
+      console.log(
+        `[${dialect}] ${name}: large/small first page req/s ${ratio.toFixed(2)} (${ratio >= 0.8 ? 'the large page is at most 20 % slower' : 'the large page is MORE than 20 % slower'})`,
+      );
     }
   } finally {
     await app.close();
