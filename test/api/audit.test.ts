@@ -8,6 +8,7 @@ import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { tinyPng } from '../helpers/images.js';
 import { quickUser } from '../helpers/quick-users.js';
+import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 
 const DAY = 86_400_000;
 
@@ -350,6 +351,24 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
       const res = await t.api('GET', '/admin/audit', { key: who.key });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('forbidden');
+    }
+  });
+
+  it('reads the log over MCP (get_audit_log) with the route’s authorization and filter', async () => {
+    const eventId = await createEvent(t, org.key);
+    await step(() => t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { name: 'Over MCP' } }), 200);
+    const stranger = await quickUser(t, 'organizer');
+    const [mine, theirs] = [await connectMcp(t, org.key, 'audit-test'), await connectMcp(t, stranger.key, 'audit-test')];
+    try {
+      const page = toolOk(await mine.callTool({ name: 'get_audit_log', arguments: { event_id: eventId } }));
+      expect(page.items.map((e: Entry) => e.action)).toEqual(['event.updated', 'event.created']);
+      expect(page.items[0].data.changes).toEqual([{ field: 'name', before: 'Agents Hack', after: 'Over MCP' }]);
+      expect(page.next_cursor).toBeNull();
+      const filtered = toolOk(await mine.callTool({ name: 'get_audit_log', arguments: { event_id: eventId, action: 'event.created' } }));
+      expect(filtered.items.map((e: Entry) => e.action)).toEqual(['event.created']);
+      expect(toolProblem(await theirs.callTool({ name: 'get_audit_log', arguments: { event_id: eventId } }))).toMatchObject({ code: 'forbidden' });
+    } finally {
+      await Promise.all([mine.close(), theirs.close()]);
     }
   });
 
