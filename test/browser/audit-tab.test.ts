@@ -116,6 +116,30 @@ describe("organizer's audit tab (SQLite)", () => {
     }
   });
 
+  it("lists the site's actions in the admin area, the role change by its admin included", { timeout: 60_000 }, async () => {
+    const admin = await t.user('admin');
+    const target = await t.user();
+    t.clock.advance(1000);
+    expect((await t.api('PATCH', `/admin/users/${target.id}`, { key: admin.key, body: { role: 'organizer' } })).status).toBe(200);
+    const { page, context, problems } = await openPage(browser);
+    page.setDefaultTimeout(10_000);
+    await signInSession(context, t.url, admin.email, PASSWORD);
+    await page.goto(`${t.url}/admin/audit`);
+    await settled(page);
+    const log = page.getByRole('list', { name: 'Audit log' });
+    await log.waitFor();
+    const first = log.locator(':scope > li').first();
+    await expect(first.getAttribute('data-action')).resolves.toBe('user.role_changed');
+    await expect(first.textContent()).resolves.toContain(admin.email);
+    await expect(first.locator('.audit-changes li').allTextContents()).resolves.toEqual(['role: user → organizer']);
+    // The event's actions are there too, each naming its event.
+    await expect(log.locator('[data-action="results.published"]').textContent()).resolves.toContain(eventId);
+    await expectAccessible(page);
+    await screenshot(page, 'admin-audit-en');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('reads in Chinese, phone and desktop', { timeout: 60_000 }, async () => {
     for (const viewport of ['desktop', 'phone'] as const) {
       const { page, context, problems } = await openPage(browser, { locale: 'zh-CN', viewport });
