@@ -208,7 +208,8 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
       await repo.updateEvent(tx, id, { ...configColumns(config), ...(nextStatus ? { status: nextStatus, status_changed_at: stamp } : {}), updated_at: stamp });
       let coBefore: string[] | undefined;
       if (coEmails) {
-        coBefore = (await tx.selectFrom('event_co_organizers').select('email').where('event_id', '=', id).orderBy('email').execute()).map((r) => r.email);
+        // Sorted here, as the new list is below: the database's collation need not agree with code point order.
+        coBefore = (await tx.selectFrom('event_co_organizers').select('email').where('event_id', '=', id).execute()).map((r) => r.email).sort();
         await tx.deleteFrom('event_co_organizers').where('event_id', '=', id).execute();
         for (const email of coEmails) await tx.insertInto('event_co_organizers').values({ event_id: id, email, created_at: stamp }).execute();
       }

@@ -323,6 +323,24 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
     expect(wrong.body.code).toBe('validation_failed');
   });
 
+  it('logs no entry for an edit that changes nothing (the same values, co-organizers in another order)', async () => {
+    const eventId = await createEvent(t, org.key, { co_organizers: ['b-x@example.com', 'a.y@example.com', 'ab@example.com'] });
+    await step(
+      () =>
+        t.api('PATCH', `/events/${eventId}`, {
+          key: org.key,
+          body: { co_organizers: ['ab@example.com', 'a.y@example.com', 'b-x@example.com'], name: 'Agents Hack' },
+        }),
+      200,
+    );
+    expect((await eventLog(eventId)).map((e) => e.action)).toEqual(['event.created']);
+    await step(() => t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { co_organizers: ['ab@example.com'] } }), 200);
+    const [edit] = await eventLog(eventId);
+    expect(edit!.data.changes).toEqual([
+      { field: 'co_organizers', before: ['a.y@example.com', 'ab@example.com', 'b-x@example.com'], after: ['ab@example.com'] },
+    ]);
+  });
+
   it('shows an event’s log to its owners, co-organizers and admins only', async () => {
     const coOrg = await quickUser(t, 'organizer');
     const eventId = await createEvent(t, org.key, { co_organizers: [coOrg.email], registration_config: { open: true, auto_approve: true, fields: [] } });
