@@ -16,7 +16,7 @@ const DOMAIN_RANKS = [
   ['registrations'],
   ['submissions', 'teams'],
   ['results', 'reviewers', 'reviews', 'stats', 'participants'],
-  ['showcase'],
+  ['showcase', 'audit'],
 ];
 
 /** Surfaces sit on top of the domains: they present them (agent material, API docs, MCP, the web app's pages). */

@@ -11,6 +11,7 @@ import type { EventsService } from './events/events-service.js';
 import type { EventMediaService } from './events/event-media-service.js';
 import type { RegistrationsService } from './registrations/registrations-service.js';
 import type { ReviewsService } from './reviews/reviews-service.js';
+import type { AuditService } from './audit/audit-service.js';
 import type { ReviewersService } from './reviewers/reviewers-service.js';
 import type { AssignmentsService } from './reviewers/assignments-service.js';
 import type { StandingsRefresher } from './results/standings-refresh.js';
@@ -48,6 +49,8 @@ export interface AppContext {
   registrations: RegistrationsService;
   /** AI reviews: judging scheduler, workers, organizer view and re-run. */
   reviews: ReviewsService;
+  /** The audit log's reading side (organizer and admin views); actions write it through core/audit.ts. */
+  audit: AuditService;
   submissions: SubmissionsService;
   mailer: Mailer;
   reviewers: ReviewersService;

@@ -49,6 +49,8 @@ import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
 import { REVIEW_PROMPT_TEMPLATE_SHA256 } from './reviews/review-prompt.js';
 import { reviewsRoutes } from './reviews/reviews-routes.js';
+import { auditRoutes } from './audit/audit-routes.js';
+import { createAuditService } from './audit/audit-service.js';
 import { statsRoutes } from './stats/stats-routes.js';
 import { participantsRoutes } from './participants/participants-routes.js';
 import { createReviewsService, type ScoreLineOf } from './reviews/reviews-service.js';
@@ -224,6 +226,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   }
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const gallery = createGalleryService({ db, clock, events });
+  const audit = createAuditService({ db, events });
   const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log });
   const settings = createSettingsService({ db, clock });
@@ -277,6 +280,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     results,
     standings,
     reviews,
+    audit,
     webhooks,
     mailWorker,
     settings,
@@ -382,6 +386,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(assignmentsRoutes(ctx));
       await api.register(resultsRoutes(ctx));
       await api.register(reviewsRoutes(ctx));
+      await api.register(auditRoutes(ctx));
       await api.register(statsRoutes(ctx));
       await api.register(participantsRoutes(ctx));
       await api.register(mcpRoutes(ctx));

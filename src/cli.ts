@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { insertInviteCode } from './accounts/accounts-repo.js';
 import { createAccountsService, ROLES } from './accounts/accounts-service.js';
+import { CLI_ACTOR, recordAudit } from './core/audit.js';
 import { generateInviteCode } from './accounts/invite-codes.js';
 import { newId } from './core/ids.js';
 import { ConfigError, loadConfig, type Config } from './core/config.js';
@@ -249,7 +250,7 @@ export async function main(argv: string[]): Promise<void> {
       try {
         await migrateToLatest(database.db);
         const { code, hash, prefix } = generateInviteCode();
-        await insertInviteCode(database.db, {
+        const row = {
           id: newId('icd'),
           code_hash: hash,
           prefix,
@@ -260,6 +261,19 @@ export async function main(argv: string[]): Promise<void> {
           revoked_at: null,
           created_at: new Date().toISOString(),
           created_by: null,
+        };
+        // With its audit entry (actor `cli`, the code's display prefix only), in one transaction.
+        await database.db.transaction().execute(async (tx) => {
+          await insertInviteCode(tx, row);
+          await recordAudit(tx, {
+            eventId: null,
+            actor: CLI_ACTOR,
+            action: 'invite_code.created',
+            targetType: 'invite_code',
+            targetId: row.id,
+            data: { prefix, note: row.note, max_uses: row.max_uses, expires_at: row.expires_at },
+            at: row.created_at,
+          });
         });
         process.stdout.write(`${code}\n`);
       } finally {

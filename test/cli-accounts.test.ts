@@ -50,6 +50,22 @@ describe('hackathon CLI: account switches and invite codes', () => {
     expect((await cli(['users', 'set-role', '--email', 'root@example.com', '--role', 'user'], env)).code).toBe(0);
     expect(await roles()).toMatchObject({ role: 'user' });
     expect((await cli(['users', 'disable', '--email', 'second@example.com'], env)).code).toBe(4);
+    // What the CLI changed is in the audit log, by `cli`; what it refused is not.
+    const log = await withDb((db) =>
+      db
+        .selectFrom('audit_log')
+        .select(['action', 'actor_label', 'actor_user_id', 'data'])
+        .where('target_type', '=', 'user')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+    );
+    expect(log.map((e) => [e.action, e.actor_label, e.actor_user_id])).toEqual([
+      ['user.disabled', 'cli', null],
+      ['user.enabled', 'cli', null],
+      ['user.role_changed', 'cli', null],
+    ]);
+    expect(JSON.parse(log[2]!.data)).toEqual({ email: 'root@example.com', changes: [{ field: 'role', before: 'admin', after: 'user' }] });
   });
 
   it('invite-codes create prints the code once and stores only its hash', async () => {
@@ -59,6 +75,10 @@ describe('hackathon CLI: account switches and invite codes', () => {
     expect(code).toMatch(/^inv_[0-9A-Za-z]{24}$/);
     const row = await withDb((db) => db.selectFrom('invite_codes').selectAll().executeTakeFirstOrThrow());
     expect(row).toMatchObject({ code_hash: hashInviteCode(code), max_uses: 3, uses: 0, note: 'meetup', created_by: null });
+    const entry = await withDb((db) => db.selectFrom('audit_log').selectAll().where('action', '=', 'invite_code.created').executeTakeFirstOrThrow());
+    expect(entry).toMatchObject({ actor_label: 'cli', actor_user_id: null, target_type: 'invite_code', target_id: row.id, event_id: null });
+    expect(JSON.parse(entry.data)).toEqual({ prefix: row.prefix, note: 'meetup', max_uses: 3, expires_at: null });
+    expect(entry.data).not.toContain(code);
     const bad = await cli(['invite-codes', 'create', '--uses', '0'], env);
     expect(bad.code).toBe(2);
   });

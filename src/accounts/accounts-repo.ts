@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../core/db/index.js';
+import { recordAudit, type AuditActor } from '../core/audit.js';
 import type { ApiKeyRow, InviteCodeRow, KeyScope, Role, SessionRow, SignupRequestsTable, UserRow } from '../core/db/schema.js';
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
@@ -360,4 +361,39 @@ export async function lockActiveAdmins(db: Executor, dialect: 'sqlite' | 'postgr
     .where('disabled_at', 'is', null)
     .execute();
   return (await active().execute()).map((r) => r.id);
+}
+
+/**
+ * The audit entries of a change to an account (an admin's PATCH, the CLI's `users set-role`,
+ * `users disable/enable`), in its transaction: one per thing that changed.
+ */
+export async function auditUserChange(
+  tx: Executor,
+  actor: AuditActor,
+  user: Pick<UserRow, 'id' | 'email' | 'role' | 'disabled_at'>,
+  next: { role: Role; disabledAt: string | null },
+  now: string,
+): Promise<void> {
+  if (next.role !== user.role) {
+    await recordAudit(tx, {
+      eventId: null,
+      actor,
+      action: 'user.role_changed',
+      targetType: 'user',
+      targetId: user.id,
+      data: { email: user.email, changes: [{ field: 'role', before: user.role, after: next.role }] },
+      at: now,
+    });
+  }
+  if ((user.disabled_at === null) !== (next.disabledAt === null)) {
+    await recordAudit(tx, {
+      eventId: null,
+      actor,
+      action: next.disabledAt === null ? 'user.enabled' : 'user.disabled',
+      targetType: 'user',
+      targetId: user.id,
+      data: { email: user.email },
+      at: now,
+    });
+  }
 }

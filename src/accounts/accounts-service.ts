@@ -1,3 +1,4 @@
+import { CLI_ACTOR, recordAudit, type AuditActor } from '../core/audit.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db, type Executor } from '../core/db/index.js';
@@ -147,12 +148,14 @@ export function createAccountsService(deps: {
     }
   }
 
-  async function setRole(email: string, role: Role): Promise<PublicUser> {
+  async function setRole(email: string, role: Role, actor: AuditActor = CLI_ACTOR): Promise<PublicUser> {
     if (!ROLES.includes(role)) throw new AppError('validation_failed', `role must be one of ${ROLES.join(', ')}`);
     const user = await requireUser(email);
     await db.transaction().execute(async (tx) => {
       if (role !== 'admin') await refuseLastAdmin(tx, user.id);
-      await repo.updateUserRole(tx, user.id, role, iso(clock.now()));
+      const now = iso(clock.now());
+      await repo.updateUserRole(tx, user.id, role, now);
+      await repo.auditUserChange(tx, actor, user, { role, disabledAt: user.disabled_at }, now);
     });
     invalidateAuth();
     return { id: user.id, email: user.email, role, created_at: user.created_at };
@@ -237,13 +240,26 @@ export function createAccountsService(deps: {
    * Revokes by key id or display prefix; refuses an ambiguous prefix. The prefix may carry the
    * ellipsis `keys create` prints after it (`hk_AbCdEfGh…`).
    */
-  async function revokeKey(target: string, ownerId?: string): Promise<ApiKeyRow> {
+  async function revokeKey(target: string, ownerId?: string, actor: AuditActor = CLI_ACTOR): Promise<ApiKeyRow> {
     const idOrPrefix = target.trim().replace(/(…|\.\.\.)$/, '');
     const rows = (await repo.findApiKey(db, idOrPrefix)).filter((k) => !ownerId || k.user_id === ownerId);
     if (rows.length === 0) throw new AppError('key_not_found', `no API key ${idOrPrefix}`);
     if (rows.length > 1) throw new AppError('validation_failed', `${idOrPrefix} matches ${rows.length} keys; use the key id`);
     const key = rows[0]!;
-    await repo.revokeApiKey(db, key.id, iso(clock.now()));
+    await db.transaction().execute(async (tx) => {
+      const now = iso(clock.now());
+      await repo.revokeApiKey(tx, key.id, now);
+      // The key by its id and display prefix, never its secret.
+      await recordAudit(tx, {
+        eventId: null,
+        actor,
+        action: 'api_key.revoked',
+        targetType: 'api_key',
+        targetId: key.id,
+        data: { prefix: key.prefix, name: key.name, user_id: key.user_id },
+        at: now,
+      });
+    });
     invalidateAuth();
     return key;
   }
@@ -358,7 +374,7 @@ export function createAccountsService(deps: {
   }
 
   /** Disables or enables an account by e-mail (CLI); disabling ends its sessions, and its keys stop working. */
-  async function setDisabled(email: string, disabled: boolean): Promise<UserRow> {
+  async function setDisabled(email: string, disabled: boolean, actor: AuditActor = CLI_ACTOR): Promise<UserRow> {
     const user = await requireUser(email);
     const now = iso(clock.now());
     const disabledAt = disabled ? (user.disabled_at ?? now) : null;
@@ -366,6 +382,7 @@ export function createAccountsService(deps: {
       if (disabled) await refuseLastAdmin(tx, user.id);
       await repo.updateUser(tx, user.id, { disabled_at: disabledAt }, now);
       if (disabled) await repo.revokeUserSessions(tx, user.id, now);
+      await repo.auditUserChange(tx, actor, user, { role: user.role, disabledAt }, now);
     });
     invalidateAuth();
     return { ...user, disabled_at: disabledAt };

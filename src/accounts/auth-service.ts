@@ -1,3 +1,4 @@
+import { actorOf, CLI_ACTOR, recordAudit } from '../core/audit.js';
 import { randomBytes, createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
@@ -336,6 +337,7 @@ export function createAuthService(deps: {
       if (!admins.includes(who.userId)) throw new AppError('forbidden', 'Only administrators may do this.');
       await repo.updateUser(tx, id, { ...(patch.role !== undefined ? { role: patch.role } : {}), disabled_at: disabledAt }, now);
       if (patch.disabled === true) await repo.revokeUserSessions(tx, id, now);
+      await repo.auditUserChange(tx, actorOf(who), user, { role, disabledAt }, now);
       return { ...user, role, disabled_at: disabledAt, updated_at: now };
     });
     // Cached principals carry the role and the enabled state: drop them everywhere.
@@ -370,13 +372,31 @@ export function createAuthService(deps: {
       created_at: iso(now),
       created_by: who?.userId ?? null,
     };
-    await repo.insertInviteCode(db, row);
+    // The code itself is shown once and never stored or logged: the entry names its display prefix.
+    await db.transaction().execute(async (tx) => {
+      await repo.insertInviteCode(tx, row);
+      await recordAudit(tx, {
+        eventId: null,
+        actor: who ? actorOf(who) : CLI_ACTOR,
+        action: 'invite_code.created',
+        targetType: 'invite_code',
+        targetId: row.id,
+        data: { prefix, note: row.note, max_uses: row.max_uses, expires_at: row.expires_at },
+        at: row.created_at,
+      });
+    });
     return { row, code };
   }
 
   async function revokeInviteCode(who: Principal, id: string): Promise<void> {
     requireAdmin(who);
-    if (!(await repo.revokeInviteCode(db, id, iso(clock.now())))) throw new AppError('not_found', `no invite code ${id}`);
+    const now = iso(clock.now());
+    const found = await db.transaction().execute(async (tx) => {
+      if (!(await repo.revokeInviteCode(tx, id, now))) return false;
+      await recordAudit(tx, { eventId: null, actor: actorOf(who), action: 'invite_code.revoked', targetType: 'invite_code', targetId: id, at: now });
+      return true;
+    });
+    if (!found) throw new AppError('not_found', `no invite code ${id}`);
   }
 
   // ---- reviewers ----------------------------------------------------------------------------

@@ -216,6 +216,7 @@ const ORGANIZER_TOOLS = new Set<string>([
   'auto_assign_reviewers',
   'list_assignments',
   'set_assignment',
+  'get_audit_log',
 ]);
 
 /**
@@ -455,6 +456,11 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
    \`release_feedback\` (default false) lets each team read its reviews (scores, human comments, AI
    summaries; reviewers never named) in \`result.feedback\` of its \`my-registration\`. Switch it later:
    \`PUT ${base}/events/{id}/results/feedback\` \`{"released": true|false}\` (\`409 results_not_published\` before).
+
+5. **Audit**: every organizer and admin action on the event (registration decisions, edits with each
+   field's \`before\` and \`after\`, reviewer invitations and assignments, re-runs, flag decisions,
+   publication) is logged with who did it, newest first: \`GET ${base}/events/$EVENT_ID/audit\`
+   (\`action\` filters, e.g. \`?action=registration.approved\`; paginated). The log is append-only.
 
 ## Answers
 

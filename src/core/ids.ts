@@ -19,7 +19,8 @@ function encodeRandom(bytes: number): string {
   return out;
 }
 
-export type IdPrefix = 'evt' | 'reg' | 'prj' | 'usr' | 'key' | 'rev' | 'inv' | 'res' | 'ses' | 'icd' | 'pwr' | 'sgr' | 'whk' | 'msg' | 'tinv' | 'mql' | 'flg';
+export type IdPrefix =
+  'evt' | 'reg' | 'prj' | 'usr' | 'key' | 'rev' | 'inv' | 'res' | 'ses' | 'icd' | 'pwr' | 'sgr' | 'whk' | 'msg' | 'tinv' | 'mql' | 'flg' | 'aud';
 
 /**
  * Prefixed, time-sortable identifiers (`evt_01hx…`): the prefix tells a reader what an id names,

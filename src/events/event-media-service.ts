@@ -5,6 +5,7 @@ import type { EventMediaKind } from '../core/db/schema.js';
 import { AppError } from '../core/errors.js';
 import { declaredImageType, imageTypeOfName, sniffImage, type ImageType } from '../core/image-format.js';
 import type { Principal } from '../core/principal.js';
+import { actorOf, recordAudit } from '../core/audit.js';
 import { iso } from '../core/time.js';
 import type { EventsService } from './events-service.js';
 
@@ -131,6 +132,15 @@ export function createEventMediaService(deps: { db: Db; clock: Clock; events: Ev
         .set(kind === 'cover' ? { cover_version: mediaVersion(sha256), updated_at: now } : { logo_version: mediaVersion(sha256), updated_at: now })
         .where('id', '=', event.id)
         .execute();
+      await recordAudit(tx, {
+        eventId: event.id,
+        actor: actorOf(who),
+        action: 'event.media_uploaded',
+        targetType: 'event_media',
+        targetId: kind,
+        data: { kind, content_type: info.type, size: bytes.length, width: info.width, height: info.height, sha256 },
+        at: now,
+      });
     });
     events.changed(event.id);
     return { kind, content_type: info.type, size: bytes.length, width: info.width, height: info.height, sha256, updated_at: now };
@@ -147,6 +157,15 @@ export function createEventMediaService(deps: { db: Db; clock: Clock; events: Ev
         .set(kind === 'cover' ? { cover_version: null, updated_at: now } : { logo_version: null, updated_at: now })
         .where('id', '=', event.id)
         .execute();
+      await recordAudit(tx, {
+        eventId: event.id,
+        actor: actorOf(who),
+        action: 'event.media_removed',
+        targetType: 'event_media',
+        targetId: kind,
+        data: { kind },
+        at: now,
+      });
       return true;
     });
     if (removed) events.changed(event.id);

@@ -1,4 +1,5 @@
 import type { Principal } from '../core/principal.js';
+import { actorOf, fieldChanges, recordAudit } from '../core/audit.js';
 import type { Clock } from '../core/clock.js';
 import type { Db, DatabaseHandle } from '../core/db/index.js';
 import { AppError, validationError, type FieldError } from '../core/errors.js';
@@ -6,10 +7,30 @@ import { normaliseEmailAddress } from '../core/email-address.js';
 import { newId } from '../core/ids.js';
 import { iso } from '../core/time.js';
 import type { EventCatalog } from './event-catalog.js';
-import { buildEventConfig, publicationDeadlineErrors, type EventConfigInput } from './event-config.js';
+import { buildEventConfig, publicationDeadlineErrors, type EventConfig, type EventConfigInput } from './event-config.js';
 import { configColumns, fromRow, type EventRecord } from './events-model.js';
 import * as repo from './events-repo.js';
 import { effectiveStatus, normaliseStatusFilter, statusFromInput, transitionAllowed, type EventStatus, type EventStatusInput } from './status.js';
+
+/** The event's settings an edit may change, as the audit log compares them (EventConfig's keys). */
+const AUDITED_EVENT_FIELDS = [
+  'name',
+  'description',
+  'registration_deadline',
+  'submission_deadline',
+  'time_zone',
+  'tracks',
+  'dimensions',
+  'models',
+  'gallery_visibility',
+  'voting',
+  'normalization',
+  'registration_open',
+  'auto_approve',
+  'fields',
+  'max_team_size',
+  'min_team_size',
+] as const satisfies ReadonlyArray<keyof EventConfig>;
 
 export interface EventInput extends EventConfigInput {
   status?: EventStatusInput;
@@ -116,6 +137,15 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
       for (const email of coEmails ?? []) {
         await tx.insertInto('event_co_organizers').values({ event_id: id, email, created_at: now }).execute();
       }
+      await recordAudit(tx, {
+        eventId: id,
+        actor: actorOf(who),
+        action: 'event.created',
+        targetType: 'event',
+        targetId: id,
+        data: { name: config.name, status, co_organizers: coEmails ?? [] },
+        at: now,
+      });
     });
     catalog.changed(id);
     return (await load(id))!;
@@ -176,9 +206,19 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
           throw new AppError('event_locked', 'the results are published; the normalization they used can no longer change');
       }
       await repo.updateEvent(tx, id, { ...configColumns(config), ...(nextStatus ? { status: nextStatus, status_changed_at: stamp } : {}), updated_at: stamp });
+      let coBefore: string[] | undefined;
       if (coEmails) {
+        // Sorted here, as the new list is below: the database's collation need not agree with code point order.
+        coBefore = (await tx.selectFrom('event_co_organizers').select('email').where('event_id', '=', id).execute()).map((r) => r.email).sort();
         await tx.deleteFrom('event_co_organizers').where('event_id', '=', id).execute();
         for (const email of coEmails) await tx.insertInto('event_co_organizers').values({ event_id: id, email, created_at: stamp }).execute();
+      }
+      // One entry per edit, with every field it changed (deadlines, dimensions and weights, tracks,
+      // voting, status, co-organizers…): before and after as stored.
+      const changes = fieldChanges({ ...event, status: current }, { ...config, status: nextStatus ?? current }, [...AUDITED_EVENT_FIELDS, 'status']);
+      if (coEmails && coBefore) changes.push(...fieldChanges({ co_organizers: coBefore }, { co_organizers: [...coEmails].sort() }, ['co_organizers']));
+      if (changes.length > 0) {
+        await recordAudit(tx, { eventId: id, actor: actorOf(who), action: 'event.updated', targetType: 'event', targetId: id, data: { changes }, at: stamp });
       }
     });
     catalog.changed(id);

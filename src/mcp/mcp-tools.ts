@@ -70,6 +70,7 @@ import {
   TeamSchema,
 } from '../teams/teams-schemas.js';
 
+import { AuditEntrySchema, EventAuditQuery } from '../audit/audit-schemas.js';
 import { GalleryItem, GalleryProject, GalleryProjectParams, GalleryQuery } from '../showcase/gallery-schemas.js';
 import { MyVotesSchema, PeoplesChoiceSchema, VoteSchema } from '../showcase/voting-schemas.js';
 
@@ -124,6 +125,7 @@ export const MCP_TOOL_NAMES = [
   'withdraw_registration',
   'upload_event_media',
   'remove_event_media',
+  'get_audit_log',
 ] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
@@ -895,6 +897,18 @@ export const MCP_TOOLS: readonly ToolSpec[] = withIdempotencyArgs([
     list: false,
     idempotencyKey: false,
     noContent: true,
+  },
+  {
+    name: 'get_audit_log',
+    description:
+      "Organizers: your event's audit log, newest first: every organizer and admin action on it (registration decisions, event edits with each field's before and after, reviewer invitations and assignments, re-runs, flag decisions, publication) with who did it (one page; filter by action).",
+    annotations: read('Read the audit log'),
+    method: 'GET',
+    path: '/events/{event_id}/audit',
+    pathArgs: ['event_id'],
+    inputSchema: inputSchema({ event_id: eventIdArg }, EventAuditQuery),
+    outputSchema: listOutput(AuditEntrySchema),
+    list: true,
   },
 ]);
 

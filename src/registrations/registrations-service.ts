@@ -1,3 +1,4 @@
+import { actorOf, recordAudit } from '../core/audit.js';
 import { MAIL_QUEUED, queueNotification } from '../notifications/notification-queue.js';
 import { sql } from 'kysely';
 import type { Principal } from '../core/principal.js';
@@ -312,6 +313,15 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
         .returningAll()
         .executeTakeFirst();
       if (row) {
+        await recordAudit(tx, {
+          eventId: event.id,
+          actor: actorOf(who),
+          action: decision === 'approved' ? 'registration.approved' : 'registration.rejected',
+          targetType: 'registration',
+          targetId: row.id,
+          data: { team_name: row.team_name, ...(decision === 'rejected' ? { reason: row.reason, final: row.rejected_final === 1 } : {}) },
+          at: stamp,
+        });
         await enqueueWebhookEvent(tx, {
           type: 'registration.decided',
           eventId: event.id,

@@ -1,3 +1,4 @@
+import { actorOf, recordAudit } from '../core/audit.js';
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Principal } from '../core/principal.js';
@@ -458,6 +459,15 @@ export function createResultsService(deps: {
           .set({ status: 'ended', result_announced_at: stamp, updated_at: stamp, feedback_released: feedbackReleased ? 1 : 0 })
           .where('id', '=', event.id)
           .execute();
+        await recordAudit(tx, {
+          eventId: event.id,
+          actor: actorOf(who),
+          action: 'results.published',
+          targetType: 'event',
+          targetId: event.id,
+          data: { force: opts.force === true, feedback_released: feedbackReleased, normalization: event.normalization, etag: `"${etag}"` },
+          at: stamp,
+        });
         mailsQueued = await queueResultMails(tx, event, placed, now);
         await enqueueWebhookEvent(tx, { type: 'results.published', eventId: event.id, data: { event_id: event.id, published_at: stamp }, at: stamp });
         return {
@@ -562,13 +572,26 @@ export function createResultsService(deps: {
   async function setFeedbackRelease(who: Principal, eventId: string, released: boolean) {
     const event = await events.getOwned(eventId, who);
     const stamp = iso(clock.now());
-    const done = await db
-      .updateTable('events')
-      .set({ feedback_released: released ? 1 : 0, updated_at: stamp })
-      .where('id', '=', event.id)
-      .where((eb) => eb.exists(eb.selectFrom('results').select('results.event_id').whereRef('results.event_id', '=', 'events.id')))
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) === 0) throw notPublished(event, clock.now());
+    const done = await db.transaction().execute(async (tx) => {
+      const res = await tx
+        .updateTable('events')
+        .set({ feedback_released: released ? 1 : 0, updated_at: stamp })
+        .where('id', '=', event.id)
+        .where((eb) => eb.exists(eb.selectFrom('results').select('results.event_id').whereRef('results.event_id', '=', 'events.id')))
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return false;
+      await recordAudit(tx, {
+        eventId: event.id,
+        actor: actorOf(who),
+        action: released ? 'feedback.released' : 'feedback.withheld',
+        targetType: 'event',
+        targetId: event.id,
+        data: { changes: [{ field: 'feedback_released', before: event.feedback_released, after: released }] },
+        at: stamp,
+      });
+      return true;
+    });
+    if (!done) throw notPublished(event, clock.now());
     events.changed(event.id);
     return { event_id: event.id, feedback_released: released, updated_at: stamp };
   }

@@ -1,3 +1,4 @@
+import { actorOf, fieldChanges, recordAudit } from '../core/audit.js';
 import type { Clock } from '../core/clock.js';
 import type { Db, Executor } from '../core/db/index.js';
 import { AppError, validationError } from '../core/errors.js';
@@ -183,6 +184,15 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
       });
       await repo.deleteUnreviewedAssignments(tx, event.id);
       await syncIn(tx, event.id);
+      await recordAudit(tx, {
+        eventId: event.id,
+        actor: actorOf(who),
+        action: 'assignment.auto',
+        targetType: 'event',
+        targetId: event.id,
+        data: { per_project: input.perProject, ...(input.sameDomain !== undefined ? { same_email_domain_conflicts: input.sameDomain } : {}) },
+        at: iso(clock.now()),
+      });
     });
     return summary(event.id);
   }
@@ -202,6 +212,22 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
         ...(input.sameDomain !== undefined ? { sameDomain: input.sameDomain } : {}),
       });
       await syncIn(tx, event.id);
+      const changes = fieldChanges(
+        { review_mode: s.mode, same_email_domain_conflicts: s.sameDomain },
+        { review_mode: input.mode ?? s.mode, same_email_domain_conflicts: input.sameDomain ?? s.sameDomain },
+        ['review_mode', 'same_email_domain_conflicts'],
+      );
+      if (changes.length > 0) {
+        await recordAudit(tx, {
+          eventId: event.id,
+          actor: actorOf(who),
+          action: 'assignment.mode_changed',
+          targetType: 'event',
+          targetId: event.id,
+          data: { changes },
+          at: iso(clock.now()),
+        });
+      }
     });
     return summary(event.id);
   }
@@ -269,6 +295,10 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
           extra: { reviewer_ids: conflicted },
         });
       }
+      const before = (await repo.assignmentRows(tx, event.id))
+        .filter((r) => r.project_id === projectId)
+        .map((r) => r.reviewer_id)
+        .sort();
       await repo.deleteProjectAssignments(tx, event.id, projectId);
       await repo.insertAssignments(
         tx,
@@ -278,13 +308,22 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
         iso(clock.now()),
       );
       await syncIn(tx, event.id);
+      await recordAudit(tx, {
+        eventId: event.id,
+        actor: actorOf(who),
+        action: 'assignment.set',
+        targetType: 'project',
+        targetId: projectId,
+        data: { changes: [{ field: 'reviewer_ids', before, after: [...wanted].sort() }] },
+        at: iso(clock.now()),
+      });
     });
     const rows = (await repo.assignmentRows(db, event.id)).filter((r) => r.project_id === projectId);
     return { project_id: projectId, reviewer_ids: rows.map((r) => r.reviewer_id).sort(), manual: rows.some((r) => r.source === 'manual') };
   }
 
   /** Records a conflict (the reviewer's own declaration or an organizer's): the pair's assignment and review go. */
-  async function addConflict(eventId: string, projectId: string, reviewerId: string, by: 'reviewer' | 'organizer', event: EventRecord) {
+  async function addConflict(eventId: string, projectId: string, reviewerId: string, by: 'reviewer' | 'organizer', event: EventRecord, organizer?: Principal) {
     requireUnpublished(event);
     await db.transaction().execute(async (tx) => {
       await repo.lockEvent(tx, eventId);
@@ -296,12 +335,24 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
       }
       await repo.insertConflict(tx, { event_id: eventId, project_id: projectId, reviewer_id: reviewerId, declared_by: by, created_at: iso(clock.now()) });
       await syncIn(tx, eventId);
+      // An organizer's declaration is an organizer action; a reviewer's own is not logged.
+      if (organizer) {
+        await recordAudit(tx, {
+          eventId,
+          actor: actorOf(organizer),
+          action: 'conflict.declared',
+          targetType: 'project',
+          targetId: projectId,
+          data: { reviewer_id: reviewerId },
+          at: iso(clock.now()),
+        });
+      }
     });
   }
 
   async function organizerAddConflict(who: Principal, eventId: string, reviewerId: string, projectId: string) {
     const event = await events.getOwned(eventId, who);
-    await addConflict(event.id, projectId, reviewerId, 'organizer', event);
+    await addConflict(event.id, projectId, reviewerId, 'organizer', event, who);
   }
 
   async function organizerRemoveConflict(who: Principal, eventId: string, reviewerId: string, projectId: string) {
@@ -310,7 +361,18 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
     const removed = await db.transaction().execute(async (tx) => {
       await repo.lockEvent(tx, event.id);
       const gone = await repo.deleteConflict(tx, event.id, projectId, reviewerId);
-      if (gone) await syncIn(tx, event.id);
+      if (gone) {
+        await syncIn(tx, event.id);
+        await recordAudit(tx, {
+          eventId: event.id,
+          actor: actorOf(who),
+          action: 'conflict.removed',
+          targetType: 'project',
+          targetId: projectId,
+          data: { reviewer_id: reviewerId },
+          at: iso(clock.now()),
+        });
+      }
       return gone;
     });
     if (!removed) throw new AppError('not_found', `no declared conflict of ${reviewerId} with ${projectId}`);

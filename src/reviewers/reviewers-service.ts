@@ -1,3 +1,4 @@
+import { actorOf, recordAudit } from '../core/audit.js';
 import type { AccountsService, CreatedKey } from '../accounts/accounts-service.js';
 import type { PasswordLockout } from '../accounts/password-lockout.js';
 import type { Principal } from '../core/principal.js';
@@ -141,7 +142,20 @@ export function createReviewersService(deps: {
         `No SMTP_URL configured: the invitation e-mail for ${email} was written to ${delivery.file}. Invitation link: ${link}`,
       );
     }
-    await repo.deleteOlderUnusedInvitations(db, event.id, email, invitation.id);
+    // The invitation counts once its mail is out: the older ones go and the audit entry is written
+    // together (never the token: the invitation is named by its id and e-mail).
+    await db.transaction().execute(async (tx) => {
+      await repo.deleteOlderUnusedInvitations(tx, event.id, email, invitation.id);
+      await recordAudit(tx, {
+        eventId: event.id,
+        actor: actorOf(who),
+        action: 'reviewer.invited',
+        targetType: 'reviewer_invitation',
+        targetId: invitation.id,
+        data: { email, expires_at: invitation.expires_at },
+        at: invitation.created_at,
+      });
+    });
     return { invitation, delivery: delivery.mode };
   }
 
@@ -191,13 +205,29 @@ export function createReviewersService(deps: {
     if (effectiveStatus(event, clock.now()) === 'ended') {
       throw new AppError('results_already_published', 'The results are published; the reviews behind them stay.');
     }
-    const removed = await db.transaction().execute((tx) => repo.removeReviewer(tx, event.id, userId));
+    const removed = await db.transaction().execute(async (tx) => {
+      if (!(await repo.removeReviewer(tx, event.id, userId))) return false;
+      await recordAudit(tx, { eventId: event.id, actor: actorOf(who), action: 'reviewer.removed', targetType: 'user', targetId: userId, at: iso(clock.now()) });
+      return true;
+    });
     if (!removed) throw new AppError('not_found', `${userId} is not a reviewer of this event`);
   }
 
   async function revokeInvitation(who: Principal, eventId: string, invitationId: string): Promise<void> {
     const event = await events.getOwned(eventId, who);
-    if (!(await repo.deleteUnusedInvitation(db, event.id, invitationId))) {
+    const revoked = await db.transaction().execute(async (tx) => {
+      if (!(await repo.deleteUnusedInvitation(tx, event.id, invitationId))) return false;
+      await recordAudit(tx, {
+        eventId: event.id,
+        actor: actorOf(who),
+        action: 'reviewer.invitation_revoked',
+        targetType: 'reviewer_invitation',
+        targetId: invitationId,
+        at: iso(clock.now()),
+      });
+      return true;
+    });
+    if (!revoked) {
       throw new AppError('invitation_not_found', `no unused invitation ${invitationId} in this event`);
     }
   }

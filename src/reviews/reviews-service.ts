@@ -1,3 +1,4 @@
+import { actorOf, recordAudit } from '../core/audit.js';
 import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
@@ -228,7 +229,20 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     }
     await startJudging(event.id); // in case the scheduler has not seen the event yet
     const statuses: ReviewStatus[] = body.model && body.status !== 'failed' ? ['failed', 'succeeded'] : ['failed'];
-    const n = await repo.requeue(db, { eventId: event.id, statuses, now: iso(clock.now()), ...(body.model ? { model: body.model } : {}) });
+    const stamp = iso(clock.now());
+    const n = await db.transaction().execute(async (tx) => {
+      const requeued = await repo.requeue(tx, { eventId: event.id, statuses, now: stamp, ...(body.model ? { model: body.model } : {}) });
+      await recordAudit(tx, {
+        eventId: event.id,
+        actor: actorOf(who),
+        action: 'review.rerun',
+        targetType: 'event',
+        targetId: event.id,
+        data: { model: body.model ?? null, statuses, requeued },
+        at: stamp,
+      });
+      return requeued;
+    });
     log().info({ event: event.id, model: body.model ?? null, requeued: n }, 'reviews re-queued');
     if (n > 0) {
       await failUnconfigured();
@@ -252,14 +266,28 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     const checked = change.status === 'checked';
     const stamp = iso(clock.now());
     const note = change.note?.trim() || null;
-    const row = await db
-      .updateTable('project_flags')
-      .set({ status: change.status, note, checked_by: checked ? who.userId : null, checked_at: checked ? stamp : null, updated_at: stamp })
-      .where('id', '=', flagId)
-      .where('event_id', '=', event.id)
-      .where('project_id', '=', projectId)
-      .returning(['id', 'kind', 'source', 'evidence', 'detail', 'status', 'note', 'checked_by', 'checked_at', 'created_at'])
-      .executeTakeFirst();
+    const row = await db.transaction().execute(async (tx) => {
+      const updated = await tx
+        .updateTable('project_flags')
+        .set({ status: change.status, note, checked_by: checked ? who.userId : null, checked_at: checked ? stamp : null, updated_at: stamp })
+        .where('id', '=', flagId)
+        .where('event_id', '=', event.id)
+        .where('project_id', '=', projectId)
+        .returning(['id', 'kind', 'source', 'evidence', 'detail', 'status', 'note', 'checked_by', 'checked_at', 'created_at'])
+        .executeTakeFirst();
+      if (updated) {
+        await recordAudit(tx, {
+          eventId: event.id,
+          actor: actorOf(who),
+          action: checked ? 'flag.checked' : 'flag.reopened',
+          targetType: 'project_flag',
+          targetId: updated.id,
+          data: { project_id: projectId, kind: updated.kind, note },
+          at: stamp,
+        });
+      }
+      return updated;
+    });
     if (!row) throw new AppError('flag_not_found', `no flag ${flagId} on project ${projectId} of this event`);
     return row;
   }

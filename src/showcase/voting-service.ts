@@ -1,3 +1,4 @@
+import { actorOf, recordAudit } from '../core/audit.js';
 import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import type { Db, Executor } from '../core/db/index.js';
@@ -246,13 +247,25 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
   async function setExcluded(who: Principal, eventId: string, projectId: string, excluded: boolean): Promise<void> {
     const event = await events.getOwned(eventId, who);
     if (event.status === 'ended') throw new AppError('results_already_published', 'The vote was counted at publication; it can no longer change.');
-    const res = await db
-      .updateTable('projects')
-      .set({ vote_excluded: excluded ? 1 : 0 })
-      .where('id', '=', projectId)
-      .where('event_id', '=', event.id)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw new AppError('project_not_found', `no project ${projectId} in this event`);
+    const found = await db.transaction().execute(async (tx) => {
+      const res = await tx
+        .updateTable('projects')
+        .set({ vote_excluded: excluded ? 1 : 0 })
+        .where('id', '=', projectId)
+        .where('event_id', '=', event.id)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return false;
+      await recordAudit(tx, {
+        eventId: event.id,
+        actor: actorOf(who),
+        action: excluded ? 'vote.excluded' : 'vote.included',
+        targetType: 'project',
+        targetId: projectId,
+        at: iso(clock.now()),
+      });
+      return true;
+    });
+    if (!found) throw new AppError('project_not_found', `no project ${projectId} in this event`);
   }
 
   /** Counts the vote into the people's choice, inside the publication's transaction (null when the event has no vote). */

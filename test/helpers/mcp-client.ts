@@ -58,6 +58,7 @@ export const EXPECTED_MCP_TOOLS = [
   'withdraw_registration',
   'upload_event_media',
   'remove_event_media',
+  'get_audit_log',
 ] as const;
 
 /** An official MCP SDK client on the test server's /api/v1/mcp, authenticated with `key`. */

@@ -417,6 +417,24 @@ export interface ProjectFlagsTable {
   updated_at: string;
 }
 
+/** The append-only audit log of organizer and admin actions (src/core/audit.ts). */
+export interface AuditLogTable {
+  id: string;
+  /** The event the action concerns; null for site-wide ones (roles, users, keys). No foreign key. */
+  event_id: string | null;
+  /** Null for the CLI. */
+  actor_user_id: string | null;
+  /** The actor's e-mail at the time, or 'cli'. */
+  actor_label: string;
+  /** Dotted name: registration.approved, event.updated, results.published, … */
+  action: string;
+  target_type: string;
+  target_id: string;
+  /** JSON object: `changes: [{field, before, after}]` for edits, reason etc. for decisions. */
+  data: string;
+  created_at: string;
+}
+
 export interface ResultEntriesTable {
   event_id: string;
   position: number;
@@ -534,6 +552,7 @@ export interface Database {
   peoples_choice: PeoplesChoiceTable;
   project_flags: ProjectFlagsTable;
   github_repo_facts: GithubRepoFactsTable;
+  audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
   reviews: ReviewsTable;
   event_reviewers: EventReviewersTable;
@@ -573,6 +592,7 @@ export type TeamMemberRow = Selectable<TeamMembersTable>;
 export type TeamInvitationRow = Selectable<TeamInvitationsTable>;
 export type ReviewRow = Selectable<ReviewsTable>;
 export type ProjectFlagRow = Selectable<ProjectFlagsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
 export type InvitationRow = Selectable<ReviewerInvitationsTable>;
 export type ResultRow = Selectable<ResultsTable>;
 export type MailQueueRow = Selectable<MailQueueTable>;

@@ -1,4 +1,5 @@
 import { messages as admin } from '../features/admin/messages';
+import { messages as audit } from '../features/audit/messages';
 import { messages as auth } from '../features/auth/messages';
 import { messages as keys } from '../features/keys/messages';
 import { formMessages as organizerForm } from '../features/organizer/form-messages';
@@ -19,6 +20,7 @@ export const ALL_MESSAGES: Record<string, MessageBundle> = {
   auth,
   keys,
   admin,
+  audit,
   organizer,
   'organizer-form': organizerForm,
   reviewer,

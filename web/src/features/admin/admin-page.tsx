@@ -12,6 +12,7 @@ import { EmptyState, ErrorState, Loading, NotFound, ProblemAlert } from '../../u
 import { codeStatus, endOfDayIso, signupLink, todayInputValue, type CodeStatus } from '../keys/key-logic';
 import { publicUrlOf, useSite } from '../../lib/site';
 import { messages } from './messages';
+import { AuditList, useAuditT } from '../audit/audit-list';
 import { CellLabel } from '../../ui/cell-label';
 import './admin.css';
 
@@ -25,7 +26,7 @@ export default function AdminPage({ params }: { params: { tab?: string } }) {
   const { t } = useT('admin', messages);
   const tab = params.tab;
   if (tab === undefined) return <Redirect to="/admin/users" replace />;
-  if (tab !== 'users' && tab !== 'invite-codes') return <NotFound />;
+  if (tab !== 'users' && tab !== 'invite-codes' && tab !== 'audit') return <NotFound />;
   return (
     <div className="stack">
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
@@ -34,10 +35,40 @@ export default function AdminPage({ params }: { params: { tab?: string } }) {
         tabs={[
           { href: '/admin/users', label: t('tabs.users') },
           { href: '/admin/invite-codes', label: t('tabs.codes') },
+          { href: '/admin/audit', label: t('tabs.audit') },
         ]}
       />
-      {tab === 'users' ? <UsersTab /> : <CodesTab />}
+      {tab === 'users' ? <UsersTab /> : tab === 'audit' ? <AuditTab /> : <CodesTab />}
     </div>
+  );
+}
+
+// ---------------------------------------------------------------- audit
+
+/** The whole audit log (every event, and site-wide actions), newest first, "load more" paging. */
+function AuditTab() {
+  const { t } = useAuditT();
+  const common = useT();
+  const log = useInfiniteQuery({
+    queryKey: ['admin-audit'],
+    queryFn: ({ pageParam }) => apiPage('/admin/audit', { query: { limit: 50, cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
+  if (log.isPending) return <Loading />;
+  if (log.isError) return <ErrorState error={log.error} onRetry={() => void log.refetch()} />;
+  return (
+    <section className="stack" aria-label={t('title')}>
+      <p className="muted">{t('intro')}</p>
+      <AuditList entries={log.data.pages.flatMap((p) => p.items)} showEvent />
+      {log.hasNextPage ? (
+        <div>
+          <Button variant="secondary" busy={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
+            {common.t('actions.loadMore')}
+          </Button>
+        </div>
+      ) : null}
+    </section>
   );
 }
 

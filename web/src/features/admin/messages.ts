@@ -5,7 +5,7 @@ export const messages = defineMessages({
   en: {
     title: 'Administration',
     subtitle: 'People, roles and who may sign up.',
-    tabs: { label: 'Administration sections', users: 'Users', codes: 'Invitation codes' },
+    tabs: { label: 'Administration sections', users: 'Users', codes: 'Invitation codes', audit: 'Audit log' },
     users: {
       search: 'Search',
       searchHint: 'E-mail address or name',
@@ -80,7 +80,7 @@ export const messages = defineMessages({
   'zh-CN': {
     title: '管理',
     subtitle: '用户、角色以及谁可以注册。',
-    tabs: { label: '管理分区', users: '用户', codes: '邀请码' },
+    tabs: { label: '管理分区', users: '用户', codes: '邀请码', audit: '操作日志' },
     users: {
       search: '搜索',
       searchHint: '邮箱地址或姓名',

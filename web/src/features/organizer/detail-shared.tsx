@@ -57,7 +57,7 @@ export function useStats(id: string) {
 }
 
 /** The event's paginated owner lists. */
-type EventListPath = '/events/{id}/leaderboard' | '/events/{id}/reviews' | '/events/{id}/registrations' | '/events/{id}/projects';
+type EventListPath = '/events/{id}/leaderboard' | '/events/{id}/reviews' | '/events/{id}/registrations' | '/events/{id}/projects' | '/events/{id}/audit';
 
 /** A paginated owner list ("Load more"), polled like everything on the page. */
 export function usePagedList<P extends EventListPath>(id: string, name: string, path: P, query: Query<P> = {}) {

@@ -20,6 +20,7 @@ const TABS: { slug: string; label: string; Component: ComponentType<TabProps> }[
   { slug: 'leaderboard', label: 'leaderboard', Component: lazy(() => import('./detail-leaderboard')) },
   { slug: 'voting', label: 'voting', Component: lazy(() => import('./detail-voting')) },
   { slug: 'publish', label: 'publish', Component: lazy(() => import('./detail-publish')) },
+  { slug: 'audit', label: 'audit', Component: lazy(() => import('./detail-audit')) },
 ];
 
 export default function EventDetailPage() {
