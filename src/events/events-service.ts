@@ -18,6 +18,7 @@ const AUDITED_EVENT_FIELDS = [
   'description',
   'registration_deadline',
   'submission_deadline',
+  'hacking_starts_at',
   'time_zone',
   'tracks',
   'dimensions',
@@ -31,6 +32,9 @@ const AUDITED_EVENT_FIELDS = [
   'max_team_size',
   'min_team_size',
 ] as const satisfies ReadonlyArray<keyof EventConfig>;
+/** Every setting is audited: a key added to EventConfig and not listed above fails the typecheck here. */
+const everyFieldAudited: Exclude<keyof EventConfig, (typeof AUDITED_EVENT_FIELDS)[number]> extends never ? true : never = true;
+void everyFieldAudited;
 
 export interface EventInput extends EventConfigInput {
   status?: EventStatusInput;

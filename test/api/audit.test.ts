@@ -81,12 +81,14 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
     const eventId = await createEvent(t, org.key, { models: ['openai/gpt-4o-mini'], registration_config: { open: true, auto_approve: false, fields: [] } });
     const before = (await t.api('GET', `/events/${eventId}`, { key: org.key })).body;
     const newDeadline = new Date(t.clock.now().getTime() + 3 * DAY).toISOString();
+    const hackingStarts = new Date(t.clock.now().getTime() + DAY / 2).toISOString();
     await step(
       () =>
         t.api('PATCH', `/events/${eventId}`, {
           key: org.key,
           body: {
             submission_deadline: newDeadline,
+            hacking_starts_at: hackingStarts,
             dimensions: [
               { name: 'impact', weight: 3 },
               { name: 'craft', weight: 1 },
@@ -189,6 +191,7 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
     const find = (action: string) => log.filter((e) => e.action === action).reverse();
     expect(find('event.updated')[0]!.data.changes).toEqual([
       { field: 'submission_deadline', before: before.submission_deadline, after: newDeadline },
+      { field: 'hacking_starts_at', before: null, after: hackingStarts },
       {
         field: 'dimensions',
         before: [
