@@ -97,10 +97,12 @@ describe("organizer's audit tab (SQLite)", () => {
       ]);
       const edit = log.locator(':scope > li').nth(3);
       // The deadline's before and after, as instants shown in the viewer's zone.
-      await expect(edit.locator('.audit-changes li code').allTextContents()).resolves.toEqual(['submission_deadline']);
+      // The setting by its name on the pages (its API name on hover).
+      await expect(edit.locator('.audit-changes li span[title]').allTextContents()).resolves.toEqual(['Submission deadline']);
+      await expect(edit.locator('.audit-changes li span[title]').getAttribute('title')).resolves.toBe('submission_deadline');
       await expect(edit.locator('.audit-changes time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')))).resolves.toEqual([before, after]);
       await expect(edit.locator('.audit-changes time').first().textContent()).resolves.toContain('GMT+9');
-      await expect(log.locator(':scope > li').nth(1).locator('.audit-changes li').allTextContents()).resolves.toEqual(['status: open → judging']);
+      await expect(log.locator(':scope > li').nth(1).locator('.audit-changes li').allTextContents()).resolves.toEqual(['Status: open → judging']);
       await expect(log.locator(':scope > li').first().textContent()).resolves.toContain(org.email);
       await expect(log.locator(':scope > li').nth(2).textContent()).resolves.toContain('Note: harmless');
       // The time is shown in the viewer's zone (Tokyo, UTC+9).

@@ -57,6 +57,8 @@ export function AuditList({ entries, showEvent = false }: { entries: AuditEntry[
   // An instant (a deadline) in the viewer's zone; anything else as text.
   const shown = (v: unknown) => (typeof v === 'string' && INSTANT.test(v) ? <time dateTime={v}>{fmt.dateTime(v)}</time> : valueText(v, t('none')));
   const targetText = (x: string) => (i18n.exists(`targets.${x}`, { ns: 'audit' }) ? t(`targets.${x}`) : x);
+  // A setting by its name on the pages; one the page does not know by its API name.
+  const fieldName = (f: string) => (i18n.exists(`fields.${f}`, { ns: 'audit' }) ? <span title={f}>{t(`fields.${f}`)}</span> : <code>{f}</code>);
   return (
     <ol className="audit-list" aria-label={t('title')}>
       {entries.map((e) => {
@@ -80,7 +82,7 @@ export function AuditList({ entries, showEvent = false }: { entries: AuditEntry[
               <ul className="audit-changes">
                 {changes.map((c) => (
                   <li key={c.field} className="small">
-                    <code>{c.field}</code>: <span className="audit-before">{shown(c.before)}</span> → <span className="audit-after">{shown(c.after)}</span>
+                    {fieldName(c.field)}: <span className="audit-before">{shown(c.before)}</span> → <span className="audit-after">{shown(c.after)}</span>
                   </li>
                 ))}
               </ul>
