@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
+import { verifyBundle } from '../../src/results/result-bundle.js';
 import { parseCsv } from '../helpers/csv.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type TestApp } from '../helpers/harness.js';
@@ -196,6 +197,15 @@ describe.each(DIALECTS)("people's choice voting (%s)", (dialect) => {
     expect(served.body).toEqual({ event_id: eventId, enabled: true, entries: published.body.peoples_choice });
     // The judged ranking is its own: P0 scored best.
     expect(published.body.entries[0].project_id).toBe(teams[0]!.project);
+    // The verifiable bundle carries the same people's choice, under its hash: it verifies as
+    // published, and a vote count changed afterwards is refused.
+    const bundle = await t.api<any>('GET', `/events/${eventId}/result/bundle`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.body.peoples_choice).toEqual(published.body.peoples_choice);
+    expect(verifyBundle(bundle.body).ok).toBe(true);
+    const tampered = structuredClone(bundle.body);
+    tampered.peoples_choice[0].votes += 1;
+    expect(verifyBundle(tampered).sha256.ok).toBe(false);
     // The organizer's CSV carries each project's people's choice place and votes next to its rank.
     const csv = await t.api('GET', `/events/${eventId}/leaderboard.csv`, { key: org.key });
     expect(csv.status).toBe(200);
