@@ -34,7 +34,9 @@ const repoKey = (url: string | null) => {
 /**
  * Build-window checks in the background (never in a submission request). A project is due when its
  * github_url was never checked or changed since its last completed check (projects.build_window_url),
- * and a skipped check's retry time (build_window_retry_at) has come. A pass:
+ * or the event's hacking start moved since (projects.build_window_start: the repository's cached
+ * facts are compared again, usually without a GitHub call), and a skipped check's retry time
+ * (build_window_retry_at) has come. A pass:
  *
  * - flags the same repository submitted by another team of the event (no GitHub call), on both sides;
  * - reads the repository's facts from github_repo_facts when fresher than FACTS_TTL_MS, else from the
@@ -44,7 +46,7 @@ const repoKey = (url: string | null) => {
  *   records the retry time on the project and, for a rate limit, asks GitHub nothing more until
  *   then in this process. Reviews never wait for any of this.
  *
- * A re-check after a github_url change removes the project's open build_window flags the new check
+ * A re-check after a github_url change or a moved start removes the project's open build_window flags the new check
  * no longer finds (and the other projects' open duplicate flags that named it for the old
  * repository); flags an organizer marked checked are kept as the record of what they saw.
  * Two processes checking the same project at once record each flag once (flags are unique per
@@ -67,11 +69,20 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
         'projects.registration_id',
         'projects.github_url',
         'projects.build_window_url',
+        'projects.build_window_start',
         'events.hacking_starts_at',
         'events.registration_deadline',
       ])
       .where('events.status', 'not in', ['cancelled', 'ended'])
-      .where((eb) => eb.or([eb('projects.build_window_url', 'is', null), eb('projects.build_window_url', '!=', eb.ref('projects.github_url'))]))
+      .where((eb) =>
+        eb.or([
+          eb('projects.build_window_url', 'is', null),
+          eb('projects.build_window_url', '!=', eb.ref('projects.github_url')),
+          // The organizer moved the hacking start (or the registration deadline standing for it).
+          eb('projects.build_window_start', 'is', null),
+          eb('projects.build_window_start', '!=', eb.fn.coalesce('events.hacking_starts_at', 'events.registration_deadline')),
+        ]),
+      )
       .where((eb) => eb.or([eb('projects.build_window_retry_at', 'is', null), eb('projects.build_window_retry_at', '<=', now)]))
       .orderBy('projects.updated_at')
       .orderBy('projects.id')
@@ -154,7 +165,7 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
     if (p.build_window_url !== null) await dropStale(p.event_id, p.id, key, own);
     await db
       .updateTable('projects')
-      .set({ build_window_url: p.github_url, build_window_retry_at: null })
+      .set({ build_window_url: p.github_url, build_window_start: hackingStart(p), build_window_retry_at: null })
       .where('id', '=', p.id)
       // Changed again meanwhile: stays due for the new URL.
       .where('github_url', '=', p.github_url)

@@ -187,6 +187,20 @@ describe.each(DIALECTS)('build-window checks (%s)', (dialect) => {
     expect(await t.ctx.reviews.checkBuildWindows()).toBe(2);
     expect(await flagsOf(eventId, p.id)).toEqual([]);
     expect(await flagsOf(eventId, q.id)).toEqual([]);
+
+    // The organizer moves the start (back to the registration deadline): both are compared again,
+    // from the cached facts (GitHub is not asked), and now flagged; moved back, the open flags go.
+    const asked = gh.requests.length;
+    expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { hacking_starts_at: null } })).status).toBe(200);
+    expect(await t.ctx.reviews.checkBuildWindows()).toBe(2);
+    expect(await sources(eventId, p.id)).toEqual(['repo_created_before_start']);
+    expect(await sources(eventId, q.id)).toEqual(['first_commit_before_start']);
+    expect(gh.requests.length).toBe(asked);
+    expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { hacking_starts_at: '2029-11-01T00:00:00Z' } })).status).toBe(200);
+    expect(await t.ctx.reviews.checkBuildWindows()).toBe(2);
+    expect(await flagsOf(eventId, p.id)).toEqual([]);
+    expect(await flagsOf(eventId, q.id)).toEqual([]);
+    expect(await t.ctx.reviews.checkBuildWindows()).toBe(0);
   });
 
   it('a changed github_url is checked again: open flags of the old repository go, the other team loses its duplicate flag', async () => {

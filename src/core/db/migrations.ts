@@ -965,6 +965,8 @@ const migrations: Record<string, Migration> = {
       // unreachable) is tried again.
       await db.schema.alterTable('projects').addColumn('build_window_url', 'text').execute();
       await db.schema.alterTable('projects').addColumn('build_window_retry_at', 'text').execute();
+      // …and the hacking start it was compared with: a moved start makes the project due again.
+      await db.schema.alterTable('projects').addColumn('build_window_start', 'text').execute();
       // What the GitHub API said about a repository (creation, fork, oldest commit, commit sizes),
       // per lower-cased owner/repo, so projects and processes share one read for a while.
       await db.schema

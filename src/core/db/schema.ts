@@ -263,6 +263,8 @@ export interface ProjectsTable {
   build_window_url: Generated<string | null>;
   /** When a skipped build-window check (GitHub rate-limited or down) is tried again; null: not waiting. */
   build_window_retry_at: Generated<string | null>;
+  /** The hacking start the last completed build-window check compared with; another start makes it due. */
+  build_window_start: Generated<string | null>;
 }
 
 export interface GithubRepoFactsTable {
