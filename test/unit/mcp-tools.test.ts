@@ -21,6 +21,7 @@ describe('MCP tool catalogue', () => {
     }
     const lists = MCP_TOOLS.filter((tool) => tool.list);
     expect(lists.map((tool) => tool.name).sort()).toEqual([
+      'get_audit_log',
       'get_leaderboard',
       'get_result',
       'list_assignments',
