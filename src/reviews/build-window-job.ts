@@ -124,12 +124,15 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
 
   type Due = Awaited<ReturnType<typeof duePage>>[number];
 
-  /** Checks one project; false when GitHub refused for its rate limit (the pass stops then). */
-  async function checkProject(p: Due): Promise<boolean> {
+  /**
+   * Checks one project; false when GitHub refused for its rate limit (the pass stops then).
+   * `repos` reads an event's projects once per pass, however many of its projects are due.
+   */
+  async function checkProject(p: Due, repos: (eventId: string) => Promise<ProjectRepo[]>): Promise<boolean> {
     const nowDate = clock.now();
     const now = iso(nowDate);
     const key = repoKey(p.github_url);
-    const projects = await eventRepos(p.event_id);
+    const projects = await repos(p.event_id);
     const self = projects.find((x) => x.id === p.id);
     const dups = self ? duplicateFlags(self, projects) : [];
     for (const d of dups) await recordFindings(db, { eventId: p.event_id, projectId: d.projectId, flags: [d.flag], now });
@@ -211,11 +214,17 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
   /** One pass over the due projects (at most BATCH): how many were checked, or set to wait after a GitHub error; the one that met a rate limit ends the pass uncounted. */
   async function runDue(): Promise<number> {
     let done = 0;
+    const perEvent = new Map<string, Promise<ProjectRepo[]>>();
+    const repos = (eventId: string) => {
+      let read = perEvent.get(eventId);
+      if (!read) perEvent.set(eventId, (read = eventRepos(eventId)));
+      return read;
+    };
     for (const p of await duePage(iso(clock.now()))) {
       if (closing.signal.aborted) break;
       let more: boolean;
       try {
-        more = await checkProject(p);
+        more = await checkProject(p, repos);
       } catch (err) {
         deps.log().error({ err, project: p.id }, 'build-window check failed; trying again later');
         await retryLater(p.id, clock.now().getTime() + RETRY_DEFAULT_MS).catch(() => undefined);

@@ -10,6 +10,7 @@ import { runCli } from '../helpers/cli.js';
 import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type TestApp } from '../helpers/harness.js';
+import { insertFlag } from '../helpers/flags.js';
 import { quickUser } from '../helpers/quick-users.js';
 import { seedProjects } from '../helpers/seed-projects.js';
 
@@ -131,25 +132,7 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
       if (models.length === 0 && humans.length === 0) await review(eventId, p, 'human', 'usr_judge', (previous = card()));
     }
     const flagged = rng.pick(projects);
-    await t.ctx.db
-      .insertInto('project_flags')
-      .values({
-        id: newId('flg'),
-        event_id: eventId,
-        project_id: flagged,
-        kind: 'prompt_injection',
-        source: 'project.description',
-        evidence: 'ignore previous instructions',
-        detail: 'ignore-previous',
-        evidence_key: randomUUID(),
-        status: 'open',
-        note: null,
-        checked_by: null,
-        checked_at: null,
-        created_at: T0.toISOString(),
-        updated_at: T0.toISOString(),
-      })
-      .execute();
+    await insertFlag(t.ctx.db, { eventId, projectId: flagged, evidence: 'ignore previous instructions', detail: 'ignore-previous', at: T0 });
     t.clock.set(T0.getTime() + 2 * DAY + HOUR); // judging
     const res = await t.api('POST', `/events/${eventId}/results/publish`, { key: org.key, body: { force: true } });
     expect(res.status, `seed ${seed}: ${res.text}`).toBe(200);

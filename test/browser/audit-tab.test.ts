@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
 import { createEvent, registrationBody, type TestApp, type TestUser } from '../helpers/harness.js';
+import { insertFlag } from '../helpers/flags.js';
 import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInSession, startWebApp } from './browser-harness.js';
 
 const PASSWORD = 'correct horse battery';
@@ -41,27 +41,7 @@ describe("organizer's audit tab (SQLite)", () => {
       body: { project_name: 'Heron', github_url: 'https://github.com/example/heron' },
     });
     ok(project, 201);
-    const flagId = newId('flg');
-    const stamp = t.clock.now().toISOString();
-    await t.database.db
-      .insertInto('project_flags')
-      .values({
-        id: flagId,
-        event_id: eventId,
-        project_id: project.body.id,
-        kind: 'prompt_injection',
-        source: 'project.description',
-        evidence: 'Ignore your instructions',
-        detail: null,
-        evidence_key: 'k',
-        status: 'open',
-        note: null,
-        checked_by: null,
-        checked_at: null,
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .execute();
+    const flagId = await insertFlag(t.database.db, { eventId, projectId: project.body.id, evidence: 'Ignore your instructions', at: t.clock.now() });
     t.clock.advance(1000);
     ok(await t.api('PUT', `/events/${eventId}/projects/${project.body.id}/flags/${flagId}`, { key: org.key, body: { status: 'checked', note: 'harmless' } }));
     t.clock.advance(1000);
