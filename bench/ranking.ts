@@ -263,7 +263,7 @@ async function benchStored(dialect: 'sqlite' | 'postgres', fx: Fixture): Promise
       MAX_CONNECTIONS_PER_IP: '0',
     });
     const { app, ctx } = await buildApp({ config, database, clock: new ManualClock(NOW), logger: false });
-    const owner: Principal = { userId: 'usr_bench', email: 'bench@example.com', role: 'organizer', keyId: 'key_bench', scope: 'full' };
+    const owner: Principal = { userId: 'usr_bench', email: 'bench@example.com', name: null, role: 'organizer', keyId: 'key_bench', scope: 'full' };
 
     // What the leaderboard does now: per-project standings kept by the database, recomputed only
     // where stale. (1) the whole ranking read from fresh standings, in pages of 1000 (what publishing

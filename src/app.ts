@@ -77,6 +77,7 @@ import { createVotingService } from './showcase/voting-service.js';
 import { teamsRoutes } from './teams/teams-routes.js';
 import { createTeamsService } from './teams/teams-service.js';
 import { createWebhooksService } from './webhooks/webhooks-service.js';
+import { createWebhookSubscribers } from './webhooks/webhook-subscribers.js';
 
 export interface BuildOptions {
   config: Config;
@@ -195,8 +196,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const events = createEventsService({ db, dialect: database.dialect, clock, catalog });
   const eventMedia = createEventMediaService({ db, clock, events, limits: config.media });
   const waits = createRegistrationWaits({ db, notifier, recheckMs: config.waitRecheckMs });
-  const registrations = createRegistrationsService({ db, clock, events, notifier, waits });
-  const submissions = createSubmissionsService({ db, clock, events, registrations });
+  const webhookSubscribers = createWebhookSubscribers({ db, notifier, reloadMs: config.webhooks.indexReloadMs });
+  // Until it is loaded every write queues through the query (a failed load is tried again by the next write).
+  void webhookSubscribers.load();
+  const registrations = createRegistrationsService({ db, dialect: database.dialect, clock, events, notifier, waits, subscribers: webhookSubscribers });
+  const submissions = createSubmissionsService({ db, dialect: database.dialect, clock, events, registrations, subscribers: webhookSubscribers });
   // Its logger, like the reviews', is read lazily (see below).
   const standings = createStandingsRefresher({ db, dialect: database.dialect, inlineRows: config.leaderboardInlineRefresh, log: () => app.log });
   const voting = createVotingService({ db, clock, events });
@@ -228,8 +232,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const gallery = createGalleryService({ db, clock, events });
   const audit = createAuditService({ db, events });
   const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl });
-  const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log });
-  const settings = createSettingsService({ db, clock });
+  const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log, subscribers: webhookSubscribers });
+  const settings = createSettingsService({ db, clock, nameChanged: () => accounts.invalidateAuth() });
   const mailWorker = createMailWorker({
     db,
     dialect: database.dialect,
@@ -344,6 +348,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     done(null, payload);
   });
   app.addHook('onClose', async () => catalog.close());
+  app.addHook('onClose', async () => webhookSubscribers.close());
   app.addHook('onClose', async () => waits.close());
   // Password-reset mails still being sent finish before the database closes.
   app.addHook('onClose', async () => auth.drain());

@@ -46,6 +46,7 @@ export async function countUsers(db: Executor): Promise<number> {
 
 export interface KeyWithUser {
   key_id: string;
+  name: string | null;
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
@@ -68,6 +69,7 @@ export async function findKeyByHash(db: Executor, hash: string): Promise<KeyWith
       'api_keys.scope',
       'users.id as user_id',
       'users.email',
+      'users.name',
       'users.role',
       'users.disabled_at',
     ])
@@ -128,6 +130,7 @@ export async function touchApiKey(db: Executor, id: string, now: string, staleBe
 
 export interface SessionWithUser {
   session_id: string;
+  name: string | null;
   csrf_token: string;
   created_at: string;
   expires_at: string;
@@ -156,6 +159,7 @@ export async function findSessionByHash(db: Executor, hash: string): Promise<Ses
       'sessions.revoked_at',
       'users.id as user_id',
       'users.email',
+      'users.name',
       'users.role',
       'users.disabled_at',
     ])

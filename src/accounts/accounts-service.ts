@@ -284,7 +284,15 @@ export function createAccountsService(deps: {
       // Fire and forget: bookkeeping must never slow down or fail the request it describes.
       repo.touchApiKey(db, found.key_id, iso(now), iso(now.getTime() - LAST_USED_GRANULARITY_MS)).catch(() => {});
     }
-    const principal: Principal = { userId: found.user_id, email: found.email, role: found.role, keyId: found.key_id, scope: found.scope, via: 'key' };
+    const principal: Principal = {
+      userId: found.user_id,
+      email: found.email,
+      name: found.name,
+      role: found.role,
+      keyId: found.key_id,
+      scope: found.scope,
+      via: 'key',
+    };
     if (trusted && epoch === authEpoch) {
       if (authCache.size >= AUTH_CACHE_MAX) authCache.clear();
       authCache.set(hash, { principal, expiresAt: found.expires_at ? Date.parse(found.expires_at) : null, cachedAt: Date.now() });
@@ -338,6 +346,7 @@ export function createAccountsService(deps: {
     const principal: Principal = {
       userId: found.user_id,
       email: found.email,
+      name: found.name,
       role: found.role,
       keyId: found.session_id,
       scope: 'full',

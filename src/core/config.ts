@@ -21,6 +21,12 @@ export interface WebhooksConfig {
   leaseMs: number;
   /** Consecutive failed attempts after which an endpoint is disabled (and its owner e-mailed). */
   disableAfter: number;
+  /**
+   * WEBHOOK_INDEX_RELOAD_MS: without a cross-process notifier (SQLite without Redis), how often the
+   * process re-reads which subscriptions exist, for subscriptions made by other processes on the
+   * same file (0: never; one process alone needs none).
+   */
+  indexReloadMs: number;
 }
 
 /** The notification mail queue (src/notifications). */
@@ -480,6 +486,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: int('WEBHOOKS_POLL_MS', 500, 10, 60_000),
       leaseMs: int('WEBHOOKS_LEASE_MS', 60_000, 1000, 3_600_000),
       disableAfter: int('WEBHOOKS_DISABLE_AFTER', 20, 1, 10_000),
+      indexReloadMs: int('WEBHOOK_INDEX_RELOAD_MS', 5000, 0, 3_600_000),
     },
     github: {
       apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),

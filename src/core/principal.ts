@@ -8,6 +8,8 @@ import type { KeyScope, Role } from './db/schema.js';
 export interface Principal {
   userId: string;
   email: string;
+  /** The display name (null: none set; pages and mails then show the address's local part). Cached with the principal. */
+  name: string | null;
   role: Role;
   /** The key id, or the session id (`ses_…`) for a session: the rate-limit bucket. */
   keyId: string;

@@ -9,7 +9,12 @@ import type { PatchSettings, Settings } from './settings-schemas.js';
 import type { Updateable } from 'kysely';
 
 /** A person's own settings: display name, mail language and time zone, and the mail switches. */
-export function createSettingsService(deps: { db: Db; clock: Clock }) {
+export function createSettingsService(deps: {
+  db: Db;
+  clock: Clock;
+  /** Called after the display name changed: callers cache it with the principal (accounts' auth cache). */
+  nameChanged?: () => void;
+}) {
   const { db, clock } = deps;
 
   async function get(userId: string): Promise<Settings> {
@@ -57,6 +62,7 @@ export function createSettingsService(deps: { db: Db; clock: Clock }) {
         .set({ ...set, updated_at: iso(clock.now()) })
         .where('id', '=', userId)
         .execute();
+      if (set.name !== undefined) deps.nameChanged?.();
     }
     return get(userId);
   }

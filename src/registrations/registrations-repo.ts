@@ -1,5 +1,6 @@
 import { SqliteAdapter, sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
+import { param, prepared } from '../core/db/prepared.js';
 import type { RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
 import type { ProjectWithAuthor } from './project-schema.js';
 
@@ -59,15 +60,75 @@ export async function listRegistrationsPage(db: Executor, q: RegistrationPageQue
   return registrationsPageQuery(db, q).execute();
 }
 
-/** The registration of the team `userId` is in (leader or member) in the event, through team_members. */
-export async function findTeamRegistration(db: Executor, eventId: string, userId: string): Promise<RegistrationRow | undefined> {
-  return db
+const teamRegistration = prepared<{ eventId: string; userId: string }, RegistrationRow>((db) =>
+  db
     .selectFrom('team_members as tm')
     .innerJoin('registrations as r', 'r.id', 'tm.registration_id')
     .selectAll('r')
-    .where('tm.event_id', '=', eventId)
-    .where('tm.user_id', '=', userId)
-    .executeTakeFirst();
+    .where('tm.event_id', '=', param<string>('eventId'))
+    .where('tm.user_id', '=', param<string>('userId')),
+);
+
+/** The registration of the team `userId` is in (leader or member) in the event, through team_members. */
+export async function findTeamRegistration(db: Executor, eventId: string, userId: string): Promise<RegistrationRow | undefined> {
+  return (await teamRegistration(db, { eventId, userId })).rows[0];
+}
+
+const REGISTRATION_COLUMNS = [
+  'id',
+  'event_id',
+  'user_id',
+  'team_name',
+  'team_name_key',
+  'track_id',
+  'contact_email',
+  'github_url',
+  'fields',
+  'status',
+  'reason',
+  'rejected_final',
+  'attempt',
+  'reapplied_at',
+  'created_at',
+  'updated_at',
+  'member_count',
+] as const satisfies ReadonlyArray<keyof RegistrationRow>;
+
+/** Every column of a new registration as a parameter. */
+const registrationParams = () => Object.fromEntries(REGISTRATION_COLUMNS.map((c) => [c, param(c)])) as unknown as RegistrationRow;
+
+const insertRegistrationQuery = prepared<RegistrationRow, never>((db) => db.insertInto('registrations').values(registrationParams()));
+const insertLeaderQuery = prepared<{ registration_id: string; event_id: string; user_id: string; joined_at: string }, never>((db) =>
+  db.insertInto('team_members').values({
+    registration_id: param('registration_id'),
+    event_id: param('event_id'),
+    user_id: param('user_id'),
+    role: 'leader',
+    joined_at: param('joined_at'),
+  }),
+);
+/** PostgreSQL: both inserts in one statement (a data-modifying CTE), atomic without BEGIN and COMMIT. */
+const insertTeamWithLeaderQuery = prepared<RegistrationRow, never>((db) =>
+  db
+    .with('r', (q) => q.insertInto('registrations').values(registrationParams()).returning(['id', 'event_id', 'user_id', 'created_at']))
+    .insertInto('team_members')
+    .columns(['registration_id', 'event_id', 'user_id', 'role', 'joined_at'])
+    .expression((eb) => eb.selectFrom('r').select(['r.id', 'r.event_id', 'r.user_id', sql<'leader'>`'leader'`.as('role'), 'r.created_at'])),
+);
+
+/**
+ * A new team: the registration and its registrant as the leader (team_members_event_user_uq refuses
+ * a person already in a team of the event). In one statement on PostgreSQL (one round trip, no
+ * transaction held open); on SQLite, where a CTE cannot write, two statements that the caller runs
+ * in a transaction (`tx`).
+ */
+export async function insertTeamWithLeader(tx: Executor, row: RegistrationRow, oneStatement: boolean): Promise<void> {
+  if (oneStatement) {
+    await insertTeamWithLeaderQuery(tx, row);
+    return;
+  }
+  await insertRegistrationQuery(tx, row);
+  await insertLeaderQuery(tx, { registration_id: row.id, event_id: row.event_id, user_id: row.user_id, joined_at: row.created_at });
 }
 
 export interface TeamMemberView {

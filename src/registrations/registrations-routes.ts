@@ -90,8 +90,8 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
         request.raw.once('close', onClose);
         try {
           const signal = AbortSignal.any([abort.signal, ctx.shutdownSignal]);
-          const { registration, project, reapplyUntil } = await registrations.mineWaiting(principalOf(request), request.params.id, wait, signal);
-          return { ...myRegistrationForApi(registration, project, reapplyUntil), result: await ctx.results.teamResult(registration) };
+          const { registration, project, reapplyUntil, event } = await registrations.mineWaiting(principalOf(request), request.params.id, wait, signal);
+          return { ...myRegistrationForApi(registration, project, reapplyUntil), result: await ctx.results.teamResult(registration, event) };
         } finally {
           request.raw.off('close', onClose);
         }

@@ -3,21 +3,23 @@ import { MAIL_QUEUED, queueNotification } from '../notifications/notification-qu
 import { sql } from 'kysely';
 import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
-import { uniqueViolation, type Db } from '../core/db/index.js';
+import { uniqueViolation, type Db, type Executor } from '../core/db/index.js';
 import type { RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
 import { AppError, validationError } from '../core/errors.js';
 import { csvLine } from '../core/csv.js';
 import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
 import type { Notifier } from '../core/notifier.js';
-import { enqueueWebhookEvent, registrationData } from '../webhooks/webhook-events.js';
+import { enqueueWebhookEvent, registrationData, type WebhookOccurrence } from '../webhooks/webhook-events.js';
+import type { WebhookSubscribers } from '../webhooks/webhook-subscribers.js';
 import { iso } from '../core/time.js';
 import { registrationClosedDetail } from '../events/closed-reasons.js';
 import type { EventsService } from '../events/events-service.js';
+import type { EventRecord } from '../events/events-model.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
 import { teamNameKey, validateRegistration, type NormalisedRegistration, type RegistrationInput } from './form.js';
 import { REGISTRATION_DECIDED, type RegistrationWaits } from './registration-waits.js';
-import { findTeamRegistration, listRegistrationsPage, membersOf, projectOfRegistration } from './registrations-repo.js';
+import { findTeamRegistration, insertTeamWithLeader, listRegistrationsPage, membersOf, projectOfRegistration } from './registrations-repo.js';
 import type { ProjectWithAuthor } from './project-schema.js';
 
 export interface RegistrationListQuery {
@@ -28,8 +30,22 @@ export interface RegistrationListQuery {
   q?: string;
 }
 
-export function createRegistrationsService(deps: { db: Db; clock: Clock; events: EventsService; notifier: Notifier; waits: RegistrationWaits }) {
-  const { db, clock, events, notifier, waits } = deps;
+export function createRegistrationsService(deps: {
+  db: Db;
+  dialect: 'sqlite' | 'postgres';
+  clock: Clock;
+  events: EventsService;
+  notifier: Notifier;
+  waits: RegistrationWaits;
+  /** Who subscribes to which webhook kinds: a write nobody can receive queues nothing. */
+  subscribers: WebhookSubscribers;
+}) {
+  const { db, dialect, clock, events, notifier, waits, subscribers } = deps;
+
+  /** Queues the occurrence's webhook deliveries in the write's transaction, when anyone can receive it. */
+  async function queueWebhook(tx: Executor, o: WebhookOccurrence): Promise<void> {
+    if (subscribers.mayReceive(o.type, o.eventId)) await enqueueWebhookEvent(tx, o);
+  }
 
   async function register(who: Principal, eventId: string, input: RegistrationInput) {
     const event = await events.getPublic(eventId, who);
@@ -54,23 +70,23 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
       member_count: 1,
     };
     try {
-      // The webhook deliveries are queued in the same transaction: acknowledged means queued.
-      await db.transaction().execute(async (tx) => {
-        await tx.insertInto('registrations').values(row).execute();
-        // The registrant leads the new team; team_members_event_user_uq refuses a person already in a team of the event.
-        await tx
-          .insertInto('team_members')
-          .values({ registration_id: row.id, event_id: event.id, user_id: who.userId, role: 'leader', joined_at: stamp })
-          .execute();
-        await enqueueWebhookEvent(tx, {
-          type: 'registration.created',
-          eventId: event.id,
-          subjectUserId: who.userId,
-          registrationId: row.id,
-          data: registrationData(row),
-          at: stamp,
+      if (!subscribers.mayReceive('registration.created', event.id) && dialect === 'postgres') {
+        // Nobody can receive it: one statement, no transaction held open.
+        await insertTeamWithLeader(db, row, true);
+      } else {
+        // The webhook deliveries are queued in the same transaction: acknowledged means queued.
+        await db.transaction().execute(async (tx) => {
+          await insertTeamWithLeader(tx, row, dialect === 'postgres');
+          await queueWebhook(tx, {
+            type: 'registration.created',
+            eventId: event.id,
+            subjectUserId: who.userId,
+            registrationId: row.id,
+            data: registrationData(row),
+            at: stamp,
+          });
         });
-      });
+      }
     } catch (err) {
       const which = uniqueViolation(err);
       // A user's own earlier registration wins over the team name: re-sending the same registration
@@ -124,7 +140,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
           .returningAll()
           .executeTakeFirst();
         if (row)
-          await enqueueWebhookEvent(tx, {
+          await queueWebhook(tx, {
             type: 'registration.created',
             eventId: existing.event_id,
             subjectUserId: row.user_id,
@@ -174,12 +190,12 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
   async function mine(
     who: Principal,
     eventId: string,
-  ): Promise<{ registration: RegistrationRow; project: ProjectWithAuthor | null; reapplyUntil: string | null }> {
-    const event = await events.getVisible(eventId, who);
+  ): Promise<{ registration: RegistrationRow; project: ProjectWithAuthor | null; reapplyUntil: string | null; event: EventRecord }> {
+    const event = await events.getPublic(eventId, who);
     const registration = await findForUser(event.id, who.userId);
     if (!registration) throw new AppError('not_registered', 'You have not registered for this event.');
     const project = await projectOfRegistration(db, registration.id);
-    return { registration, project, reapplyUntil: reapplyUntil(event) };
+    return { registration, project, reapplyUntil: reapplyUntil(event), event };
   }
 
   /**
@@ -322,7 +338,7 @@ export function createRegistrationsService(deps: { db: Db; clock: Clock; events:
           data: { team_name: row.team_name, ...(decision === 'rejected' ? { reason: row.reason, final: row.rejected_final === 1 } : {}) },
           at: stamp,
         });
-        await enqueueWebhookEvent(tx, {
+        await queueWebhook(tx, {
           type: 'registration.decided',
           eventId: event.id,
           subjectUserId: row.user_id,

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../core/http/schemas.js';
+import type { EventRecord } from '../events/events-model.js';
 
 const Score = Type.Number({ minimum: 0, maximum: 10 });
 
@@ -39,5 +40,9 @@ export type TeamResult = Static<typeof TeamResultSchema>;
  * caller is already known to be on the team or an organizer of the event.
  */
 export interface TeamResultSource {
-  teamResult(registration: { id: string; event_id: string; track_id: string | null }): Promise<TeamResult | null>;
+  /** `event`: the registration's event when the caller has it at hand (saves reading it again). */
+  teamResult(
+    registration: { id: string; event_id: string; track_id: string | null },
+    event?: Pick<EventRecord, 'id' | 'dimensions' | 'feedback_released' | 'result_announced_at'>,
+  ): Promise<TeamResult | null>;
 }

@@ -600,8 +600,11 @@ export function createResultsService(deps: {
    * A registration's own result (null before publication). The caller vouches that the reader is
    * on the team or an organizer: my-registration and the team route read it for the caller's own team.
    */
-  async function teamResultOf(registration: { id: string; event_id: string; track_id: string | null }): Promise<TeamResult | null> {
-    const event = await events.load(registration.event_id);
+  async function teamResultOf(
+    registration: { id: string; event_id: string; track_id: string | null },
+    known?: Pick<EventRecord, 'id' | 'dimensions' | 'feedback_released' | 'result_announced_at'>,
+  ): Promise<TeamResult | null> {
+    const event = known ?? (await events.load(registration.event_id));
     if (!event) return null;
     return teamResult(db, event, registration);
   }

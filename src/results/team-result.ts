@@ -12,9 +12,11 @@ import { MAX_SCORE, MIN_SCORE } from './ranking.js';
  */
 export async function teamResult(
   db: Executor,
-  event: Pick<EventRecord, 'id' | 'dimensions' | 'feedback_released'>,
+  event: Pick<EventRecord, 'id' | 'dimensions' | 'feedback_released' | 'result_announced_at'>,
   registration: { id: string; track_id: string | null },
 ): Promise<TeamResult | null> {
+  // Publication stamps the event in the same transaction as the result: without the stamp, there is no result to read.
+  if (event.result_announced_at === null) return null;
   const published = await db.selectFrom('results').select('published_at').where('event_id', '=', event.id).executeTakeFirst();
   if (!published) return null;
   const [project, count] = await Promise.all([

@@ -12,10 +12,21 @@ import { submissionClosedDetail } from '../events/closed-reasons.js';
 import { submissionAccepted } from '../events/status.js';
 import type { RegistrationsService } from '../registrations/registrations-service.js';
 import { enqueueWebhookEvent, projectData } from '../webhooks/webhook-events.js';
+import type { WebhookSubscribers } from '../webhooks/webhook-subscribers.js';
+import type { ProjectRow } from '../core/db/schema.js';
 import { validateSubmission, type SubmissionInput } from './submission-input.js';
+import { saveProject, type ProjectWrite } from './submissions-repo.js';
 
-export function createSubmissionsService(deps: { db: Db; clock: Clock; events: EventsService; registrations: RegistrationsService }) {
-  const { db, clock, events, registrations } = deps;
+export function createSubmissionsService(deps: {
+  db: Db;
+  dialect: 'sqlite' | 'postgres';
+  clock: Clock;
+  events: EventsService;
+  registrations: RegistrationsService;
+  /** Who subscribes to which webhook kinds: a write nobody can receive queues nothing. */
+  subscribers: WebhookSubscribers;
+}) {
+  const { db, dialect, clock, events, registrations, subscribers } = deps;
 
   /**
    * Creates the team's one project or replaces it (last write wins). The unique constraint on
@@ -48,48 +59,32 @@ export function createSubmissionsService(deps: { db: Db; clock: Clock; events: E
     const { value, errors } = validateSubmission(input, { tracks: event.tracks, registrationTrack: registration.track_id });
     if (errors.length) throw validationError(errors);
 
-    const stamp = iso(now);
+    const write: ProjectWrite = { ...value, id: newId('prj'), event_id: event.id, registration_id: registration.id, stamp: iso(now), user_id: who.userId };
+    const answer = ({ project, created }: { project: ProjectRow; created: boolean }) => ({
+      // The author's name comes with the caller (cached with the key), not from a read of users.
+      project: { ...project, updated_by_name: memberName(who.name, who.email) },
+      created,
+      teamName: registration.team_name,
+    });
+    // Either kind may be subscribed to; with no subscription that can receive either, the write runs alone.
+    if (!subscribers.mayReceive('project.submitted', event.id) && !subscribers.mayReceive('project.updated', event.id)) {
+      return answer(await saveProject(db, write, dialect));
+    }
     // The write and its webhook deliveries commit together.
     return db.transaction().execute(async (tx) => {
-      const inserted = await tx
-        .insertInto('projects')
-        .values({
-          id: newId('prj'),
-          event_id: event.id,
-          registration_id: registration.id,
-          ...value,
-          status: 'submitted',
-          review_status: 'pending',
-          first_submitted_at: stamp,
-          created_at: stamp,
-          updated_at: stamp,
-          updated_by_user_id: who.userId,
-        })
-        .onConflict((oc) => oc.column('registration_id').doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      const project =
-        inserted ??
-        (await tx
-          .updateTable('projects')
-          .set({ ...value, updated_at: stamp, updated_by_user_id: who.userId })
-          .where('registration_id', '=', registration.id)
-          .returningAll()
-          .executeTakeFirstOrThrow());
-      await enqueueWebhookEvent(tx, {
-        type: inserted ? 'project.submitted' : 'project.updated',
-        eventId: event.id,
-        subjectUserId: registration.user_id,
-        registrationId: registration.id,
-        data: projectData(project),
-        at: stamp,
-      });
-      const author = await tx.selectFrom('users').select(['name', 'email']).where('id', '=', who.userId).executeTakeFirst();
-      return {
-        project: { ...project, updated_by_name: author ? memberName(author.name, author.email) : null },
-        created: inserted !== undefined,
-        teamName: registration.team_name,
-      };
+      const saved = await saveProject(tx, write, dialect);
+      const type = saved.created ? 'project.submitted' : 'project.updated';
+      if (subscribers.mayReceive(type, event.id)) {
+        await enqueueWebhookEvent(tx, {
+          type,
+          eventId: event.id,
+          subjectUserId: registration.user_id,
+          registrationId: registration.id,
+          data: projectData(saved.project),
+          at: write.stamp,
+        });
+      }
+      return answer(saved);
     });
   }
 

@@ -13,6 +13,7 @@ import type { EventsService } from '../events/events-service.js';
 import { newWebhookSecret, urlProblem } from './webhook-delivery.js';
 import { WEBHOOK_TEST_TYPE, webhookBody, type WebhookEventType } from './webhook-events.js';
 import { createWebhookWorker, type WebhookLog } from './webhook-worker.js';
+import type { WebhookSubscribers } from './webhook-subscribers.js';
 import * as repo from './webhooks-repo.js';
 
 export interface WebhooksServiceDeps {
@@ -23,6 +24,8 @@ export interface WebhooksServiceDeps {
   events: EventsService;
   mailer: Mailer;
   log: () => WebhookLog;
+  /** The in-memory index of who subscribes to what: told of every change here. */
+  subscribers: WebhookSubscribers;
 }
 
 /**
@@ -91,6 +94,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       updated_at: stamp,
     };
     await repo.insertWebhook(db, row);
+    // Answered only once every process's index knows it: a write after this answer queues for it.
+    await deps.subscribers.announceAdded(row);
     return row;
   }
 
@@ -100,6 +105,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
   async function remove(who: Principal, id: string) {
     if (!(await repo.deleteOwnWebhook(db, id, who.userId))) throw new AppError('webhook_not_found', `no webhook ${id}`);
+    deps.subscribers.announceRemoved();
   }
 
   /** Queues a `webhook.test` message to this subscription (only). */
@@ -143,7 +149,10 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     const requeued = await repo.requeueDelivery(db, { id: deliveryId, webhookId: w.id, now });
     const current = requeued ?? (await repo.findDelivery(db, deliveryId, w.id));
     if (!current) throw new AppError('webhook_delivery_not_found', `no delivery ${deliveryId} of webhook ${w.id}`);
-    if (w.disabled_at !== null) await repo.enableWebhook(db, w.id, now);
+    if (w.disabled_at !== null) {
+      await repo.enableWebhook(db, w.id, now);
+      await deps.subscribers.announceAdded(w);
+    }
     kick();
     return current;
   }

@@ -66,6 +66,8 @@ export async function startTestApp(
     databaseLimits?: boolean;
     /** Listen on this port with PUBLIC_URL http://127.0.0.1:<port> (browser tests: the pages' origin must be the site's). */
     port?: number;
+    /** Called with every statement the app's database handle runs (test/api/statement-budget.test.ts counts them). */
+    observeStatements?: (sql: string) => void;
     /** Fastify's logger options (default: no logging), e.g. `{ level: 'warn', stream }` to watch what the app logs. */
     logger?: Parameters<typeof buildApp>[0]['logger'];
   } = {},
@@ -95,7 +97,10 @@ export async function startTestApp(
     await migrateToLatest(migrating.db);
     await migrating.close();
   }
-  const database = openDatabase(testDb.config, opts.databaseLimits ? { limits: config.databaseLimits } : {});
+  const database = openDatabase(testDb.config, {
+    ...(opts.databaseLimits ? { limits: config.databaseLimits } : {}),
+    ...(opts.observeStatements ? { observe: opts.observeStatements } : {}),
+  });
   await migrateToLatest(database.db);
   const clock = new ManualClock(opts.now ?? T0);
   const { app, ctx } = await buildApp({

@@ -17,7 +17,14 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
 }
 
-export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number; limits?: DatabaseLimits } = {}): DatabaseHandle {
+/**
+ * Called with the SQL text of every statement the driver runs (SQLite) or sends (PostgreSQL: one
+ * call is one round trip; BEGIN and COMMIT are statements of their own). The statement-budget test
+ * and the benchmarks count with it; nothing is observed unless a caller asks.
+ */
+export type StatementObserver = (sql: string) => void;
+
+export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number; limits?: DatabaseLimits; observe?: StatementObserver } = {}): DatabaseHandle {
   if (config.dialect === 'sqlite') {
     const onDisk = config.path !== ':memory:' && !config.path.startsWith('file:');
     // Owner-only before SQLite writes a byte: the file holds accounts and key hashes. SQLite gives
@@ -32,7 +39,7 @@ export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number; 
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     if (onDisk) for (const suffix of ['-wal', '-shm', '-journal']) restrictFile(config.path + suffix);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, opts.observe) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   // Keep pg from turning NUMERIC/INT8 into strings in places we count.
@@ -59,7 +66,7 @@ export function openDatabase(config: DatabaseConfig, opts: { poolSize?: number; 
   // an 'error' without a listener kills the process. The query's caller gets the error; the pool
   // drops the client when it is released (it is no longer queryable).
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingTimedOut(pool) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingTimedOut(pool, opts.observe) }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
@@ -75,12 +82,13 @@ const NO_LIMITS: DatabaseLimits = { connectTimeoutMs: 0, statementTimeoutMs: 0, 
  * connection, so the next query handed the client would wait behind it; a frozen server would keep
  * every connection of the pool held that way.
  */
-function discardingTimedOut(pool: pg.Pool): PostgresPool {
+function discardingTimedOut(pool: pg.Pool, observe?: StatementObserver): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let timedOut = false;
     return {
       async query(sql: string, parameters: ReadonlyArray<unknown>) {
+        observe?.(sql);
         try {
           return await client.query(sql, parameters as unknown[]);
         } catch (err) {
@@ -128,11 +136,13 @@ function preparePrivateFile(path: string): void {
  * Queries are built from a fixed set of shapes, so caching statements by their SQL text is bounded
  * in practice; the cap keeps it bounded in theory too.
  */
-function withStatementCache(sqlite: SQLite.Database, max = 1000) {
+function withStatementCache(sqlite: SQLite.Database, observe?: StatementObserver, max = 1000) {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
+    // Kysely's SQLite driver prepares once per execution: a call here is one statement run.
     prepare(sql: string) {
+      observe?.(sql);
       let stmt = cache.get(sql);
       if (!stmt) {
         stmt = sqlite.prepare(sql);

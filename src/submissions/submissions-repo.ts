@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import type { Executor } from '../core/db/index.js';
+import { param, prepared } from '../core/db/prepared.js';
+import type { ProjectRow } from '../core/db/schema.js';
+import type { NormalisedSubmission } from './submission-input.js';
+
+/** What a submit writes: the team's answers, and who and when. */
+export interface ProjectWrite extends NormalisedSubmission {
+  id: string;
+  event_id: string;
+  registration_id: string;
+  stamp: string;
+  user_id: string;
+}
+
+const ANSWERS = ['project_name', 'github_url', 'project_website', 'demo_video_url', 'team_size', 'description', 'track_id'] as const satisfies ReadonlyArray<
+  keyof NormalisedSubmission
+>;
+
+const newProject = () => ({
+  id: param<string>('id'),
+  event_id: param<string>('event_id'),
+  registration_id: param<string>('registration_id'),
+  ...(Object.fromEntries(ANSWERS.map((c) => [c, param(c)])) as unknown as NormalisedSubmission),
+  status: 'submitted' as const,
+  review_status: 'pending' as const,
+  first_submitted_at: param<string>('stamp'),
+  created_at: param<string>('stamp'),
+  updated_at: param<string>('stamp'),
+  updated_by_user_id: param<string>('user_id'),
+});
+
+const changedAnswers = () => ({
+  ...(Object.fromEntries(ANSWERS.map((c) => [c, param(c)])) as unknown as NormalisedSubmission),
+  updated_at: param<string>('stamp'),
+  updated_by_user_id: param<string>('user_id'),
+});
+
+const insertIfNewQuery = prepared<ProjectWrite, ProjectRow>((db) =>
+  db
+    .insertInto('projects')
+    .values(newProject())
+    .onConflict((oc) => oc.column('registration_id').doNothing())
+    .returningAll(),
+);
+
+const updateQuery = prepared<ProjectWrite, ProjectRow>((db) =>
+  db.updateTable('projects').set(changedAnswers()).where('registration_id', '=', param<string>('registration_id')).returningAll(),
+);
+
+/**
+ * PostgreSQL: create or replace in one statement; `xmax = 0` holds for a row this statement
+ * inserted (an updated row carries the updating transaction's id), which tells the two apart.
+ */
+const upsertQuery = prepared<ProjectWrite, ProjectRow & { inserted: boolean }>((db) =>
+  db
+    .insertInto('projects')
+    .values(newProject())
+    .onConflict((oc) => oc.column('registration_id').doUpdateSet(changedAnswers()))
+    .returningAll()
+    .returning(sql<boolean>`(xmax = 0)`.as('inserted')),
+);
+
+/**
+ * Creates the team's project or replaces its answers (last write wins); `created` says which. The
+ * unique (registration_id) decides which of several concurrent first submits creates it. One
+ * statement on PostgreSQL; on SQLite an INSERT that does nothing on conflict, then the UPDATE.
+ */
+export async function saveProject(db: Executor, w: ProjectWrite, dialect: 'sqlite' | 'postgres'): Promise<{ project: ProjectRow; created: boolean }> {
+  if (dialect === 'postgres') {
+    const { inserted, ...project } = (await upsertQuery(db, w)).rows[0]!;
+    return { project, created: inserted };
+  }
+  const inserted = (await insertIfNewQuery(db, w)).rows[0];
+  if (inserted) return { project: inserted, created: true };
+  const updated = (await updateQuery(db, w)).rows[0];
+  if (!updated) throw new Error(`project of registration ${w.registration_id} vanished during the submit`);
+  return { project: updated, created: false };
+}
