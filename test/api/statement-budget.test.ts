@@ -12,26 +12,33 @@ import { quickUser } from '../helpers/quick-users.js';
  * changes its line here in the same commit, and says why.
  *
  * Why each costs what it does (warm):
- * - register: the registration and its leader's membership in one transaction (SQLite: BEGIN,
- *   two INSERTs, COMMIT); PostgreSQL: one statement (data-modifying CTEs), atomic without BEGIN.
- * - submit / project update: the team's registration, then the project's upsert (one statement).
- * - my-registration: the registration with its project.
- * - team join: the invitation, the registration, then the membership in one transaction.
- * - vote, review save, leaderboard, result: see the lines.
- * No webhook subscription, no mail recipient, no Idempotency-Key: the optional side effects cost nothing.
+ * - GET /events, GET /events/:id: nothing (the event catalog); cold, the page's ids and the events.
+ * - register: the registration and its leader's membership (SQLite: BEGIN, two INSERTs, COMMIT;
+ *   PostgreSQL: one statement with a data-modifying CTE, atomic without BEGIN). Cold adds the key
+ *   (lookup, last-used stamp) and the event.
+ * - submit: the team's registration, then the project (PostgreSQL: one upsert; SQLite: an INSERT
+ *   that does nothing on conflict, then the UPDATE when the project exists).
+ * - my-registration: the registration, then its project (the result only once one is published).
+ * - team join: the invitation, the joiner's membership check, the membership in one transaction with
+ *   the leader's notification mail (who wants it, in which language), then the team to answer with.
+ * - vote: the project, the voter's own team check, an earlier vote, the insert.
+ * - review save: the reviewer's right to review the project (reviewer, project, conflicts,
+ *   assignment mode), the upsert.
+ * - leaderboard: stale standings to refresh (none), the page. result: the publication, the page.
+ * No webhook subscription, no Idempotency-Key: the optional side effects cost nothing.
  */
 const BUDGET: Record<string, Record<Dialect, { warm: number; cold: number }>> = {
   'GET /events': { sqlite: { warm: 0, cold: 2 }, postgres: { warm: 0, cold: 2 } },
   'GET /events/:id': { sqlite: { warm: 0, cold: 1 }, postgres: { warm: 0, cold: 1 } },
-  'POST /events/:id/register': { sqlite: { warm: 99, cold: 99 }, postgres: { warm: 99, cold: 99 } },
-  'POST /events/:id/submit (create)': { sqlite: { warm: 99, cold: 99 }, postgres: { warm: 99, cold: 99 } },
-  'POST /events/:id/submit (update)': { sqlite: { warm: 99, cold: 99 }, postgres: { warm: 99, cold: 99 } },
-  'GET /events/:id/my-registration': { sqlite: { warm: 99, cold: 99 }, postgres: { warm: 99, cold: 99 } },
-  'POST /events/:id/team/join': { sqlite: { warm: 99, cold: 99 }, postgres: { warm: 99, cold: 99 } },
-  'POST /events/:id/gallery/:project_id/vote': { sqlite: { warm: 99, cold: 99 }, postgres: { warm: 99, cold: 99 } },
-  'PUT /events/:id/projects/:pid/review': { sqlite: { warm: 99, cold: 99 }, postgres: { warm: 99, cold: 99 } },
-  'GET /events/:id/leaderboard': { sqlite: { warm: 99, cold: 99 }, postgres: { warm: 99, cold: 99 } },
-  'GET /events/:id/result': { sqlite: { warm: 99, cold: 99 }, postgres: { warm: 99, cold: 99 } },
+  'POST /events/:id/register': { sqlite: { warm: 4, cold: 7 }, postgres: { warm: 1, cold: 4 } },
+  'POST /events/:id/submit (create)': { sqlite: { warm: 2, cold: 3 }, postgres: { warm: 2, cold: 3 } },
+  'POST /events/:id/submit (update)': { sqlite: { warm: 3, cold: 4 }, postgres: { warm: 2, cold: 3 } },
+  'GET /events/:id/my-registration': { sqlite: { warm: 2, cold: 3 }, postgres: { warm: 2, cold: 3 } },
+  'POST /events/:id/team/join': { sqlite: { warm: 15, cold: 17 }, postgres: { warm: 15, cold: 17 } },
+  'POST /events/:id/gallery/:project_id/vote': { sqlite: { warm: 4, cold: 7 }, postgres: { warm: 4, cold: 7 } },
+  'PUT /events/:id/projects/:pid/review': { sqlite: { warm: 6, cold: 8 }, postgres: { warm: 6, cold: 8 } },
+  'GET /events/:id/leaderboard': { sqlite: { warm: 3, cold: 3 }, postgres: { warm: 3, cold: 3 } },
+  'GET /events/:id/result': { sqlite: { warm: 2, cold: 3 }, postgres: { warm: 2, cold: 3 } },
 };
 
 const HOUR = 3_600_000;
