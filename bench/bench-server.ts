@@ -8,6 +8,8 @@ export interface Probe {
   loopP99Ms: number;
   cpuMicros: number;
   rssMb: number;
+  /** Statements the app ran since it started (PostgreSQL: round trips). */
+  statements: number;
 }
 
 export interface BenchServer {
@@ -74,7 +76,9 @@ export async function startBenchServer(env: Record<string, string>): Promise<Ben
       child.on('message', onMsg);
       child.once('exit', onExit);
     });
-  const ready = await next('ready');
+  // A server that never becomes ready is stopped, not left running behind the benchmark.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  const ready = await next('ready').finally(() => clearTimeout(timer));
   return {
     url: ready.url,
     child,

@@ -1,7 +1,7 @@
 /**
  * The real server (startServer, same configuration from the environment) with a probe for the
- * benchmarks: over IPC it answers the event-loop delay (max since the last reset) and the
- * process's CPU time. Used by bench/growth-events.ts and bench/long-poll.ts.
+ * benchmarks: over IPC it answers the event-loop delay (max since the last reset), the
+ * process's CPU time and the number of statements the app has run. Used by bench/growth-events.ts and bench/long-poll.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -11,7 +11,9 @@ import { startServer } from '../src/server.js';
 
 const delay = monitorEventLoopDelay({ resolution: 5 });
 delay.enable();
-const server = await startServer(loadConfig(process.env));
+/** Statements the app ran (on PostgreSQL: round trips), for statements-per-request figures. */
+let statements = 0;
+const server = await startServer(loadConfig(process.env), { observeStatements: () => void statements++ });
 process.send?.({ type: 'ready', url: server.url });
 const inspector = new Session();
 async function onMessage(msg: { type: string; file?: string }): Promise<void> {
@@ -37,6 +39,7 @@ async function onMessage(msg: { type: string; file?: string }): Promise<void> {
       loopP99Ms: delay.percentile(99) / 1e6,
       cpuMicros: cpu.user + cpu.system,
       rssMb: Math.round(process.memoryUsage().rss / 1048576),
+      statements,
     });
   }
 }

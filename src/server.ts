@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import type { App } from './app-context.js';
 import type { Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
-import { openDatabase, type DatabaseHandle } from './core/db/index.js';
+import { openDatabase, type DatabaseHandle, type StatementObserver } from './core/db/index.js';
 import { migrateToLatest } from './core/db/migrations.js';
 import { notifierFor, type Notifier } from './core/notifier.js';
 import { failoverRateLimitStore, memoryRateLimitStore, redisRateLimitStore, type RateLimitStore } from './core/rate-limit.js';
@@ -25,8 +25,11 @@ export interface RunningServer {
  * Opens the database, migrates it, connects Redis when configured, and listens. `close` drains
  * in-flight requests before closing connections, which is what SIGTERM calls.
  */
-export async function startServer(config: Config, opts: { clock?: Clock; logger?: false } = {}): Promise<RunningServer> {
-  const database = openDatabase(config.database, { limits: config.databaseLimits });
+export async function startServer(
+  config: Config,
+  opts: { clock?: Clock; logger?: false; /** Sees every statement the app runs (the benchmarks count them). */ observeStatements?: StatementObserver } = {},
+): Promise<RunningServer> {
+  const database = openDatabase(config.database, { limits: config.databaseLimits, ...(opts.observeStatements ? { observe: opts.observeStatements } : {}) });
   await migrate(config, database);
 
   let store: RateLimitStore = memoryRateLimitStore();
