@@ -3,8 +3,8 @@
  * inserts as the app on the same database, with every statement prepared once and each write in one
  * transaction, behind a bare Fastify (JSON parsing only). What no framework, validation, auth hook or
  * query builder costs: bench/http.ts prints the app's write rate as a multiple of this one.
- * Like the app's warm path, keys and events are known in memory (the app caches both); the bearer
- * key is hashed on every request as the app does.
+ * The same statements as the app: a key's first request looks it up by its hash and stamps its
+ * last use (then it is cached, as the app caches it); events are known in memory (the app caches them).
  *
  * DATABASE_URL (sqlite:<path> or postgres://…), PORT. Prints "ready" once listening.
  */
@@ -18,7 +18,8 @@ const url = process.env.DATABASE_URL!;
 const app = Fastify({ logger: false });
 
 interface Store {
-  keys(): Promise<Array<{ key_hash: string; user_id: string; email: string }>>;
+  key(hash: string): Promise<{ id: string; user_id: string; email: string } | undefined>;
+  touch(keyId: string, at: string): Promise<void>;
   register(row: unknown[]): Promise<void>;
   teamRegistration(eventId: string, userId: string): Promise<{ id: string; status: string; track_id: string | null } | undefined>;
   submit(row: unknown[]): Promise<boolean>;
@@ -27,6 +28,8 @@ interface Store {
 const REG_INSERT = `insert into registrations (id, event_id, user_id, team_name, team_name_key, track_id, contact_email, github_url, fields, status,
   reason, rejected_final, attempt, reapplied_at, created_at, updated_at, member_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'approved', null, 0, 1, null, ?, ?, 1)`;
 const MEMBER_INSERT = `insert into team_members (registration_id, event_id, user_id, role, joined_at) values (?, ?, ?, 'leader', ?)`;
+const KEY_SELECT = `select k.id, u.id as user_id, u.email from api_keys k join users u on u.id = k.user_id where k.key_hash = ? and k.revoked_at is null`;
+const KEY_TOUCH = `update api_keys set last_used_at = ? where id = ?`;
 const TEAM_SELECT = `select r.id, r.status, r.track_id from team_members tm join registrations r on r.id = tm.registration_id where tm.event_id = ? and tm.user_id = ?`;
 const PROJECT_INSERT = `insert into projects (id, event_id, registration_id, project_name, github_url, project_website, demo_video_url, team_size, description,
   track_id, status, review_status, first_submitted_at, created_at, updated_at, updated_by_user_id)
@@ -53,8 +56,11 @@ function sqliteStore(path: string): Store {
     updateProject.run(row[3], row[4], row[5], row[8], row[10], row[2]);
     return false;
   });
+  const keySelect = db.prepare(KEY_SELECT);
+  const keyTouch = db.prepare(KEY_TOUCH);
   return {
-    keys: async () => db.prepare('select k.key_hash, u.id as user_id, u.email from api_keys k join users u on u.id = k.user_id').all() as never,
+    key: async (hash) => keySelect.get(hash) as never,
+    touch: async (id, at) => void keyTouch.run(at, id),
     register: async (row) => void registerTx(row),
     teamRegistration: async (eventId, userId) => team.get(eventId, userId) as never,
     submit: async (row) => submitTx(row),
@@ -69,7 +75,9 @@ function postgresStore(connectionString: string): Store {
     return text.replace(/\?/g, () => `$${++n}`);
   };
   const q = (name: string, text: string) => ({ name, text: numbered(text) });
-  const [reg, member, team, insertProject, updateProject] = [
+  const [keySelect, keyTouch, reg, member, team, insertProject, updateProject] = [
+    q('key', KEY_SELECT),
+    q('touch', KEY_TOUCH),
     q('reg', REG_INSERT),
     q('member', MEMBER_INSERT),
     q('team', TEAM_SELECT),
@@ -77,7 +85,8 @@ function postgresStore(connectionString: string): Store {
     q('update_project', PROJECT_UPDATE),
   ];
   return {
-    keys: async () => (await pool.query('select k.key_hash, u.id as user_id, u.email from api_keys k join users u on u.id = k.user_id')).rows,
+    key: async (hash) => (await pool.query({ ...keySelect, values: [hash] })).rows[0],
+    touch: async (id, at) => void (await pool.query({ ...keyTouch, values: [at, id] })),
     async register(row) {
       const c = await pool.connect();
       try {
@@ -112,17 +121,25 @@ function postgresStore(connectionString: string): Store {
 }
 
 const store = url.startsWith('postgres') ? postgresStore(url) : sqliteStore(url.replace(/^sqlite:/, ''));
-const users = new Map((await store.keys()).map((k) => [k.key_hash, { id: k.user_id, email: k.email }]));
+const users = new Map<string, { id: string; email: string }>();
 
-function caller(auth: string | undefined) {
+async function caller(auth: string | undefined) {
   const token = auth?.startsWith('Bearer ') ? auth.slice(7) : '';
-  return users.get(hashApiKey(token));
+  const hash = hashApiKey(token);
+  const cached = users.get(hash);
+  if (cached) return cached;
+  const found = await store.key(hash);
+  if (!found) return undefined;
+  store.touch(found.id, new Date().toISOString()).catch(() => {});
+  const who = { id: found.user_id, email: found.email };
+  users.set(hash, who);
+  return who;
 }
 
 app.post<{ Params: { id: string }; Body: { team_name: string; track_id?: string; fields?: Record<string, unknown> } }>(
   '/api/v1/events/:id/register',
   async (request, reply) => {
-    const who = caller(request.headers.authorization);
+    const who = await caller(request.headers.authorization);
     if (!who) return reply.status(401).send({ code: 'unauthorized' });
     const b = request.body;
     const stamp = new Date().toISOString();
@@ -139,7 +156,7 @@ app.post<{ Params: { id: string }; Body: { team_name: string; track_id?: string;
 );
 
 app.post<{ Params: { id: string }; Body: { project_name: string; github_url: string; description?: string } }>('/api/v1/events/:id/submit', async (request, reply) => {
-  const who = caller(request.headers.authorization);
+  const who = await caller(request.headers.authorization);
   if (!who) return reply.status(401).send({ code: 'unauthorized' });
   const team = await store.teamRegistration(request.params.id, who.id);
   if (!team || team.status !== 'approved') return reply.status(403).send({ code: 'registration_not_approved' });

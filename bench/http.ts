@@ -245,7 +245,7 @@ const SERVER_ENV = {
 
 /** This checkout's server, as `npm start` runs it but with a statement counter; the review loop runs, as in production. */
 async function startReal(dbUrl: string): Promise<BenchServer> {
-  const server = await startBenchServer({ ...SERVER_ENV, DATABASE_URL: dbUrl, RATE_LIMIT_ENABLED: 'true', REVIEW_WORKERS: 'true' });
+  const server = await startBenchServer({ ...SERVER_ENV, DATABASE_URL: dbUrl, RATE_LIMIT_ENABLED: 'true', REVIEW_WORKERS: process.env.BENCH_REVIEW_WORKERS ?? 'true' });
   children.add(server.child);
   return server;
 }
@@ -385,10 +385,14 @@ export async function main(): Promise<void> {
     console.log(`${'bare POST (same JSON)'.padEnd(44)} ${fmt(bareWrite)}`);
 
     // --- the write mix, SQLite: the app, then the hand-written floor on the same file ---
+    // BENCH_PROFILE=<dir>: a CPU profile of the server during this run (open it in Chrome DevTools).
+    if (process.env.BENCH_PROFILE) await real.profileStart();
     const app = await realWrites(real, sqlite.keys, sqlite.eventGroups[0]!);
+    if (process.env.BENCH_PROFILE) await real.profileStop(join(process.env.BENCH_PROFILE, 'write-mix-sqlite.cpuprofile'));
     report('register+submit mix (SQLite)', app.m, bareWrite, `${app.perWrite.toFixed(2)} statements/write`);
     const rssSqlite = rssMb(real.child.pid!);
     await real.stop();
+    if (process.env.BENCH_ONLY_SQLITE_WRITES) return;
     const floor = await spawnReady([...NODE_FLAGS, '--import', 'tsx', 'bench/floor-server.ts'], { DATABASE_URL: sqliteUrl }, '/healthz');
     const floorM = await measure({ url: floor.url, requests: writeRequests(sqlite.keys, sqlite.eventGroups[1]!) });
     report('  floor: hand-written, prepared (SQLite)', floorM, bareWrite, `app = 1/${(floorM.rps / app.m.rps).toFixed(2)} of the floor (target ≥ 1/2.5)`);

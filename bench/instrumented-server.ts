@@ -13,7 +13,14 @@ const delay = monitorEventLoopDelay({ resolution: 5 });
 delay.enable();
 /** Statements the app ran (on PostgreSQL: round trips), for statements-per-request figures. */
 let statements = 0;
-const server = await startServer(loadConfig(process.env), { observeStatements: () => void statements++ });
+/** BENCH_STATEMENTS_BY_TEXT=<file>: how often each statement ran, written there when the server stops. */
+const byText = process.env.BENCH_STATEMENTS_BY_TEXT ? new Map<string, number>() : null;
+const server = await startServer(loadConfig(process.env), {
+  observeStatements: (sql) => {
+    statements++;
+    if (byText) byText.set(sql, (byText.get(sql) ?? 0) + 1);
+  },
+});
 process.send?.({ type: 'ready', url: server.url });
 const inspector = new Session();
 async function onMessage(msg: { type: string; file?: string }): Promise<void> {
@@ -52,5 +59,9 @@ process.on('message', (msg: { type: string; file?: string }) => {
   });
 });
 process.on('SIGTERM', () => {
+  if (byText) {
+    const lines = [...byText].sort((a, b) => b[1] - a[1]).map(([sql, n]) => `${String(n).padStart(8)}  ${sql.slice(0, 240)}`);
+    writeFileSync(process.env.BENCH_STATEMENTS_BY_TEXT!, lines.join('\n') + '\n');
+  }
   void server.close().then(() => process.exit(0));
 });
