@@ -1,4 +1,4 @@
-// The layer check (`npm run layers`, part of `npm test`): who may import whom under src/.
+// The layer check (`npm run layers`, part of `npm test`): who may import whom under src/ and web/src/.
 // docs/architecture.md explains the layers; this file is where they are enforced. Keep the two in step.
 
 /** The wiring: the files directly under src/ (app.ts, app-context.ts, server.ts, cli.ts, first-run-hint.ts). */
@@ -34,6 +34,31 @@ const domainOrderRules = DOMAIN_RANKS.flatMap((rank, i) => {
     from: { path: `^src/${domain}/` },
     to: { path: folders(notBelow.filter((d) => d !== domain)) },
   }));
+});
+
+/**
+ * The web app (web/src/), lowest first: a layer imports only the layers below it (and itself).
+ * `api` is the generated API types; `i18n` the languages, the words and the problems' sentences;
+ * `lib` the API client, the session, formatting, the site facts, the clock; `ui` the shared
+ * components; `features` the pages, one folder per area. Above them all the shell (web/src/*.tsx:
+ * app.tsx routes the pages, main.tsx starts it), which nothing imports.
+ */
+const WEB_LAYERS = [['api', 'i18n'], ['lib'], ['ui'], ['features']];
+const WEB_SHELL = '^web/src/[^/]+$';
+const WEB_TEST = '\\.test\\.tsx?$';
+
+const webOrderRules = WEB_LAYERS.flatMap((rank, i) => {
+  const notBelow = WEB_LAYERS.slice(i).flat();
+  return rank.map((layer) => {
+    const above = notBelow.filter((l) => l !== layer);
+    return {
+      name: `web-order-${layer}`,
+      comment: `web/src/${layer} may import only the layers below it (${WEB_LAYERS.slice(0, i).flat().join(', ') || 'none'}), never ${above.join(', ') || 'another layer'} or the shell`,
+      severity: 'error',
+      from: { path: `^web/src/${layer}/` },
+      to: { path: above.length > 0 ? `^web/src/(${above.join('|')})/|${WEB_SHELL}` : WEB_SHELL },
+    };
+  });
 });
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -82,12 +107,36 @@ export default {
       from: { path: '^src/' },
       to: { path: '^(test|bench|web)/' },
     },
+    ...webOrderRules,
+    {
+      name: 'web-features-apart',
+      comment:
+        "A feature (web/src/features/<area>/) imports no other feature: what two share lives in features/shared/ (which imports no feature), ui/ or lib/; a page that shows another feature's part gets it from the shell.",
+      severity: 'error',
+      from: { path: '^web/src/features/([^/]+)/', pathNot: '^web/src/features/shared/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/($1|shared)/' },
+    },
+    {
+      name: 'web-shared-not-features',
+      comment: 'features/shared/ is below the features: it imports none of them.',
+      severity: 'error',
+      from: { path: '^web/src/features/shared/' },
+      to: { path: '^web/src/features/', pathNot: '^web/src/features/shared/' },
+    },
+    {
+      name: 'web-not-server',
+      comment: "The pages import nothing of the server, the tests or the benches (a unit test beside them may read the server's code lists).",
+      severity: 'error',
+      from: { path: '^web/src/', pathNot: WEB_TEST },
+      to: { path: '^(src|test|bench)/' },
+    },
     {
       name: 'not-to-unresolvable',
-      comment: 'An import that does not resolve is a broken build waiting to happen.',
+      comment: 'An import that does not resolve is a broken build waiting to happen (the generated API types aside).',
       severity: 'error',
       from: {},
-      to: { couldNotResolve: true },
+      // web/src/api/schema.d.ts is generated (npm run api-types), not committed: a fresh clone has none yet.
+      to: { couldNotResolve: true, pathNot: '^\\.\\./api/schema$' },
     },
   ],
   options: {
@@ -98,7 +147,7 @@ export default {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+      extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

@@ -13,11 +13,7 @@ import { pgNotifier, type PgNotifier } from '../../src/core/notifier.js';
 import { createTestDatabase, DIALECTS, type Dialect, type TestDatabase } from '../helpers/databases.js';
 import { createEvent, registrationBody, startTestApp, T0, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
-
-/** Resolves once `check` holds, re-testing after each turn of the event loop (no fixed sleep). */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 5));
-}
+import { until } from '../helpers/until.js';
 
 async function pendingRegistration(t: TestApp, eventId: string) {
   const team = await quickUser(t);
@@ -57,7 +53,7 @@ describe('long-poll wake-up across two instances through PostgreSQL LISTEN/NOTIF
     const eventId = await createEvent(a, org.key);
     const reg = await pendingRegistration(a, eventId);
     const waiting = a.api('GET', `/events/${eventId}/my-registration?wait=45`, { key: reg.team.key });
-    await until(() => a.ctx.registrations.waiting() === 1);
+    await until('the long-poll to park on a', () => a.ctx.registrations.waiting() === 1);
     const approved = await b.api('POST', `/events/${eventId}/registrations/${reg.id}/approve`, { key: org.key });
     expect(approved.status).toBe(200);
     const res = await waiting;
@@ -92,7 +88,7 @@ describe('long-poll wake-up across two instances through PostgreSQL LISTEN/NOTIF
     await Promise.all(resynced);
 
     const waiting = a.api('GET', `/events/${eventId}/my-registration?wait=45`, { key: reg.team.key });
-    await until(() => a.ctx.registrations.waiting() === 1);
+    await until('the long-poll to park on a', () => a.ctx.registrations.waiting() === 1);
     const approved = await b.api('POST', `/events/${eventId}/registrations/${reg.id}/approve`, { key: org.key });
     expect(approved.status).toBe(200);
     const res = await waiting;
@@ -179,12 +175,12 @@ describe.each(DIALECTS)('waiting costs no query per waiter (%s)', (dialect) => {
     const regs = [];
     for (let i = 0; i < N; i++) regs.push(await pendingRegistration(t, eventId));
     const answers = regs.map((r) => t.api('GET', `/events/${eventId}/my-registration?wait=45`, { key: r.team.key }));
-    await until(() => s.ctx.registrations.waiting() === N);
+    await until(`all ${N} long-polls to park`, () => s.ctx.registrations.waiting() === N);
 
     const parkedAt = s.queries.length;
     const isRecheck = (q: { sql: string }) => /from "registrations" where "id" in \(/.test(q.sql) && /"status" != /.test(q.sql);
     // Let several shared re-checks pass while the clock moves too (the wait does not depend on it).
-    await until(() => s.queries.slice(parkedAt).filter(isRecheck).length >= 3);
+    await until('three re-check queries', () => s.queries.slice(parkedAt).filter(isRecheck).length >= 3);
     s.clock.advance(3_600_000);
     const whileWaiting = s.queries.slice(parkedAt);
     // Every query run while they wait is the shared re-check, and each asks about all N at once.

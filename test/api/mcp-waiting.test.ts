@@ -7,10 +7,7 @@ import { LONG_POLL_MAX_SECONDS } from '../../src/core/wait-policy.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { connectMcp, toolProblem } from '../helpers/mcp-client.js';
 import { createEvent, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 5));
-}
+import { until } from '../helpers/until.js';
 
 describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
   let t: TestApp;
@@ -55,13 +52,13 @@ describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
     const call = client.callTool({ name: 'get_my_registration', arguments: { event_id: eventId, wait: LONG_POLL_MAX_SECONDS } }, undefined, {
       signal: abort.signal,
     });
-    await until(() => t.ctx.registrations.waitsStarted() === before + 1); // parked on the server
+    await until('the wait to park on the server', () => t.ctx.registrations.waitsStarted() === before + 1);
     abort.abort('the user gave up');
     await expect(call).rejects.toThrow();
     // The SDK client sends notifications/cancelled but keeps the HTTP request open; closing the
     // transport (as a client that gives up or times out does) ends it, and the server's wait with it.
     await client.close();
-    await until(() => t.ctx.registrations.waiting() === 0);
+    await until('no request to be waiting', () => t.ctx.registrations.waiting() === 0);
     client = await connectMcp(t, team.key, 'mcp-waiting-test');
     const after = (await client.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } })) as CallToolResult;
     expect(after.isError).toBeFalsy();

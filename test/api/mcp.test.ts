@@ -5,6 +5,7 @@ import { DIALECTS } from '../helpers/databases.js';
 import { EXPECTED_MCP_TOOLS, connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { openRaw } from '../helpers/raw-http.js';
 import { createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { until } from '../helpers/until.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -419,11 +420,6 @@ describe.each(DIALECTS)('MCP server: a long-poll ends with its client (%s)', (di
     await t?.close();
   });
 
-  /** Resolves once `check` holds, re-testing after each turn of the event loop (no fixed sleep). */
-  async function until(check: () => boolean): Promise<void> {
-    while (!check()) await new Promise((r) => setTimeout(r, 5));
-  }
-
   it('aborts the REST wait when the MCP client disconnects', async () => {
     const organizer = await t.user('organizer');
     const team = await t.user();
@@ -443,10 +439,10 @@ describe.each(DIALECTS)('MCP server: a long-poll ends with its client (%s)', (di
       `POST /api/v1/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${team.key}\r\nContent-Type: application/json\r\n` +
         `Accept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
-    await until(() => t.ctx.registrations.waiting() === 1); // the tool call's REST long-poll is parked
+    await until("the tool call's REST long-poll to park", () => t.ctx.registrations.waiting() === 1);
     conn.socket.destroy();
     // Nothing decides the registration and the wait asked for 45 s: only the disconnect can end it in time.
-    await until(() => t.ctx.registrations.waiting() === 0);
+    await until('the long-poll to end', () => t.ctx.registrations.waiting() === 0);
     expect(t.ctx.registrations.waiting()).toBe(0);
   });
 });

@@ -5,17 +5,9 @@ import { redisRateLimitStore } from '../../src/core/rate-limit.js';
 import { openRedis, type RedisLink } from '../../src/core/redis.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { createEvent, registrationBody, startTestApp, type TestApp } from '../helpers/harness.js';
+import { until } from '../helpers/until.js';
 
 const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
-
-/** Polls an observable condition for at most `ms`, failing with a clear message. */
-async function until(what: string, check: () => Promise<boolean>, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /**
  * Two app instances on one database and one Redis, as several server processes would run: rate

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, eventBody, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickUser, quickApprovedTeam } from '../helpers/quick-users.js';
+import { until } from '../helpers/until.js';
 
 const DAY = 86_400_000;
 
@@ -241,17 +242,12 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
     expect(res.body.reason).toBe('Team too large');
   });
 
-  /** Resolves once `check` holds, re-testing after each turn of the event loop (no fixed sleep). */
-  async function until(check: () => boolean): Promise<void> {
-    while (!check()) await new Promise((r) => setTimeout(r, 5));
-  }
-
   it('?wait= answers as soon as the organizer approves, well before the wait ends', async () => {
     const team = await quickUser(t);
     const reg = await t.api('POST', `/events/${eventId}/register`, { key: team.key, body: registrationBody() });
     const before = t.ctx.registrations.waitsStarted();
     const waiting = mine(team.key, '?wait=20');
-    await until(() => t.ctx.registrations.waitsStarted() === before + 1); // the request is parked
+    await until('the request to park', () => t.ctx.registrations.waitsStarted() === before + 1);
     const ok = await t.api('POST', `/events/${eventId}/registrations/${reg.body.id}/approve`, { key: org.key });
     expect(ok.status).toBe(200);
     // With the re-check timer off, a wait that runs out answers "pending" without reading again:

@@ -5,6 +5,7 @@ import { startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } 
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
+import { untilWith } from '../helpers/until.js';
 
 /**
  * REVIEW_CONCURRENCY bounds the provider calls one process has in flight, however many reviews are
@@ -23,13 +24,7 @@ const K = 3;
 const PROJECTS = 8;
 const MODELS = ['burst-a', 'burst-b'];
 
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000, details: () => string = () => '') {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${details()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = untilWith({ ms: 30_000, every: 20 });
 
 /** The event's reviews, queued with the statistics of an empty table (PostgreSQL): the stale case. */
 async function burstOfReviews(t: TestApp, org: TestUser, models: string[]) {
@@ -111,9 +106,11 @@ describe.each(DIALECTS)('REVIEW_CONCURRENCY holds for a burst of queued reviews 
           running = await countRunning(t, eventId);
           return running > 0 && oa.inFlight() === running;
         },
-        60_000,
-        () =>
-          ` (running ${running}, in flight ${oa.inFlight()}) ${JSON.stringify(oa.calls.map((c) => [c.model, /Burst \d/.exec(c.prompt)?.[0], c.behaviour]))}`,
+        {
+          ms: 60_000,
+          details: () =>
+            ` (running ${running}, in flight ${oa.inFlight()}) ${JSON.stringify(oa.calls.map((c) => [c.model, /Burst \d/.exec(c.prompt)?.[0], c.behaviour]))}`,
+        },
       );
       expect(oa.inFlight()).toBe(K);
     } finally {
@@ -197,8 +194,7 @@ describe.each(DIALECTS)('REVIEW_CONCURRENCY per process, two server processes (%
           const running = await countRunning(t, eventId);
           return running >= 2 * K && oa.inFlight() === running;
         },
-        60_000,
-        logs,
+        { ms: 60_000, details: logs },
       );
       expect({ a: oa.inFlight('/a'), b: oa.inFlight('/b') }).toEqual({ a: K, b: K });
     } finally {
@@ -210,8 +206,7 @@ describe.each(DIALECTS)('REVIEW_CONCURRENCY per process, two server processes (%
         const rows = await t.ctx.db.selectFrom('reviews').select('status').where('event_id', '=', eventId).execute();
         return rows.every((r) => r.status === 'succeeded');
       },
-      30_000,
-      logs,
+      { ms: 30_000, details: logs },
     );
     const rows = await t.ctx.db.selectFrom('reviews').select(['attempts', 'lease_owner']).where('event_id', '=', eventId).execute();
     expect(rows.filter((r) => r.attempts !== 1 || r.lease_owner !== null)).toEqual([]);

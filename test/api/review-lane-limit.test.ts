@@ -4,6 +4,7 @@ import { DIALECTS } from '../helpers/databases.js';
 import { startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
+import { untilWith } from '../helpers/until.js';
 
 // The real repository, except that every claim takes four times what it is asked for: a claim
 // statement that does not keep to its LIMIT (as the former PostgreSQL claim did with stale
@@ -22,13 +23,7 @@ const claimReviews = vi.mocked(reviewsRepo.claimReviews);
 
 const K = 2;
 
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = untilWith({ ms: 30_000, every: 20 });
 
 describe.each(DIALECTS)('the worker keeps to REVIEW_CONCURRENCY whatever a claim returns (%s)', (dialect) => {
   let t: TestApp;

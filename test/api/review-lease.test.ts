@@ -4,6 +4,7 @@ import { DIALECTS } from '../helpers/databases.js';
 import { startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
+import { until } from '../helpers/until.js';
 
 // The real repository, with finishSucceeded watched, so the test can await a worker's write and
 // read whether the database took it (no sleeping, no guessing when it happened).
@@ -12,14 +13,6 @@ vi.mock('../../src/reviews/reviews-repo.js', async (importOriginal) => {
   return { ...real, finishSucceeded: vi.fn(real.finishSucceeded) };
 });
 const finishSucceeded = vi.mocked(reviewsRepo.finishSucceeded);
-
-async function until(what: string, check: () => boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * A lease belongs to one claim, not to a process: when a review's lease expires while its call is

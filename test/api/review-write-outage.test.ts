@@ -5,14 +5,9 @@ import { startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } 
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { untilWith } from '../helpers/until.js';
 
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = untilWith({ ms: 20_000 });
 
 /**
  * A database outage between a model's answer and its write. The answer is paid for: the worker keeps

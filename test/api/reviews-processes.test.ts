@@ -4,6 +4,7 @@ import { startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } 
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { untilWith } from '../helpers/until.js';
 
 const DAY = 86_400_000;
 
@@ -56,15 +57,11 @@ describe.each(DIALECTS)('review workers in two server processes (%s)', (dialect)
   const rowsOf = (eventId: string) =>
     t.ctx.db.selectFrom('reviews').selectAll().where('event_id', '=', eventId).orderBy('project_id').orderBy('reviewer').execute();
 
-  async function until(what: string, check: () => Promise<boolean>, ms = 20_000) {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) {
-        throw new Error(`timed out waiting for ${what}\n--- a ---\n${servers.a?.stderr() ?? ''}\n--- b ---\n${servers.b?.stderr() ?? ''}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const until = untilWith({
+    ms: 20_000,
+    every: 50,
+    details: () => `--- a ---\n${servers.a?.stderr() ?? ''}\n--- b ---\n${servers.b?.stderr() ?? ''}`,
+  });
 
   it('review each project × model exactly once, and finish a review whose process was killed mid-call', async () => {
     const P = 4;

@@ -6,6 +6,7 @@ import { startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } 
 import { createEvent, registrationBody, startTestApp, T0, type ApiResponse, type TestApp, type TestUser } from '../helpers/harness.js';
 import { parseCsv } from '../helpers/csv.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Rules of the contract that a plausible regression would break silently: each test here was
@@ -22,15 +23,6 @@ function expectProblem(res: ApiResponse, status: number, code: string) {
 
 /** A lease token of one of `app`'s claims: its worker id, then `#` and the claim's number. */
 const leasedBy = (app: TestApp) => expect.stringMatching(new RegExp(`^${app.ctx.reviews.workerId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}#\\w+$`));
-
-/** Polls an observable condition (a request reaching a fake), failing with a clear message. */
-async function until(what: string, check: () => boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe.each(DIALECTS)('contract rules (%s)', (dialect) => {
   let db: TestDatabase;

@@ -6,17 +6,9 @@ import { openRedis, type RedisLink } from '../../src/core/redis.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { browser, signUp } from '../helpers/web-session.js';
+import { until } from '../helpers/until.js';
 
 const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
-
-/** Polls an observable condition for at most `ms` (the notification crosses Redis asynchronously). */
-async function until(what: string, check: () => Promise<boolean>, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Two instances with a long auth cache: ending a session or disabling a user on one reaches the other through the notifier. */
 describe.each(DIALECTS)('session revocation across instances (%s)', (dialect) => {

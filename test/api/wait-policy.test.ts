@@ -4,13 +4,10 @@ import type { Config } from '../../src/core/config.js';
 import { LONG_POLL_MAX_SECONDS, POLL_MAX_SECONDS, POLL_MIN_SECONDS } from '../../src/core/wait-policy.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { approvedTeam, createEvent, registrationBody, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
+import { until } from '../helpers/until.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 5));
-}
 
 describe.each(DIALECTS)('one waiting policy over REST (%s)', (dialect) => {
   let t: TestApp;
@@ -96,10 +93,10 @@ describe.each(DIALECTS)('one waiting policy over REST (%s)', (dialect) => {
       headers: { authorization: `Bearer ${team.key}` },
       signal: abort.signal,
     });
-    await until(() => t.ctx.registrations.waitsStarted() === before + 1);
+    await until('the request to park', () => t.ctx.registrations.waitsStarted() === before + 1);
     abort.abort();
     await expect(call).rejects.toThrow();
-    await until(() => t.ctx.registrations.waiting() === 0);
+    await until('no request to be waiting', () => t.ctx.registrations.waiting() === 0);
     expect(logged.slice(seen).filter((l) => l.level >= 40)).toEqual([]);
   });
 });

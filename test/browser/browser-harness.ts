@@ -126,15 +126,24 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(await seriousViolations(page)).toEqual([]);
 }
 
-/** Waits until no request is in flight and the loading indicator is gone. */
+/**
+ * Waits until no request is in flight and the loading indicator is gone, for at most 10 s each; a
+ * page that is still loading then fails the test, saying where and what was still shown.
+ */
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await page
-    .locator('.state-loading')
-    .first()
-    .waitFor({ state: 'detached', timeout: 10_000 })
-    .catch(() => {});
+  const loading = page.locator('.state-loading');
+  try {
+    await loading.first().waitFor({ state: 'detached', timeout: SETTLE_MS });
+  } catch (err) {
+    const shown = await loading.allTextContents().catch(() => []);
+    throw new Error(`settled: still loading after ${SETTLE_MS} ms on ${page.url()} (${shown.length} loading indicator(s): ${JSON.stringify(shown)})`, {
+      cause: err,
+    });
+  }
 }
+
+const SETTLE_MS = 10_000;
 
 /** Signs a user in through the API from inside the page's context (the cookie lands in the browser). */
 export async function signInSession(context: BrowserContext, baseUrl: string, email: string, password: string): Promise<void> {

@@ -4,6 +4,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/data
 import { createEvent, startTestApp, type TestApp } from '../helpers/harness.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { startSmtpReceiver } from '../helpers/smtp-receiver.js';
+import { untilWith } from '../helpers/until.js';
 
 const TOTAL = 1000;
 const KILL_AFTER = 300;
@@ -48,13 +49,7 @@ describe.each(DIALECTS)('mail queue across kill -9 (%s)', (dialect) => {
     WEBHOOKS_WORKERS: 'false',
   });
 
-  const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 120_000) => {
-    const deadline = Date.now() + ms;
-    while (!(await ok())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; server log:\n${server?.stderr() ?? ''}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
+  const until = untilWith({ ms: 120_000, details: () => `server log:\n${server?.stderr() ?? ''}` });
   const perAddress = () => {
     const counts = new Map<string, number>();
     for (const m of smtp.mails) for (const to of m.to) counts.set(to, (counts.get(to) ?? 0) + 1);

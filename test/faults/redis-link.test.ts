@@ -4,15 +4,10 @@ import { NOTIFIER_RESYNC, redisNotifier, type Notifier } from '../../src/core/no
 import { failoverRateLimitStore, memoryRateLimitStore, redisRateLimitStore, type RateLimitStore } from '../../src/core/rate-limit.js';
 import { openRedis, type RedisLink } from '../../src/core/redis.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
+import { untilWith } from '../helpers/until.js';
 
 /** Waits for a state the link reaches by itself (an event, not a duration). */
-async function until(what: string, check: () => boolean, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = untilWith({ ms: 15_000, every: 20 });
 
 /**
  * The link to a Redis of the test's own, stopped, frozen and started again: calls never wait on a

@@ -5,6 +5,7 @@ import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { quickUser } from '../helpers/quick-users.js';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.js';
 import { PASSWORD, sessionCookieFrom } from '../helpers/web-session.js';
+import { untilWith } from '../helpers/until.js';
 
 const PER_KEY = 10;
 const FALLBACK_LOG = '"msg":"Redis is unreachable';
@@ -61,13 +62,7 @@ describe.each(DIALECTS)('Redis stopped and started under two server processes (%
       .filter((l) => l.includes(needle)).length;
 
   /** Waits for an observable condition (a state the processes reach by themselves), failing with their logs. */
-  async function until(what: string, check: () => Promise<boolean>, ms = 20_000) {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${logs()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const until = untilWith({ ms: 20_000, every: 50, details: logs });
   const redisState = async (who: 'a' | 'b') => (await call(who, 'GET', '/healthz')).body?.redis as string | undefined;
 
   beforeAll(async () => {

@@ -5,9 +5,23 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../src/core/config.js';
 
-/** Every database test runs once per dialect, from this one list (as Kysely's own suite does). */
-export const DIALECTS = ['sqlite', 'postgres'] as const;
-export type Dialect = (typeof DIALECTS)[number];
+const ALL_DIALECTS = ['sqlite', 'postgres'] as const;
+export type Dialect = (typeof ALL_DIALECTS)[number];
+
+/**
+ * The dialects a run covers: both, unless `TEST_DB` names one (`TEST_DB=sqlite` or `TEST_DB=postgres`,
+ * to run the tests on one database while working locally). Any other value fails the run at once
+ * rather than run nothing.
+ */
+export function dialectsOf(testDb: string | undefined): readonly Dialect[] {
+  if (testDb === undefined || testDb === '') return ALL_DIALECTS;
+  const chosen = ALL_DIALECTS.find((d) => d === testDb);
+  if (!chosen) throw new Error(`TEST_DB must be one of ${ALL_DIALECTS.join(', ')} (or unset for both), not ${JSON.stringify(testDb)}`);
+  return [chosen];
+}
+
+/** Every database test runs once per dialect, from this one list (as Kysely's own suite does); see `dialectsOf`. */
+export const DIALECTS = dialectsOf(process.env.TEST_DB);
 
 /** The server's admin database; each test run creates its own database beside it and drops it after. */
 export const PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -14,9 +14,9 @@ interface Violation {
   to: string;
 }
 
-/** Runs the layer check (the same command and config as `npm run layers`) over `src` under `cwd`. */
+/** Runs the layer check (the same command and config as `npm run layers`) over `src` and `web/src` under `cwd`. */
 async function layerViolations(cwd: string): Promise<string[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, [DEPCRUISE, '--config', CONFIG, '--output-type', 'json', 'src'], {
+  const { stdout } = await promisify(execFile)(process.execPath, [DEPCRUISE, '--config', CONFIG, '--output-type', 'json', 'src', 'web/src'], {
     cwd,
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -26,7 +26,7 @@ async function layerViolations(cwd: string): Promise<string[]> {
 }
 
 describe('layer check', () => {
-  it('reports every upward import, circle and routes import of the fixture, and nothing it allows', async () => {
+  it('reports every upward import, circle and routes import of the fixture (server and web app), and nothing it allows', async () => {
     expect(await layerViolations(FIXTURE)).toEqual([
       'core-imports-no-domain: src/core/http/auth-hook.ts -> src/accounts/accounts-service.ts',
       'domain-order-events: src/events/events-service.ts -> src/accounts/accounts-service.ts',
@@ -34,6 +34,14 @@ describe('layer check', () => {
       'no-circular: src/registrations/registration-waits.ts -> src/registrations/registrations-service.ts',
       'no-wiring-below: src/events/events-routes.ts -> src/app-context.ts',
       'routes-only-from-wiring: src/docs/docs-page.ts -> src/events/events-routes.ts',
+      'web-features-apart: web/src/features/public/event-page.ts -> web/src/features/participant/my-status.ts',
+      'web-not-server: web/src/lib/server-codes.ts -> src/core/principal.ts',
+      'web-order-api: web/src/api/schema.ts -> web/src/lib/format.ts',
+      'web-order-features: web/src/features/public/back-link.ts -> web/src/app.ts',
+      'web-order-i18n: web/src/i18n/index.ts -> web/src/lib/format.ts',
+      'web-order-lib: web/src/lib/api.ts -> web/src/features/public/event-page.ts',
+      'web-order-ui: web/src/ui/layout.ts -> web/src/app.ts',
+      'web-shared-not-features: web/src/features/shared/event-data.ts -> web/src/features/participant/my-status.ts',
     ]);
   });
 

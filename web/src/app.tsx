@@ -4,7 +4,8 @@ import { I18nextProvider } from 'react-i18next';
 import { Route, Switch, useLocation } from 'wouter';
 import { i18n } from './i18n';
 import { ApiProblem } from './lib/api';
-import { RequireRole, type Role } from './lib/session';
+import type { Role } from './lib/session';
+import { RequireRole } from './ui/require-role';
 import { Layout } from './ui/layout';
 import { Loading, NotFound } from './ui/states';
 
@@ -38,6 +39,10 @@ const pages = {
   project: lazy(() => import('./features/participant/project-page')),
   myHackathons: lazy(() => import('./features/participant/my-hackathons-page')),
 };
+
+// The event page shows the signed-in person's team box, a participant part: features do not import
+// each other, so the shell hands it in. Its own chunk, loaded only for a signed-in visitor.
+const MyStatus = lazy(() => import('./features/participant/my-status'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -76,7 +81,7 @@ export function Routes() {
   return (
     <Switch>
       <Route path="/" component={pages.home} />
-      <Route path="/hackathons/:id" component={pages.event} />
+      <Route path="/hackathons/:id">{(params) => <pages.event params={params} myStatus={MyStatus} />}</Route>
       <Route path="/hackathons/:id/result" component={pages.result} />
       <Route path="/hackathons/:id/gallery" component={pages.gallery} />
       <Route path="/hackathons/:id/projects/:projectId" component={pages.galleryProject} />

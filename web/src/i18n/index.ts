@@ -1,8 +1,9 @@
 import i18next from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
-import type { FieldProblem } from '../lib/api';
 import { common } from './common';
-import { codeText, fieldText } from './problem-text';
+import { codeText, fieldText, type FieldProblem } from './problem-text';
+
+export type { FieldProblem };
 
 export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_MESSAGES } from './all-messages';
 import { detectLanguage } from './index';
-import type { Messages } from './messages';
+import type { MessageBundle, Messages } from './messages';
+
+/**
+ * Every bundle of words: each `*messages.ts` module's exported bundles (a feature's page loads its own
+ * with its chunk). The test gathers them itself, so the runtime code has no module that imports every
+ * feature, and a new messages file is checked without being listed anywhere.
+ */
+const modules = import.meta.glob<Record<string, unknown>>(['./common.ts', '../features/**/*messages.ts'], { eager: true });
+const isBundle = (v: unknown): v is MessageBundle => typeof v === 'object' && v !== null && 'en' in v && 'zh-CN' in v;
+const ALL_MESSAGES: Record<string, MessageBundle> = Object.fromEntries(
+  Object.entries(modules).flatMap(([file, exports]) =>
+    Object.entries(exports)
+      .filter(([, value]) => isBundle(value))
+      .map(([name, value]) => [`${file.replace(/^\.\.?\//, '').replace(/\.ts$/, '')}#${name}`, value as MessageBundle]),
+  ),
+);
 
 function leaves(tree: Messages, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
@@ -13,9 +27,15 @@ function leaves(tree: Messages, prefix = ''): Map<string, string> {
 }
 
 /** Words that are the same in both languages (names, codes, formats). */
-const SAME_IN_BOTH = /^(API|CSV|JSON|URL|ID|MCP|GitHub|E-mail|OK|skill\.md|llms\.txt|English|简体中文|[\s\d{}.:/%()–-]*|\{\{[a-z_]+\}\}.*)$/i;
+const SAME_IN_BOTH = /^(API|CSV|JSON|URL|ID|MCP|GitHub|E-mail|OK|README|skill\.md|llms\.txt|English|简体中文|[\s\d{}.:/%()–-]*|\{\{[a-z_]+\}\}.*)$/i;
 
 describe('translations', () => {
+  it('finds the bundles (common and every feature folder)', () => {
+    const files = new Set(Object.keys(ALL_MESSAGES).map((k) => k.split('#')[0]));
+    expect(files).toContain('common');
+    expect(files).toContain('features/shared/audit-messages');
+    expect(files.size).toBeGreaterThanOrEqual(14);
+  });
   for (const [ns, bundle] of Object.entries(ALL_MESSAGES)) {
     it(`${ns}: Chinese has exactly the English keys, none empty, none left in English`, () => {
       const en = leaves(bundle.en);

@@ -1,4 +1,8 @@
-import type { FieldProblem } from '../lib/api';
+/** One field's problem in a problem+json answer (`errors[]`): the field's path and the server's sentence. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
 
 /**
  * The server writes its problems in English: a stable `code` and a sentence (`detail`), and for

@@ -1,15 +1,12 @@
 import type { paths } from '../api/schema';
-import { problemFieldText } from '../i18n';
+import { problemFieldText, type FieldProblem } from '../i18n';
 
 /**
  * The one way pages talk to the server: the same /api/v1 routes the agents use, authenticated by the
  * session cookie. Writes carry the session's CSRF token; problem+json answers become ApiProblem.
  */
 
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
+export type { FieldProblem };
 
 /** A problem+json answer (RFC 9457) as the pages use it: a stable code, a sentence, per-field errors. */
 export class ApiProblem extends Error {

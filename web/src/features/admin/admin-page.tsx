@@ -9,10 +9,10 @@ import { useSession, type Role } from '../../lib/session';
 import { Button, ConfirmDialog, CopyButton, PageHeader, TabNav } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, NotFound, ProblemAlert } from '../../ui/states';
-import { codeStatus, endOfDayIso, signupLink, todayInputValue, type CodeStatus } from '../keys/key-logic';
+import { codeStatus, endOfDayIso, signupLink, todayInputValue, type CodeStatus } from '../shared/key-logic';
 import { publicUrlOf, useSite } from '../../lib/site';
 import { messages } from './messages';
-import { AuditList, useAuditT } from '../audit/audit-list';
+import { AuditList, useAuditT } from '../shared/audit-list';
 import { CellLabel } from '../../ui/cell-label';
 import './admin.css';
 

@@ -7,7 +7,7 @@ import { useNow } from '../../lib/now';
 import { Button, ConfirmDialog, CopyButton, PageHeader } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import { curlExample, endOfDayIso, keyStatus, todayInputValue, type KeyStatus } from './key-logic';
+import { curlExample, endOfDayIso, keyStatus, todayInputValue, type KeyStatus } from '../shared/key-logic';
 import { messages } from './messages';
 import { apiBaseOf, useSite } from '../../lib/site';
 import { CellLabel } from '../../ui/cell-label';

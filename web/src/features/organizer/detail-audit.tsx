@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { ErrorState, Loading } from '../../ui/states';
-import { AUDIT_ACTIONS, AuditList, useAuditT } from '../audit/audit-list';
+import { AUDIT_ACTIONS, AuditList, useAuditT } from '../shared/audit-list';
 import type { TabProps } from './detail-types';
 import { LoadMore, usePagedList } from './detail-shared';
 

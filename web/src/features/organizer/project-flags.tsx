@@ -6,59 +6,9 @@ import { Button } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ProblemAlert } from '../../ui/states';
 import { useDetailFormat as useFormat } from './detail-format';
-import { defineMessages } from '../../i18n/messages';
+import { messages } from './project-flags-messages';
 
 type Flag = Answer<'/events/{id}/projects/{project_id}/reviews'>['flags'][number];
-
-const messages = defineMessages({
-  en: {
-    title: 'Flags',
-    intro:
-      'Screening: sentences of the submission that addressed the evaluator, cut from what the AI models read (the rest was reviewed as usual). Build window: what the GitHub repository shows about when and how it was built, for you to check.',
-    none: 'Neither screening nor the build-window checks found anything in this submission.',
-    sourceName: 'Project name',
-    sourceDescription: 'Description',
-    sourceReadme: 'README',
-    kindScreening: 'Screening',
-    kindBuildWindow: 'Build window',
-    sourceCreated: 'Repository created before hacking started',
-    sourceFirstCommit: 'First commit before hacking started',
-    sourceGiant: 'One commit holds most of the code',
-    sourceFork: 'Fork of another repository',
-    sourceDuplicate: 'Same repository as another team',
-    byClassifier: 'Found by the AI screening model {{model}}',
-    open: 'Open',
-    checked: 'Checked',
-    checkedBy: 'Checked {{date}}',
-    note: 'Note (optional)',
-    markChecked: 'Mark checked',
-    reopen: 'Open again',
-    markCheckedLabel: 'Mark checked: flag in {{source}}',
-  },
-  'zh-CN': {
-    title: '标记',
-    intro: '筛查：提交内容中针对评审的语句，已从 AI 模型读取的内容中删去（其余部分照常评审）。开发时间检查：GitHub 代码仓库显示的开发时间与方式，供你核查。',
-    none: '筛查和开发时间检查均未在此提交中发现问题。',
-    sourceName: '作品名称',
-    sourceDescription: '作品介绍',
-    sourceReadme: 'README',
-    kindScreening: '筛查',
-    kindBuildWindow: '开发时间检查',
-    sourceCreated: '代码仓库创建于开发开始之前',
-    sourceFirstCommit: '首次提交早于开发开始',
-    sourceGiant: '单次提交包含大部分代码',
-    sourceFork: '复刻（fork）自其他仓库',
-    sourceDuplicate: '与其他团队提交了同一仓库',
-    byClassifier: '由 AI 筛查模型 {{model}} 发现',
-    open: '待查看',
-    checked: '已查看',
-    checkedBy: '查看于 {{date}}',
-    note: '备注（可选）',
-    markChecked: '标记为已查看',
-    reopen: '重新打开',
-    markCheckedLabel: '标记为已查看：{{source}} 中的标记',
-  },
-});
 
 /** What screening (quoted) and the build-window checks found in a project's submission, and the organizer's "checked" with a note. */
 export function ProjectFlags({

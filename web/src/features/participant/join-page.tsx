@@ -5,7 +5,7 @@ import { ApiProblem } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { Button, PageHeader } from '../../ui/controls';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import { EventNotFound, useEvent } from '../public/event-data';
+import { EventNotFound, useEvent } from '../shared/event-data';
 import { myRegistrationKey } from './data';
 import { messages } from './messages';
 import { teamApi, teamKey } from './team-api';

@@ -1,11 +1,11 @@
 import { useT } from '../../i18n';
-import type { PublicEvent } from '../public/event-data';
+import type { PublicEvent } from '../shared/event-data';
 import { useMyRegistration } from './data';
 import { messages } from './messages';
 import { StatusBox } from './status-box';
 
 /** The event page's box for the signed-in person's own team (nothing when they are in none). */
-export function MyStatus({ event }: { event: PublicEvent }) {
+export default function MyStatus({ event }: { event: PublicEvent }) {
   useT('participant', messages);
   const mine = useMyRegistration(event.id);
   const reg = mine.data;

@@ -8,7 +8,7 @@ import { useNow } from '../../lib/now';
 import { Button, PageHeader, StatusBadge } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import { EventNotFound, useEvent, type PublicEvent } from '../public/event-data';
+import { EventNotFound, useEvent, type PublicEvent } from '../shared/event-data';
 import { myRegistrationKey, submissionsClosed, updatedBy, useMyRegistration, type MyRegistration, type Project } from './data';
 import { messages } from './messages';
 import './participant.css';

@@ -8,7 +8,7 @@ import { useSession } from '../../lib/session';
 import { Button, PageHeader } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import { EventNotFound, useEvent } from '../public/event-data';
+import { EventNotFound, useEvent } from '../shared/event-data';
 import { myRegistrationKey, useMyRegistration, useRegistrationForm, type MyRegistration, type RegistrationForm } from './data';
 import { messages } from './messages';
 import './participant.css';

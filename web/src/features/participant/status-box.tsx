@@ -3,7 +3,7 @@ import { useT } from '../../i18n';
 import { browserTimeZone, useFormat } from '../../lib/format';
 import { useNow } from '../../lib/now';
 import { StatusBadge } from '../../ui/controls';
-import type { PublicEvent } from '../public/event-data';
+import type { PublicEvent } from '../shared/event-data';
 import { submissionsClosed } from './data';
 import { messages } from './messages';
 import './participant.css';

@@ -9,7 +9,7 @@ import { useSession } from '../../lib/session';
 import { Button, ConfirmDialog, CopyButton, PageHeader } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
-import { EventNotFound, useEvent, type PublicEvent } from '../public/event-data';
+import { EventNotFound, useEvent, type PublicEvent } from '../shared/event-data';
 import { myRegistrationKey, submissionsClosed } from './data';
 import { messages } from './messages';
 import { NextSteps, StatusBox } from './status-box';

@@ -1,4 +1,4 @@
-import type { PublicEvent } from '../public/event-data';
+import type { PublicEvent } from '../shared/event-data';
 import type { Team } from './team-api';
 import { TeamResultView } from './team-result';
 

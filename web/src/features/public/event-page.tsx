@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Suspense, type ComponentType } from 'react';
 import { EventCover, EventLogo } from '../../ui/event-images';
 import { Link } from 'wouter';
 import { useT } from '../../i18n';
@@ -11,21 +12,26 @@ import { ErrorState, Loading } from '../../ui/states';
 import { registerCurl, weightShares, type Dimension, type FormField, type Track } from './logic';
 import { messages } from './messages';
 import { useSite } from '../../lib/site';
-import { MyStatus } from '../participant/my-status';
-import { EventNotFound, useEvent, type PublicEvent } from './event-data';
+import { EventNotFound, useEvent, type PublicEvent } from '../shared/event-data';
 import './public.css';
 
-export default function EventPage({ params }: { params: { id: string } }) {
+/**
+ * The signed-in person's own team on this event: a participant part, which this page does not import
+ * (features do not import each other). The app shell hands it in (app.tsx).
+ */
+export type MyStatusSlot = ComponentType<{ event: PublicEvent }>;
+
+export default function EventPage({ params, myStatus }: { params: { id: string }; myStatus?: MyStatusSlot }) {
   const query = useEvent(params.id);
   if (query.isPending) return <Loading />;
   if (query.isError) {
     if (query.error instanceof ApiProblem && query.error.status === 404) return <EventNotFound />;
     return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   }
-  return <EventView event={query.data} />;
+  return <EventView event={query.data} myStatus={myStatus} />;
 }
 
-function EventView({ event }: { event: PublicEvent }) {
+function EventView({ event, myStatus: MyStatus }: { event: PublicEvent; myStatus?: MyStatusSlot | undefined }) {
   const { t } = useT('public', messages);
   const form = useQuery({
     queryKey: ['public-event-form', event.id],
@@ -67,7 +73,11 @@ function EventView({ event }: { event: PublicEvent }) {
           </>
         }
       />
-      {user ? <MyStatus event={event} /> : null}
+      {user && MyStatus ? (
+        <Suspense fallback={null}>
+          <MyStatus event={event} />
+        </Suspense>
+      ) : null}
       {event.status === 'ended' ? (
         <div className="alert alert-ok result-banner">
           <strong>{t('event.resultsPublished')}</strong>{' '}

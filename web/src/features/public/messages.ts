@@ -100,9 +100,6 @@ export const messages = defineMessages({
       seeResults: 'See the ranking',
       seeProjects: 'See the projects',
       cancelled: 'This hackathon was cancelled.',
-      notFoundTitle: 'Hackathon not found',
-      notFound: 'There is no public hackathon at this address. It may be a draft or the link may be wrong.',
-      backHome: 'See all hackathons',
       facts: 'Key facts',
       mine: {
         title: 'Your team',
@@ -249,9 +246,6 @@ export const messages = defineMessages({
       seeResults: '查看排名',
       seeProjects: '浏览作品',
       cancelled: '本次黑客松已取消。',
-      notFoundTitle: '找不到这场黑客松',
-      notFound: '此地址没有公开的黑客松。它可能仍是草稿，或链接有误。',
-      backHome: '查看全部黑客松',
       facts: '要点',
       mine: {
         title: '你的团队',

@@ -7,7 +7,7 @@ import { useFormat } from '../../lib/format';
 import { Button, PageHeader, StatusBadge, useTitle } from '../../ui/controls';
 import { Checkbox, Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
-import { EventNotFound, useEvent, type PublicEvent } from './event-data';
+import { EventNotFound, useEvent, type PublicEvent } from '../shared/event-data';
 import { chartBars, dimensionColumns, judgeColumns, type ResultEntry } from './logic';
 import { messages } from './messages';
 import './public.css';

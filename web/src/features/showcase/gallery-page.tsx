@@ -8,7 +8,7 @@ import { Button, PageHeader, useTitle } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import { EventCover, EventLogo } from '../../ui/event-images';
-import { EventNotFound, useEvent, type PublicEvent } from '../public/event-data';
+import { EventNotFound, useEvent, type PublicEvent } from '../shared/event-data';
 import { messages } from './messages';
 import './showcase.css';
 

@@ -5,7 +5,7 @@ import { ApiProblem, get } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { PageHeader } from '../../ui/controls';
 import { ErrorState, Loading } from '../../ui/states';
-import { EventNotFound, useEvent, type PublicEvent } from '../public/event-data';
+import { EventNotFound, useEvent, type PublicEvent } from '../shared/event-data';
 import { GalleryClosed } from './gallery-page';
 import { messages } from './messages';
 import { VoteBox } from './vote-box';

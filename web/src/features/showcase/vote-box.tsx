@@ -7,7 +7,7 @@ import { useNow } from '../../lib/now';
 import { useSession } from '../../lib/session';
 import { Button } from '../../ui/controls';
 import { ProblemAlert } from '../../ui/states';
-import type { PublicEvent } from '../public/event-data';
+import type { PublicEvent } from '../shared/event-data';
 import { messages } from './messages';
 
 /**

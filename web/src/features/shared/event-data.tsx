@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { useT } from '../../i18n';
 import { get, type Answer } from '../../lib/api';
 import { useTitle } from '../../ui/controls';
-import { messages } from './messages';
+import { messages } from './event-messages';
 
 /** A public event as every event-scoped page reads it (event, result, gallery, team, project pages). */
 export type PublicEvent = Answer<'/events/{id}'>;
@@ -13,14 +13,14 @@ export function useEvent(id: string) {
 }
 
 export function EventNotFound() {
-  const { t } = useT('public', messages);
-  useTitle(t('event.notFoundTitle'));
+  const { t } = useT('shared-event', messages);
+  useTitle(t('notFoundTitle'));
   return (
     <section className="state state-block" aria-labelledby="enf-title">
-      <h1 id="enf-title">{t('event.notFoundTitle')}</h1>
-      <p>{t('event.notFound')}</p>
+      <h1 id="enf-title">{t('notFoundTitle')}</h1>
+      <p>{t('notFound')}</p>
       <p>
-        <Link href="/">{t('event.backHome')}</Link>
+        <Link href="/">{t('backHome')}</Link>
       </p>
     </section>
   );

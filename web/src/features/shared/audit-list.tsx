@@ -2,7 +2,7 @@ import { useT } from '../../i18n';
 import type { Item } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { EmptyState } from '../../ui/states';
-import { messages } from './messages';
+import { messages } from './audit-messages';
 import './audit.css';
 
 export type AuditEntry = Item<'/events/{id}/audit'>;

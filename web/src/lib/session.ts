@@ -1,8 +1,4 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { Redirect, useLocation } from 'wouter';
-import { useT } from '../i18n';
-import { Loading, ErrorState } from '../ui/states';
 import { get, post, setCsrfToken, type Answer } from './api';
 
 /** GET /auth/session: the person, the CSRF token of the cookie session, and whether a session or a key signed in. */
@@ -67,26 +63,4 @@ export function hasRole(user: SessionUser | null, role: Role): boolean {
 export function safeNext(next: string | null | undefined): string {
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
   return next;
-}
-
-/** Shows `children` to signed-in people with at least `role`; sends others to sign in, or says no. */
-export function RequireRole({ role = 'user', children }: { role?: Role; children: ReactNode }) {
-  const { user, loading, error, refetch } = useSession();
-  const [location] = useLocation();
-  const { t } = useT();
-  if (loading) return <Loading />;
-  if (error) return <ErrorState error={error} onRetry={() => void refetch()} />;
-  if (!user) return <Redirect to={`/signin?next=${encodeURIComponent(location + window.location.search)}`} replace />;
-  if (!hasRole(user, role)) {
-    return (
-      <section className="state state-block" aria-labelledby="forbidden-title">
-        <h1 id="forbidden-title">{t('states.forbiddenTitle')}</h1>
-        <p>{t('states.forbidden')}</p>
-        <p>
-          <a href="/">{t('states.home')}</a>
-        </p>
-      </section>
-    );
-  }
-  return <>{children}</>;
 }
