@@ -144,7 +144,19 @@ app.post<{ Params: { id: string }; Body: { team_name: string; track_id?: string;
     const b = request.body;
     const stamp = new Date().toISOString();
     const id = newId('reg');
-    const row = [id, request.params.id, who.id, b.team_name, b.team_name.toLowerCase(), b.track_id ?? null, who.email, null, JSON.stringify(b.fields ?? {}), stamp, stamp];
+    const row = [
+      id,
+      request.params.id,
+      who.id,
+      b.team_name,
+      b.team_name.toLowerCase(),
+      b.track_id ?? null,
+      who.email,
+      null,
+      JSON.stringify(b.fields ?? {}),
+      stamp,
+      stamp,
+    ];
     try {
       await store.register(row);
     } catch {
@@ -155,18 +167,41 @@ app.post<{ Params: { id: string }; Body: { team_name: string; track_id?: string;
   },
 );
 
-app.post<{ Params: { id: string }; Body: { project_name: string; github_url: string; description?: string } }>('/api/v1/events/:id/submit', async (request, reply) => {
-  const who = await caller(request.headers.authorization);
-  if (!who) return reply.status(401).send({ code: 'unauthorized' });
-  const team = await store.teamRegistration(request.params.id, who.id);
-  if (!team || team.status !== 'approved') return reply.status(403).send({ code: 'registration_not_approved' });
-  const b = request.body;
-  const stamp = new Date().toISOString();
-  const id = newId('prj');
-  const created = await store.submit([id, request.params.id, team.id, b.project_name, b.github_url, b.description ?? null, team.track_id, stamp, stamp, stamp, who.id]);
-  reply.status(created ? 201 : 200);
-  return { id, event_id: request.params.id, registration_id: team.id, project_name: b.project_name, github_url: b.github_url, updated: !created, updated_at: stamp };
-});
+app.post<{ Params: { id: string }; Body: { project_name: string; github_url: string; description?: string } }>(
+  '/api/v1/events/:id/submit',
+  async (request, reply) => {
+    const who = await caller(request.headers.authorization);
+    if (!who) return reply.status(401).send({ code: 'unauthorized' });
+    const team = await store.teamRegistration(request.params.id, who.id);
+    if (!team || team.status !== 'approved') return reply.status(403).send({ code: 'registration_not_approved' });
+    const b = request.body;
+    const stamp = new Date().toISOString();
+    const id = newId('prj');
+    const created = await store.submit([
+      id,
+      request.params.id,
+      team.id,
+      b.project_name,
+      b.github_url,
+      b.description ?? null,
+      team.track_id,
+      stamp,
+      stamp,
+      stamp,
+      who.id,
+    ]);
+    reply.status(created ? 201 : 200);
+    return {
+      id,
+      event_id: request.params.id,
+      registration_id: team.id,
+      project_name: b.project_name,
+      github_url: b.github_url,
+      updated: !created,
+      updated_at: stamp,
+    };
+  },
+);
 
 app.get('/healthz', async () => ({ ok: true }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

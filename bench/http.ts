@@ -57,7 +57,11 @@ async function waitReady(child: ChildProcess, url: string): Promise<void> {
 /** Spawns a server and waits for it; one that never becomes ready is killed, not left behind. */
 async function spawnReady(args: string[], env: Record<string, string>, readyPath: string, cwd?: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'], ...(cwd ? { cwd } : {}) });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    ...(cwd ? { cwd } : {}),
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   const url = `http://127.0.0.1:${port}`;
@@ -245,7 +249,12 @@ const SERVER_ENV = {
 
 /** This checkout's server, as `npm start` runs it but with a statement counter; the review loop runs, as in production. */
 async function startReal(dbUrl: string): Promise<BenchServer> {
-  const server = await startBenchServer({ ...SERVER_ENV, DATABASE_URL: dbUrl, RATE_LIMIT_ENABLED: 'true', REVIEW_WORKERS: process.env.BENCH_REVIEW_WORKERS ?? 'true' });
+  const server = await startBenchServer({
+    ...SERVER_ENV,
+    DATABASE_URL: dbUrl,
+    RATE_LIMIT_ENABLED: 'true',
+    REVIEW_WORKERS: process.env.BENCH_REVIEW_WORKERS ?? 'true',
+  });
   children.add(server.child);
   return server;
 }
@@ -409,7 +418,12 @@ export async function main(): Promise<void> {
       const server = await startReal(url);
       const run = await realWrites(server, p.keys, p.eventGroups[0]!, kind === 'shared' ? () => template : (n) => `https://github.com/bench/repo-${n}`);
       shared[kind] = run.m;
-      report(`  ${SHARED_PROJECTS} projects, ${kind === 'shared' ? 'one shared URL' : 'distinct URLs'} (SQLite)`, run.m, bareWrite, `${run.perWrite.toFixed(2)} statements/write`);
+      report(
+        `  ${SHARED_PROJECTS} projects, ${kind === 'shared' ? 'one shared URL' : 'distinct URLs'} (SQLite)`,
+        run.m,
+        bareWrite,
+        `${run.perWrite.toFixed(2)} statements/write`,
+      );
       await server.stop();
     }
     console.log(`  shared URL / distinct URLs: ${((shared.shared.rps / shared.distinct.rps) * 100).toFixed(0)} % (target ≥ 90 %)`);

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../core/db/index.js';
+import { param, prepared } from '../core/db/prepared.js';
 import { recordAudit, type AuditActor } from '../core/audit.js';
 import type { ApiKeyRow, InviteCodeRow, KeyScope, Role, SessionRow, SignupRequestsTable, UserRow } from '../core/db/schema.js';
 
@@ -57,8 +58,8 @@ export interface KeyWithUser {
   disabled_at: string | null;
 }
 
-export async function findKeyByHash(db: Executor, hash: string): Promise<KeyWithUser | undefined> {
-  return db
+const keyByHash = prepared<{ hash: string }, KeyWithUser>((db) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .select([
@@ -73,8 +74,12 @@ export async function findKeyByHash(db: Executor, hash: string): Promise<KeyWith
       'users.role',
       'users.disabled_at',
     ])
-    .where('api_keys.key_hash', '=', hash)
-    .executeTakeFirst();
+    .where('api_keys.key_hash', '=', param<string>('hash')),
+);
+
+/** The key with its user, by the key's hash (a busy agent's first request after the cache's TTL: compiled once). */
+export async function findKeyByHash(db: Executor, hash: string): Promise<KeyWithUser | undefined> {
+  return (await keyByHash(db, { hash })).rows[0];
 }
 
 export async function insertApiKey(db: Executor, key: ApiKeyRow): Promise<void> {
@@ -117,13 +122,16 @@ export async function revokeUserApiKeys(db: Executor, userId: string, now: strin
 }
 
 /** Touches last_used_at only when it is older than `staleBefore`, so a busy key costs one write a minute. */
-export async function touchApiKey(db: Executor, id: string, now: string, staleBefore: string): Promise<void> {
-  await db
+const touchKey = prepared<{ id: string; now: string; staleBefore: string }, never>((db) =>
+  db
     .updateTable('api_keys')
-    .set({ last_used_at: now })
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
-    .execute();
+    .set({ last_used_at: param<string>('now') })
+    .where('id', '=', param<string>('id'))
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', param<string>('staleBefore'))])),
+);
+
+export async function touchApiKey(db: Executor, id: string, now: string, staleBefore: string): Promise<void> {
+  await touchKey(db, { id, now, staleBefore });
 }
 
 // ---- sessions ----

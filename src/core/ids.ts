@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 // Crockford base32: sortable, unambiguous, URL-safe.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -12,10 +12,18 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+/** Random bytes drawn a pool at a time: one call into the CSPRNG per 341 ids, not one per id. */
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+
 function encodeRandom(bytes: number): string {
-  const buf = randomBytes(bytes);
+  if (used + bytes > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
   let out = '';
-  for (const b of buf) out += ALPHABET[b & 31];
+  for (let i = used; i < used + bytes; i++) out += ALPHABET[pool[i]! & 31];
+  used += bytes;
   return out;
 }
 

@@ -52,7 +52,15 @@ describe.each(DIALECTS)('webhook subscriptions seen across processes (%s)', (dia
     return { status: res.status, body: (await res.json()) as any };
   };
   const deliveries = async (webhookId: string) =>
-    Number((await t.ctx.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('webhook_id', '=', webhookId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.ctx.db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('webhook_id', '=', webhookId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const queuedFor = async (eventId: string) =>
     Number(
       (
