@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/app.js';
 import type { Config } from '../../src/core/config.js';
@@ -26,6 +27,8 @@ interface LogLine {
   component?: string;
   failed_requests?: number;
 }
+
+const late = (l: LogLine) => l.msg === 'work of a request finished after its deadline had answered it';
 
 async function until(what: string, check: () => boolean): Promise<void> {
   for (let i = 0; i < 1000; i++) {
@@ -97,6 +100,32 @@ describe('request deadline, frozen database (postgres)', () => {
     expect(viaMcp.body.result.structuredContent.status).toBe('pending');
   }, 30_000);
 
+  it('keeps the Idempotency-Key of a write cut by the deadline claimed: a retry cannot run it twice while the first may still commit', async () => {
+    // The database answers, but the events table is locked: the key is claimed, then the insert waits.
+    const locker = new pg.Client({ connectionString: db.config.url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
+    const body = eventBody(T0, { name: 'Locked out' });
+    let first, retry;
+    try {
+      first = await t.api('POST', '/events', { key: organizer.key, headers: { 'idempotency-key': 'locked-1' }, body });
+      retry = await t.api('POST', '/events', { key: organizer.key, headers: { 'idempotency-key': 'locked-1' }, body });
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    expect(first.status).toBe(503);
+    expect(first.body.code).toBe('database_unavailable');
+    expect(retry.status).toBe(409);
+    expect(retry.body.code).toBe('idempotency_key_in_use');
+    expect(retry.headers.get('retry-after')).toBe('1');
+    // The first request's insert goes through once the lock is gone; only once.
+    const named = async () => (await t.ctx.db.selectFrom('events').select('id').where('name', '=', 'Locked out').execute()).length;
+    await until('the cut request to finish its work', () => logged.some((l) => late(l) && l.reqId === first.body.request_id));
+    expect(await named()).toBe(1);
+  }, 30_000);
+
   it('answers 503 database_unavailable with Retry-After at the deadline while frozen, logs the outage once, and resumes', async () => {
     // The organizer's key is checked (and cached) before the freeze; `unseen`'s is not.
     expect((await t.api('GET', '/events?mine=true', { key: organizer.key })).status).toBe(200);
@@ -128,7 +157,6 @@ describe('request deadline, frozen database (postgres)', () => {
 
     proxy.thaw();
     // The held queries answer now: the handlers that were cut finish, and their answers go nowhere.
-    const late = (l: LogLine) => l.msg === 'work of a request finished after its deadline had answered it';
     await until('the cut handlers to finish', () => logged.slice(seen).filter(late).length >= 2);
     expect(
       logged
