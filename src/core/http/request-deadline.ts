@@ -41,6 +41,8 @@ export function installRequestDeadline(app: FastifyInstance, opts: { deadlineMs:
     deadline.remainingMs = null;
     deadline.endsAt = Date.now() + ms;
     deadline.timer = setTimeout(() => expire(request, reply, deadline), ms);
+    // Never what keeps a process alive (an in-process request whose answer emits no 'close').
+    deadline.timer.unref();
   }
 
   function expire(request: FastifyRequest, reply: FastifyReply, deadline: Deadline): void {
