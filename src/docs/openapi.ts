@@ -76,7 +76,8 @@ interface RouteLike {
 const requestIdHeader = {
   'X-Request-Id': {
     type: 'string',
-    description: "The request's id (also `request_id` in a problem document); the server's log lines of the request carry it. Kept from the request only behind a trusted proxy",
+    description:
+      "The request's id (also `request_id` in a problem document); the server's log lines of the request carry it. Kept from the request only behind a trusted proxy",
   },
 };
 

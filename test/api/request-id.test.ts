@@ -32,7 +32,9 @@ function getFrom(t: TestApp, path: string, opts: { from?: string; headers?: Reco
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, requestId: res.headers['x-request-id'] as string | undefined, body: text ? JSON.parse(text) : undefined }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, requestId: res.headers['x-request-id'] as string | undefined, body: text ? JSON.parse(text) : undefined }),
+        );
       },
     );
     req.on('error', reject);

@@ -34,7 +34,9 @@ export function newRequestId(): string {
  * An in-process request (`app.inject`, which the MCP tools use for their REST calls) is not a
  * socket's: it keeps the id its caller gave, so a tool's REST call logs under the MCP request's id.
  */
-export function requestIdGenerator(trust: TrustProxy): (req: { headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } }) => string {
+export function requestIdGenerator(
+  trust: TrustProxy,
+): (req: { headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } }) => string {
   const fromTrustedPeer: (address: string | undefined) => boolean =
     trust === false ? () => false : typeof trust === 'number' ? () => trust > 0 : matcherOf(trust);
   return (req) => {
