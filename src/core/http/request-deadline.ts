@@ -109,7 +109,7 @@ function lateLogger(log: FastifyBaseLogger): FastifyBaseLogger {
         log.info({ reason: obj.err.message }, 'work of a request finished after its deadline had answered it');
         return;
       }
-      (log[method] as (...args: unknown[]) => void).call(log, obj, ...rest);
+      Reflect.apply(log[method], log, [obj, ...rest]);
     };
   late.warn = quiet('warn');
   late.error = quiet('error');
