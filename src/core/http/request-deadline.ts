@@ -81,6 +81,13 @@ export function installRequestDeadline(app: FastifyInstance, opts: { deadlineMs:
     if (deadline?.remainingMs != null && !reply.sent) arm(request, reply, deadline, deadline.remainingMs);
     done();
   });
+  // Once an answer is on its way (its onSend hooks run, before the route's own, e.g. storing an
+  // idempotent answer), the deadline is over: a second answer would collide with it.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    const deadline = deadlines.get(request);
+    if (deadline) clearTimeout(deadline.timer);
+    done(null, payload);
+  });
   // A long-poll's wait is added to the deadline (the query is validated by now).
   app.addHook('preHandler', (request, reply, done) => {
     const wait = (request.query as { wait?: unknown } | undefined)?.wait;
