@@ -22,6 +22,9 @@ import {
 } from './core/http/connection-guard.js';
 import { createFrameworkErrorHandler, installErrorHandling } from './core/http/error-handler.js';
 import { trackAllowedMethods } from './core/http/method-not-allowed.js';
+import { installRequestDeadline } from './core/http/request-deadline.js';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './core/http/request-id.js';
+import { createRequestOutageLog, outageRecoveryPlugin } from './core/http/request-outage.js';
 import { validatorCompiler } from './core/http/validation.js';
 import { assertWellFormedJson } from './core/http/well-formed-json.js';
 import { installIdempotency } from './idempotency/idempotency-hooks.js';
@@ -173,7 +176,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const clock = opts.clock ?? systemClock;
   const notifier = opts.notifier ?? memoryNotifier();
   const rateLimitStore = opts.rateLimitStore ?? memoryRateLimitStore();
-  const db = database.db;
+  // The request path's view of a database outage: one warn when requests start failing on it, one
+  // info when a query answers again (every query tells it, through the plugin).
+  const outage = createRequestOutageLog(() => app.log);
+  const db = database.db.withPlugin(outageRecoveryPlugin(outage));
 
   const siteLogo = loadSiteLogo(config);
   const accounts = createAccountsService({
@@ -301,7 +307,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     requestTimeout: config.http.requestTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors: createFrameworkErrorHandler(config.publicUrl),
+    // req_<time><random>, unique across processes; a trusted proxy's X-Request-Id is kept.
+    genReqId: requestIdGenerator(config.trustProxy),
+    frameworkErrors: createFrameworkErrorHandler(config.publicUrl, outage),
     clientErrorHandler: createClientErrorHandler(config.publicUrl, config.http),
   }).withTypeProvider<TypeBoxTypeProvider>();
   applyTimeouts(app.server, config.http);
@@ -312,7 +320,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // An unknown path opened in a browser gets the web app's "not found" page; API clients get problem+json.
   // Before any route: a known path asked with another method answers 405 with `Allow`.
   const allowedMethods = trackAllowedMethods(app, { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH });
-  installErrorHandling(app, config.publicUrl, pageNotFoundFallback(pageHead), allowedMethods);
+  installErrorHandling(app, config.publicUrl, pageNotFoundFallback(pageHead), allowedMethods, outage);
 
   // An empty JSON body (e.g. an approve call with Content-Type set but nothing sent) means "no body".
   // The API speaks JSON only: without this, Fastify's built-in text/plain parser hands a string body
@@ -361,6 +369,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // Background recomputation of standings stops at its next chunk, before the database closes.
   app.addHook('onClose', async () => standings.stop());
   app.decorateRequest('principal', null);
+  // First of all hooks, so every answer carries the id (the MCP endpoint copies it when it hands over).
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  installRequestDeadline(app, { deadlineMs: config.http.requestDeadlineMs, maxWaitSeconds: config.maxWaitSeconds });
   app.addHook('onRequest', requireHostHeader);
   app.addHook('onRequest', createAuthHook({ accounts, config, store: rateLimitStore, clock }));
 

@@ -360,13 +360,13 @@ Answers carry \`RateLimit-*\` headers; past the limit, \`429 rate_limited\`: wai
 ## Lists
 
 A bare JSON array per page: \`limit\` (1–${eventsLimit.maximum}, default ${eventsLimit.default}) and opaque \`cursor\`. While there are
-more, \`Link: <next page URL>; rel="next"\`: follow it as is until there is none.
+more, \`Link: <next page URL>; rel="next"\`: follow it until there is none.
 
 ## Idempotency keys
 
 Send \`Idempotency-Key: <1-255 printable ASCII>\` on every POST, new per action, the same on its retries.
-The first answer is kept 24 hours and replayed (\`Idempotent-Replayed: true\`); the same key with another
-body is \`409 idempotency_key_reused\`, one still running \`409 idempotency_key_in_use\` (retry shortly).
+The first answer is kept 24 h and replayed (\`Idempotent-Replayed: true\`); the same key with another
+body is \`409 idempotency_key_reused\`, one still running \`409 idempotency_key_in_use\` (retry soon).
 
 ## MCP and scripts
 

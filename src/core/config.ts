@@ -152,6 +152,12 @@ export interface HttpLimits {
   requestTimeoutMs: number;
   /** Longest time to receive the request headers. */
   headersTimeoutMs: number;
+  /**
+   * Longest time to answer a request, receiving its body and a long-poll's wait aside
+   * (REQUEST_DEADLINE_MS); past it the answer is 503 `database_unavailable`. The database's limits
+   * are per query, so without it a request of several queries could take several of them.
+   */
+  requestDeadlineMs: number;
   /** How long an idle keep-alive connection stays open between requests. */
   keepAliveTimeoutMs: number;
   /** How often the server looks for requests past their time limit. */
@@ -420,6 +426,9 @@ export function loadConfig(env: Env = process.env): Config {
   const http: HttpLimits = {
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    // Above DB_QUERY_TIMEOUT_MS (20 s) with room for the connection and a few quick queries around
+    // the slow one; below the common 30 s proxy and client timeouts, so the client gets our 503.
+    requestDeadlineMs: int('REQUEST_DEADLINE_MS', 25_000, 100, 600_000),
     keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 600_000),
     timeoutCheckIntervalMs: int('TIMEOUT_CHECK_INTERVAL_MS', 1000, 10, 60_000),
     maxConnectionsPerIp: int('MAX_CONNECTIONS_PER_IP', 100, 0, 1_000_000),

@@ -327,7 +327,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Retry later with backoff.',
   },
   database_unavailable: {
-    when: 'The server could not reach its database, or the database did not answer in time (it is restarting, overloaded or cut off). The request may or may not have taken effect if it was a write.',
+    when: "The server could not reach its database, or the database did not answer in time (it is restarting, overloaded or cut off), or the request did not finish within the server's request deadline because of it. The request may or may not have taken effect if it was a write.",
     action:
       'Wait the number of seconds in the Retry-After header and send the same request again (with the same Idempotency-Key for a write, so it happens once).',
   },

@@ -72,6 +72,15 @@ interface RouteLike {
   config?: { auth?: boolean; skipRateLimit?: boolean; reviewKeyAllowed?: boolean; idempotent?: boolean };
 }
 
+/** On every answer of every route, errors included. */
+const requestIdHeader = {
+  'X-Request-Id': {
+    type: 'string',
+    description:
+      "The request's id (also `request_id` in a problem document); the server's log lines of the request carry it. Kept from the request only behind a trusted proxy",
+  },
+};
+
 const rateLimitHeaders = {
   'RateLimit-Limit': { type: 'integer', description: 'Requests allowed in the window' },
   'RateLimit-Remaining': { type: 'integer', description: 'Requests left in the window' },
@@ -129,11 +138,17 @@ export function documentRoute(route: RouteLike, schema: JsonObject): JsonObject 
   }
   for (const [status, codes] of byStatus) {
     const problem: JsonObject = { ...problemResponse(codes) };
-    if (status === 429) problem.headers = { ...rateLimitHeaders, 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying' } };
+    problem.headers = { ...requestIdHeader };
+    if (status === 429)
+      problem.headers = { ...requestIdHeader, ...rateLimitHeaders, 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying' } };
     if (status === 503)
-      problem.headers = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying (sent with `database_unavailable`)' } };
+      problem.headers = {
+        ...requestIdHeader,
+        'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying (sent with `database_unavailable`)' },
+      };
     if (codes.includes('results_not_published'))
       problem.headers = {
+        ...requestIdHeader,
         'Retry-After': { type: 'integer', description: 'Seconds before asking again (sent with `results_not_published`, except for a cancelled event)' },
       };
     response[status] = problem;
@@ -142,7 +157,7 @@ export function documentRoute(route: RouteLike, schema: JsonObject): JsonObject 
   const paginated = hasProperty(schema.querystring, 'cursor');
   for (const [status, r] of Object.entries(response)) {
     if (Number(status) >= 400 || typeof r !== 'object' || r === null) continue;
-    const headers: JsonObject = { ...((r as JsonObject).headers as JsonObject | undefined) };
+    const headers: JsonObject = { ...((r as JsonObject).headers as JsonObject | undefined), ...requestIdHeader };
     if (!route.config?.skipRateLimit) Object.assign(headers, rateLimitHeaders);
     if (paginated) headers.Link = { type: 'string', description: '`<url>; rel="next"` while there are more rows' };
     if (IDEMPOTENT_ROUTES.has(key) || route.config?.idempotent) {
@@ -195,6 +210,7 @@ export const OPENAPI_METHODS = new Set(['get', 'put', 'post', 'delete', 'options
 const HEADER_REFS: Record<string, string> = {
   ...Object.fromEntries(Object.keys(rateLimitHeaders).map((h) => [h, `#/components/headers/${h}`])),
   'Retry-After': '#/components/headers/Retry-After',
+  'X-Request-Id': '#/components/headers/X-Request-Id',
 };
 
 /**
@@ -298,6 +314,7 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
         headers: {
           ...Object.fromEntries(Object.entries(rateLimitHeaders).map(([name, schema]) => [name, headerComponent(schema)])),
           'Retry-After': headerComponent({ type: 'integer', description: 'Seconds to wait before retrying' }),
+          'X-Request-Id': headerComponent(requestIdHeader['X-Request-Id']),
         },
         securitySchemes: {
           [SECURITY_SCHEME]: {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/db/index.js';
 import { AppError, validationError } from '../core/errors.js';
+import { answeredByDeadline } from '../core/http/request-deadline.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, isStoredOutcome, isValidIdempotencyKey, requestFingerprint } from './idempotency-key.js';
 import { createIdempotencyRepo, type IdempotencyScope } from './idempotency-repo.js';
 
@@ -120,6 +121,9 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     const claim = claims.get(request);
     if (!claim) return done(null, payload);
     claims.delete(request);
+    // Answered 503 by the request deadline while its work may still run (and commit): the key stays
+    // claimed until its lease ends, and the answer leaves without waiting on the database.
+    if (answeredByDeadline(request)) return done(null, payload);
     const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
     const keep = body !== null && isStoredOutcome(reply.statusCode);
     const headers: Record<string, string> = {};

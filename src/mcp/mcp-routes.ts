@@ -15,6 +15,7 @@ import type { App } from '../core/http/app-types.js';
 import type { Config } from '../core/config.js';
 import { ERROR_CATALOG } from '../core/error-catalog.js';
 import { AppError, ERROR_STATUS, toProblem, validationError, type ErrorCode as ProblemCode } from '../core/errors.js';
+import { REQUEST_ID_HEADER } from '../core/http/request-id.js';
 import { problems } from '../core/http/schemas.js';
 import { ajvToFieldErrors, validatorCompiler } from '../core/http/validation.js';
 import { McpAccepted, McpRequestBody, McpResponseBody } from './mcp-schemas.js';
@@ -81,8 +82,8 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
     annotations: t.annotations,
   }));
 
-  function toolError(err: AppError): CallToolResult {
-    return refusal(toProblem(err, config.publicUrl));
+  function toolError(err: AppError, requestId: string): CallToolResult {
+    return refusal({ ...toProblem(err, config.publicUrl), request_id: requestId });
   }
 
   /**
@@ -104,11 +105,12 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
     // A copy: the validator fills defaults in.
     const args: Record<string, unknown> = { ...rawArgs };
     const validate = validators.get(spec.name)!;
-    if (!validate(args)) return toolError(validationError(ajvToFieldErrors(validate.errors ?? [], 'body')));
+    if (!validate(args)) return toolError(validationError(ajvToFieldErrors(validate.errors ?? [], 'body')), request.id);
 
     const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !spec.pathArgs.includes(k) && k !== IDEMPOTENCY_ARG));
     let url = `/api/v1${toolPath(spec, args)}`;
-    const headers: Record<string, string> = {};
+    // The REST call runs under the MCP request's id: its log lines and its problem's request_id are the caller's.
+    const headers: Record<string, string> = { [REQUEST_ID_HEADER]: request.id };
     for (const name of FORWARDED_HEADERS) {
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
@@ -204,7 +206,10 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
         } catch (err) {
           request.log.error({ err }, 'MCP request failed');
           if (!reply.raw.headersSent) {
-            const problem = toProblem(new AppError('internal_error', 'The MCP request failed on our side; it has been logged.'), config.publicUrl);
+            const problem = {
+              ...toProblem(new AppError('internal_error', 'The MCP request failed on our side; it has been logged.'), config.publicUrl),
+              request_id: request.id,
+            };
             reply.raw.writeHead(500, { 'content-type': 'application/problem+json' }).end(JSON.stringify(problem));
           }
         }

@@ -95,9 +95,15 @@ describe.each(DIALECTS)('OpenAPI document (%s)', (dialect) => {
     }
     expect(count).toBeGreaterThan(100);
     // The problem shape itself is shared, not repeated per response.
-    expect(doc.components.schemas.Problem.required).toEqual(['type', 'title', 'status', 'detail', 'code']);
+    expect(doc.components.schemas.Problem.required).toEqual(['type', 'title', 'status', 'detail', 'code', 'request_id']);
     const anyProblem = doc.paths['/api/v1/events/{id}'].get.responses[404].content['application/problem+json'].schema;
     expect(anyProblem).toEqual({ $ref: '#/components/schemas/Problem', properties: { code: { enum: ['event_not_found'] } } });
+    // Every answer, success or problem, documents the request id header.
+    const ref = { $ref: '#/components/headers/X-Request-Id' };
+    expect(doc.components.headers['X-Request-Id'].schema).toEqual({ type: 'string' });
+    expect(doc.paths['/api/v1/events/{id}'].get.responses[404].headers['X-Request-Id']).toEqual(ref);
+    expect(doc.paths['/api/v1/events/{id}'].get.responses[200].headers['X-Request-Id']).toEqual(ref);
+    expect(doc.paths['/api/v1/events/{id}'].get.responses[503].headers['X-Request-Id']).toEqual(ref);
     // A route's own codes sit beside the common ones.
     const register = doc.paths['/api/v1/events/{id}/register'].post.responses;
     expect(register[409].content['application/problem+json'].schema.properties.code.enum).toEqual(

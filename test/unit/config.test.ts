@@ -26,6 +26,7 @@ describe('loadConfig', () => {
     expect(c.http).toEqual({
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
+      requestDeadlineMs: 25_000,
       keepAliveTimeoutMs: 72_000,
       timeoutCheckIntervalMs: 1000,
       maxConnectionsPerIp: 100,
@@ -188,8 +189,16 @@ describe('loadConfig', () => {
       KEEP_ALIVE_TIMEOUT_MS: '6000',
       TIMEOUT_CHECK_INTERVAL_MS: '250',
       MAX_CONNECTIONS_PER_IP: '0',
+      REQUEST_DEADLINE_MS: '1500',
     });
-    expect(c.http).toEqual({ requestTimeoutMs: 5000, headersTimeoutMs: 2000, keepAliveTimeoutMs: 6000, timeoutCheckIntervalMs: 250, maxConnectionsPerIp: 0 });
+    expect(c.http).toEqual({
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 2000,
+      requestDeadlineMs: 1500,
+      keepAliveTimeoutMs: 6000,
+      timeoutCheckIntervalMs: 250,
+      maxConnectionsPerIp: 0,
+    });
   });
 
   it('reads the database time limits; the query limit must stay above the statement limit unless that is off', () => {

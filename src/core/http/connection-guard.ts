@@ -4,20 +4,26 @@ import type { ConnectionError, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import ipaddr from 'ipaddr.js';
 import type { HttpLimits, TrustProxy } from '../config.js';
 import { AppError, toProblem } from '../errors.js';
+import { newId } from '../ids.js';
 
 /**
  * Defences below Fastify's request handling: time limits on receiving requests, a cap on open
  * connections per socket address, and problem+json for what Node's HTTP parser rejects itself.
  */
 
-/** A whole HTTP/1.1 problem+json answer, for sockets that have no Fastify reply to write it. */
+/**
+ * A whole HTTP/1.1 problem+json answer, for sockets that have no Fastify reply to write it. It has a
+ * request id of its own like every answer (no Fastify request, so nothing else is logged under it).
+ */
 export function rawProblem(err: AppError, siteUrl: string, extraHeaders: Record<string, string | number> = {}): string {
-  const body = JSON.stringify(toProblem(err, siteUrl));
+  const requestId = newId('req');
+  const body = JSON.stringify({ ...toProblem(err, siteUrl), request_id: requestId });
   const lines = [
     `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? ''}`,
     'Content-Type: application/problem+json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'X-Content-Type-Options: nosniff',
+    `X-Request-Id: ${requestId}`,
     'Connection: close',
     ...Object.entries(extraHeaders).map(([k, v]) => `${k}: ${v}`),
   ];

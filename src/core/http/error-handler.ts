@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../db/index.js';
 import { AppError, toProblem, validationError } from '../errors.js';
 import type { AllowedMethods } from './method-not-allowed.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
+import type { RequestOutageLog } from './request-outage.js';
 import { ajvToFieldErrors } from './validation.js';
 
 /**
@@ -47,8 +49,10 @@ export function toAppError(err: FastifyError | AppError | Error): AppError {
   return new AppError('internal_error', 'Something went wrong on our side; it has been logged.');
 }
 
+/** The problem document of an error, with the request's id (`request_id`, also the `X-Request-Id` header). */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, appErr: AppError, siteUrl: string): FastifyReply {
-  const body: Record<string, unknown> = { ...toProblem(appErr, siteUrl) };
+  const body: Record<string, unknown> = { ...toProblem(appErr, siteUrl), request_id: request.id };
+  reply.header(REQUEST_ID_HEADER, request.id);
   // Router errors come before any route is matched: there are no route options then.
   if (request.routeOptions?.config?.envelope) body.success = false;
   // Refused before its body arrived (no key, unknown route): close rather than keep reading a body
@@ -61,17 +65,22 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, appErr
   return reply.status(appErr.status).type('application/problem+json').send(body);
 }
 
-/** Server faults are logged with their stack; an outage of the database once per request, briefly (it is not a bug). */
-function logFailure(request: FastifyRequest, appErr: AppError, err: Error): void {
-  if (appErr.code === 'database_unavailable') request.log.warn({ reason: err.message }, 'request failed: database unavailable');
-  else if (appErr.status >= 500) request.log.error({ err }, 'request failed');
+/**
+ * Server faults are logged with their stack. An outage of the database is expected, not a bug: it
+ * is logged once per outage at warn, without a stack (see request-outage.ts).
+ */
+function logFailure(request: FastifyRequest, appErr: AppError, err: Error, outage: RequestOutageLog | undefined): void {
+  if (appErr.code === 'database_unavailable') {
+    if (outage) outage.failed(request.log, err.message);
+    else request.log.warn({ reason: err.message }, 'request failed: database unavailable');
+  } else if (appErr.status >= 500) request.log.error({ err }, 'request failed');
 }
 
 /** Fastify's frameworkErrors option: router errors answer problem+json like every other error. */
-export function createFrameworkErrorHandler(siteUrl: string) {
+export function createFrameworkErrorHandler(siteUrl: string, outage?: RequestOutageLog) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const appErr = toAppError(err);
-    logFailure(request, appErr, err);
+    logFailure(request, appErr, err, outage);
     // These replies skip the app's onSend hooks, which set nosniff on every other answer.
     reply.header('x-content-type-options', 'nosniff');
     sendProblem(reply, request, appErr, siteUrl);
@@ -84,10 +93,16 @@ export function createFrameworkErrorHandler(siteUrl: string) {
  */
 export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
 
-export function installErrorHandling(app: FastifyInstance, siteUrl: string, pageFallback?: PageFallback, allowed?: AllowedMethods): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  siteUrl: string,
+  pageFallback?: PageFallback,
+  allowed?: AllowedMethods,
+  outage?: RequestOutageLog,
+): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     const appErr = toAppError(err);
-    logFailure(request, appErr, err);
+    logFailure(request, appErr, err, outage);
     return sendProblem(reply, request, appErr, siteUrl);
   });
   app.setNotFoundHandler((request, reply) => {

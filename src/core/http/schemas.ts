@@ -10,6 +10,9 @@ export const Problem = Type.Object(
     detail: Type.String(),
     code: Type.String(),
     errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    request_id: Type.String({
+      description: "the request's id, also sent as the X-Request-Id header: quote it to the operator, whose log lines of the request carry it (reqId)",
+    }),
   },
   { additionalProperties: true, $id: undefined },
 );
