@@ -16,7 +16,7 @@ import { csvRows } from './results-csv.js';
 import { MIN_CORRELATION_PROJECTS, OUTLIER_CORRELATION, OUTLIER_OFFSET, reviewerAgreement, type Normalization, type ReviewerReview } from './normalization.js';
 import { orderGroups, roundScore, SCORE_DECIMALS } from './ranking.js';
 import { buildBundle } from './result-bundle.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
+import { judgedProjects } from '../submissions/judged-projects-repo.js';
 import * as repo from './results-repo.js';
 import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
 import { placeOf, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';

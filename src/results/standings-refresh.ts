@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../core/db/index.js';
 import type { EventRecord } from '../events/events-model.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
+import { judgedProjects } from '../submissions/judged-projects-repo.js';
 import { computeStandings, type Standing } from './standings.js';
 
 /**

@@ -8,7 +8,7 @@ import type { Principal } from '../core/principal.js';
 import type { EventsService } from '../events/events-service.js';
 import type { EventRecord } from '../events/events-model.js';
 import { effectiveStatus } from '../events/status.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
+import { judgedProjects } from '../submissions/judged-projects-repo.js';
 
 export interface GalleryQuery {
   limit: number;
