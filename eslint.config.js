@@ -78,9 +78,13 @@ export default defineConfig(
       'src/core/audit.ts',
       'src/core/**/*-queue.ts',
       'src/core/jobs/**',
-      // Temporary, moved by the write-path work (the lead is rewriting these two for performance).
+      // Temporary exceptions; each list empties into repositories and then goes.
+      // Moved by the write-path work (being rewritten for performance):
       'src/registrations/registrations-service.ts',
       'src/submissions/submissions-service.ts',
+      // Job queue: being unified (the mail and build-window loops):
+      'src/notifications/notification-queue.ts',
+      'src/reviews/build-window-job.ts',
     ],
     rules: {
       'no-restricted-syntax': [
