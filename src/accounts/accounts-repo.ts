@@ -409,3 +409,36 @@ export async function auditUserChange(
     });
   }
 }
+
+export async function findSessionTimes(db: Executor, id: string): Promise<Pick<SessionRow, 'id' | 'created_at' | 'expires_at'> | undefined> {
+  return db.selectFrom('sessions').select(['id', 'created_at', 'expires_at']).where('id', '=', id).executeTakeFirst();
+}
+
+/** The events the user reviews, latest submission deadline first. */
+export async function reviewerEvents(db: Executor, userId: string) {
+  return db
+    .selectFrom('event_reviewers')
+    .innerJoin('events', 'events.id', 'event_reviewers.event_id')
+    .select(['events.id', 'events.name', 'events.status', 'events.registration_deadline', 'events.submission_deadline'])
+    .where('event_reviewers.user_id', '=', userId)
+    .orderBy('events.submission_deadline', 'desc')
+    .orderBy('events.id', 'desc')
+    .execute();
+}
+
+/**
+ * Per event, the projects the user may review (approved teams, not the user's own: conflict of
+ * interest) and how many of them the user reviewed.
+ */
+export async function reviewableCounts(db: Executor, userId: string, eventIds: string[]) {
+  return db
+    .selectFrom('projects')
+    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+    .leftJoin('reviews', (j) => j.onRef('reviews.project_id', '=', 'projects.id').on('reviews.reviewer_kind', '=', 'human').on('reviews.reviewer', '=', userId))
+    .select(['projects.event_id', sql<number>`count(distinct projects.id)`.as('projects'), sql<number>`count(distinct reviews.project_id)`.as('reviewed')])
+    .where('projects.event_id', 'in', eventIds)
+    .where('registrations.status', '=', 'approved')
+    .where('registrations.user_id', '!=', userId)
+    .groupBy('projects.event_id')
+    .execute();
+}

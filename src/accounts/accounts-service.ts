@@ -362,7 +362,7 @@ export function createAccountsService(deps: {
   }
 
   async function getSession(id: string) {
-    return db.selectFrom('sessions').select(['id', 'created_at', 'expires_at']).where('id', '=', id).executeTakeFirst();
+    return repo.findSessionTimes(db, id);
   }
 
   async function listSessions(userId: string) {

@@ -1,6 +1,5 @@
 import { actorOf, CLI_ACTOR, recordAudit } from '../core/audit.js';
 import { randomBytes, createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { uniqueViolation, type Db } from '../core/db/index.js';
@@ -403,33 +402,15 @@ export function createAuthService(deps: {
 
   /** The events the caller reviews, with how many projects each has and how many the caller reviewed: two queries. */
   async function reviewEvents(who: Principal) {
-    const events = await db
-      .selectFrom('event_reviewers')
-      .innerJoin('events', 'events.id', 'event_reviewers.event_id')
-      .select(['events.id', 'events.name', 'events.status', 'events.registration_deadline', 'events.submission_deadline'])
-      .where('event_reviewers.user_id', '=', who.userId)
-      .orderBy('events.submission_deadline', 'desc')
-      .orderBy('events.id', 'desc')
-      .execute();
+    const events = await repo.reviewerEvents(db, who.userId);
     if (events.length === 0) return [];
     // The projects the caller may review, as review-assignments lists them: approved teams, not
     // the caller's own (conflict of interest).
-    const counts = await db
-      .selectFrom('projects')
-      .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
-      .leftJoin('reviews', (j) =>
-        j.onRef('reviews.project_id', '=', 'projects.id').on('reviews.reviewer_kind', '=', 'human').on('reviews.reviewer', '=', who.userId),
-      )
-      .select(['projects.event_id', sql<number>`count(distinct projects.id)`.as('projects'), sql<number>`count(distinct reviews.project_id)`.as('reviewed')])
-      .where(
-        'projects.event_id',
-        'in',
-        events.map((e) => e.id),
-      )
-      .where('registrations.status', '=', 'approved')
-      .where('registrations.user_id', '!=', who.userId)
-      .groupBy('projects.event_id')
-      .execute();
+    const counts = await repo.reviewableCounts(
+      db,
+      who.userId,
+      events.map((e) => e.id),
+    );
     const byEvent = new Map(counts.map((c) => [c.event_id, c]));
     const now = clock.now();
     return events.map((e) => ({

@@ -1,4 +1,4 @@
-import type { Db } from './db/index.js';
+import { readOneUser, type Db } from './db/index.js';
 
 /**
  * What `/healthz` reports. `database` decides the status (503 while it is down: the process cannot
@@ -33,15 +33,10 @@ export function createDatabaseProbe(db: Db, opts: { timeoutMs: number; cacheMs?:
       timer.unref();
     });
     // The users table rather than `select 1`: a database without the schema cannot serve either.
-    const query = db
-      .selectFrom('users')
-      .select('id')
-      .limit(1)
-      .execute()
-      .then(
-        (): DatabaseHealth => 'up',
-        (): DatabaseHealth => 'down',
-      );
+    const query = readOneUser(db).then(
+      (): DatabaseHealth => 'up',
+      (): DatabaseHealth => 'down',
+    );
     try {
       return await Promise.race([query, timeout]);
     } finally {

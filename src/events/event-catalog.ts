@@ -2,6 +2,7 @@ import type { Db } from '../core/db/index.js';
 import type { EventRow } from '../core/db/schema.js';
 import { NOTIFIER_RESYNC, type Notifier } from '../core/notifier.js';
 import { fromRow, type EventRecord } from './events-model.js';
+import { findEvent, findEvents } from './events-repo.js';
 
 /** Published with the id of the event that changed (empty: every event). */
 export const EVENTS_CHANGED = 'events:changed';
@@ -116,7 +117,7 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
     const hit = fresh(id);
     if (hit) return hit;
     const at = epoch;
-    const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findEvent(db, id);
     if (!row || row.status === 'draft') return undefined;
     return store(row, at);
   }
@@ -132,7 +133,7 @@ export function createEventCatalog(deps: { db: Db; notifier: Notifier; ttlMs: nu
     }
     if (missing.length) {
       const at = epoch;
-      const rows = await db.selectFrom('events').selectAll().where('id', 'in', missing).execute();
+      const rows = await findEvents(db, missing);
       for (const row of rows) found.set(row.id, store(row, at));
     }
     return ids.flatMap((id) => found.get(id) ?? []);

@@ -7,6 +7,7 @@ import { declaredImageType, imageTypeOfName, sniffImage, type ImageType } from '
 import type { Principal } from '../core/principal.js';
 import { actorOf, recordAudit } from '../core/audit.js';
 import { iso } from '../core/time.js';
+import * as repo from './event-media-repo.js';
 import type { EventsService } from './events-service.js';
 
 export const MEDIA_KINDS: readonly EventMediaKind[] = ['cover', 'logo'];
@@ -113,25 +114,8 @@ export function createEventMediaService(deps: { db: Db; clock: Clock; events: Ev
     const now = iso(clock.now());
     const row = { event_id: event.id, kind, content_type: info.type, bytes, sha256, width: info.width, height: info.height, updated_at: now };
     await db.transaction().execute(async (tx) => {
-      await tx
-        .insertInto('event_media')
-        .values(row)
-        .onConflict((oc) =>
-          oc.columns(['event_id', 'kind']).doUpdateSet({
-            content_type: info.type,
-            bytes,
-            sha256,
-            width: info.width,
-            height: info.height,
-            updated_at: now,
-          }),
-        )
-        .execute();
-      await tx
-        .updateTable('events')
-        .set(kind === 'cover' ? { cover_version: mediaVersion(sha256), updated_at: now } : { logo_version: mediaVersion(sha256), updated_at: now })
-        .where('id', '=', event.id)
-        .execute();
+      await repo.upsertMedia(tx, row);
+      await repo.setMediaVersion(tx, event.id, kind, mediaVersion(sha256), now);
       await recordAudit(tx, {
         eventId: event.id,
         actor: actorOf(who),
@@ -150,13 +134,8 @@ export function createEventMediaService(deps: { db: Db; clock: Clock; events: Ev
     const event = await events.getOwned(eventId, who);
     const now = iso(clock.now());
     const removed = await db.transaction().execute(async (tx) => {
-      const res = await tx.deleteFrom('event_media').where('event_id', '=', event.id).where('kind', '=', kind).executeTakeFirst();
-      if (Number(res.numDeletedRows) === 0) return false;
-      await tx
-        .updateTable('events')
-        .set(kind === 'cover' ? { cover_version: null, updated_at: now } : { logo_version: null, updated_at: now })
-        .where('id', '=', event.id)
-        .execute();
+      if (!(await repo.deleteMedia(tx, event.id, kind))) return false;
+      await repo.setMediaVersion(tx, event.id, kind, null, now);
       await recordAudit(tx, {
         eventId: event.id,
         actor: actorOf(who),
@@ -174,7 +153,7 @@ export function createEventMediaService(deps: { db: Db; clock: Clock; events: Ev
   /** The image, to whoever may see the event (drafts: their organizers only; 404 otherwise). */
   async function get(who: Principal | null, eventId: string, kind: EventMediaKind): Promise<StoredMedia & { draft: boolean }> {
     const event = await events.getPublic(eventId, who);
-    const row = await db.selectFrom('event_media').selectAll().where('event_id', '=', event.id).where('kind', '=', kind).executeTakeFirst();
+    const row = await repo.findMedia(db, event.id, kind);
     if (!row) throw new AppError('media_not_found', `event ${event.id} has no ${kind}`);
     const bytes = Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes);
     return {

@@ -199,3 +199,44 @@ export async function trackIdsInUse(db: Executor, eventId: string): Promise<stri
   const rows = await db.selectFrom('registrations').select('track_id').distinct().where('event_id', '=', eventId).where('track_id', 'is not', null).execute();
   return rows.map((r) => r.track_id!).filter(Boolean);
 }
+
+export async function insertCoOrganizer(db: Executor, eventId: string, email: string, now: string): Promise<void> {
+  await db.insertInto('event_co_organizers').values({ event_id: eventId, email, created_at: now }).execute();
+}
+
+/** The event's co-organizer addresses, in the database's order of `email`. */
+export async function coOrganizerEmails(db: Executor, eventId: string): Promise<string[]> {
+  const rows = await db.selectFrom('event_co_organizers').select('email').where('event_id', '=', eventId).orderBy('email').execute();
+  return rows.map((r) => r.email);
+}
+
+/** Replaces the event's co-organizers; answers the addresses it had (unordered). */
+export async function replaceCoOrganizers(db: Executor, eventId: string, emails: readonly string[], now: string): Promise<string[]> {
+  const before = (await db.selectFrom('event_co_organizers').select('email').where('event_id', '=', eventId).execute()).map((r) => r.email);
+  await db.deleteFrom('event_co_organizers').where('event_id', '=', eventId).execute();
+  for (const email of emails) await insertCoOrganizer(db, eventId, email, now);
+  return before;
+}
+
+/**
+ * Sets the normalisation unless the results are published (the event is ended or has a result):
+ * one conditional write, so a change that meets a publication under way never lands after the
+ * result was frozen. Whether it was set.
+ */
+export async function setNormalizationUnlessPublished(db: Executor, eventId: string, normalization: EventUpdate['normalization']): Promise<boolean> {
+  const done = await db
+    .updateTable('events')
+    .set({ normalization })
+    .where('id', '=', eventId)
+    // Publication ends the event in the transaction that freezes the result: a change waiting
+    // for its lock re-reads the row's own status (a subquery would not see the new result).
+    .where('status', '!=', 'ended')
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('results').select('results.event_id').whereRef('results.event_id', '=', 'events.id'))))
+    .executeTakeFirst();
+  return Number(done.numUpdatedRows) > 0;
+}
+
+/** Events by id, in no particular order. */
+export async function findEvents(db: Executor, ids: readonly string[]): Promise<EventRow[]> {
+  return db.selectFrom('events').selectAll().where('id', 'in', ids).execute();
+}

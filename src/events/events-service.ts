@@ -139,7 +139,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
         updated_at: now,
       });
       for (const email of coEmails ?? []) {
-        await tx.insertInto('event_co_organizers').values({ event_id: id, email, created_at: now }).execute();
+        await repo.insertCoOrganizer(tx, id, email, now);
       }
       await recordAudit(tx, {
         eventId: id,
@@ -195,27 +195,15 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     const stamp = iso(now);
     await db.transaction().execute(async (tx) => {
       if (config.normalization !== event.normalization) {
-        // The normalisation may change until publication: one conditional write, so a change that
-        // meets a publication under way never lands after the result was frozen.
-        const done = await tx
-          .updateTable('events')
-          .set({ normalization: config.normalization })
-          .where('id', '=', id)
-          // Publication ends the event in the transaction that freezes the result: a change waiting
-          // for its lock re-reads the row's own status (a subquery would not see the new result).
-          .where('status', '!=', 'ended')
-          .where((eb) => eb.not(eb.exists(eb.selectFrom('results').select('results.event_id').whereRef('results.event_id', '=', 'events.id'))))
-          .executeTakeFirst();
-        if (Number(done.numUpdatedRows) === 0)
+        // The normalisation may change until publication (one conditional write).
+        if (!(await repo.setNormalizationUnlessPublished(tx, id, config.normalization)))
           throw new AppError('event_locked', 'the results are published; the normalization they used can no longer change');
       }
       await repo.updateEvent(tx, id, { ...configColumns(config), ...(nextStatus ? { status: nextStatus, status_changed_at: stamp } : {}), updated_at: stamp });
       let coBefore: string[] | undefined;
       if (coEmails) {
         // Sorted here, as the new list is below: the database's collation need not agree with code point order.
-        coBefore = (await tx.selectFrom('event_co_organizers').select('email').where('event_id', '=', id).execute()).map((r) => r.email).sort();
-        await tx.deleteFrom('event_co_organizers').where('event_id', '=', id).execute();
-        for (const email of coEmails) await tx.insertInto('event_co_organizers').values({ event_id: id, email, created_at: stamp }).execute();
+        coBefore = (await repo.replaceCoOrganizers(tx, id, coEmails, stamp)).sort();
       }
       // One entry per edit, with every field it changed (deadlines, dimensions and weights, tracks,
       // voting, status, co-organizers…): before and after as stored.
@@ -232,8 +220,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
   }
 
   async function coOrganizers(event: EventRecord): Promise<string[]> {
-    const rows = await db.selectFrom('event_co_organizers').select('email').where('event_id', '=', event.id).orderBy('email').execute();
-    return rows.map((r) => r.email);
+    return repo.coOrganizerEmails(db, event.id);
   }
 
   function parseStatuses(raw: string | undefined): EventStatus[] | null {

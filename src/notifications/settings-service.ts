@@ -5,6 +5,7 @@ import { AppError } from '../core/errors.js';
 import { iso } from '../core/time.js';
 import { canonicalTimeZone } from '../events/event-config.js';
 import { mailLanguage, mailTimeZone } from './notification-queue.js';
+import * as repo from './settings-repo.js';
 import type { PatchSettings, Settings } from './settings-schemas.js';
 import type { Updateable } from 'kysely';
 
@@ -18,11 +19,7 @@ export function createSettingsService(deps: {
   const { db, clock } = deps;
 
   async function get(userId: string): Promise<Settings> {
-    const u = await db
-      .selectFrom('users')
-      .select(['name', 'email', 'language', 'time_zone', 'notify_registration', 'notify_team', 'notify_results'])
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const u = await repo.findSettings(db, userId);
     return {
       name: u.name,
       email: u.email,
@@ -57,11 +54,7 @@ export function createSettingsService(deps: {
     if (n?.results !== undefined) set.notify_results = n.results ? 1 : 0;
     if (errors.length) throw new AppError('validation_failed', errors.map((e) => `${e.field} ${e.message}`).join('; '), { errors });
     if (Object.keys(set).length) {
-      await db
-        .updateTable('users')
-        .set({ ...set, updated_at: iso(clock.now()) })
-        .where('id', '=', userId)
-        .execute();
+      await repo.updateSettings(db, userId, set, iso(clock.now()));
       if (set.name !== undefined) deps.nameChanged?.();
     }
     return get(userId);

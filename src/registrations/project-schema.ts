@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import type { ProjectRow } from '../core/db/schema.js';
+import { Type, type Static } from 'typebox';
+import type { ProjectReviewStatus, ProjectRow } from '../core/db/schema.js';
 import { Nullable } from '../core/http/schemas.js';
 
 /*
@@ -7,6 +7,12 @@ import { Nullable } from '../core/http/schemas.js';
  * its project and submissions (which creates and updates projects) sits above registrations: see
  * docs/architecture.md.
  */
+
+/** A project's `review_status` on the wire: the stored column's closed list (ProjectReviewStatus), in every answer that shows it. */
+export const ProjectReviewStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('in_review'), Type.Literal('reviewed')]);
+// The wire list and the column's type are the same set: a value added to one and not the other fails the typecheck.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _sameReviewStatuses: Same<Static<typeof ProjectReviewStatusSchema>, ProjectReviewStatus> = true;
 
 export const ProjectSchema = Type.Object({
   id: Type.String(),
@@ -23,7 +29,7 @@ export const ProjectSchema = Type.Object({
   team_size: Nullable(Type.Integer()),
   track_id: Nullable(Type.String()),
   status: Type.String(),
-  review_status: Type.String(),
+  review_status: ProjectReviewStatusSchema,
   submitted_at: Type.String(),
   created_at: Type.String(),
   updated_at: Type.String({ description: 'when the project was last created or changed' }),

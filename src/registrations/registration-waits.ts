@@ -1,5 +1,6 @@
 import type { Db } from '../core/db/index.js';
 import { NOTIFIER_RESYNC, type Notifier } from '../core/notifier.js';
+import { decidedAmong } from './registrations-repo.js';
 
 /** Published with the id of a registration whose status an organizer just set. */
 export const REGISTRATION_DECIDED = 'registrations:decided';
@@ -63,13 +64,7 @@ export function createRegistrationWaits(deps: { db: Db; notifier: Notifier; rech
     try {
       const ids = [...byRegistration.keys()];
       for (let i = 0; i < ids.length; i += CHUNK) {
-        const rows = await db
-          .selectFrom('registrations')
-          .select('id')
-          .where('id', 'in', ids.slice(i, i + CHUNK))
-          .where('status', '!=', 'pending')
-          .execute();
-        for (const r of rows) wakeAll(r.id);
+        for (const id of await decidedAmong(db, ids.slice(i, i + CHUNK))) wakeAll(id);
       }
     } catch {
       // A failed check is retried at the next tick; waiters still time out on their own.

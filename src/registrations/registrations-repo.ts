@@ -181,3 +181,9 @@ export async function projectOfRegistration(db: Executor, registrationId: string
   const { author_name, author_email, ...project } = row;
   return { ...project, updated_by_name: author_email ? memberName(author_name, author_email) : null };
 }
+
+/** Which of these registrations are no longer pending. */
+export async function decidedAmong(db: Executor, ids: string[]): Promise<string[]> {
+  const rows = await db.selectFrom('registrations').select('id').where('id', 'in', ids).where('status', '!=', 'pending').execute();
+  return rows.map((r) => r.id);
+}

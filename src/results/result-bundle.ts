@@ -5,6 +5,7 @@ import type { Executor } from '../core/db/index.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { Normalization } from './normalization.js';
 import { MAX_SCORE, MIN_SCORE, orderGroups, SCORE_DECIMALS, type ResultEntry } from './ranking.js';
+import { bundleInputs } from './results-repo.js';
 import { computeStandings } from './standings.js';
 
 /**
@@ -254,17 +255,7 @@ export async function buildBundle(
   // The ranked projects are the published entries themselves (the judged ones); their tie-breaker
   // comes from the projects' rows.
   const ranked = new Set(ranking.map((e) => e.project_id));
-  const [submitted, allReviews, allFlags] = await Promise.all([
-    tx.selectFrom('projects').select(['id', 'first_submitted_at']).where('event_id', '=', event.id).execute(),
-    tx
-      .selectFrom('reviews')
-      .innerJoin('projects', 'projects.id', 'reviews.project_id')
-      .select(['reviews.project_id', 'reviews.reviewer_kind', 'reviews.reviewer', 'reviews.group_key', 'reviews.scores'])
-      .where('projects.event_id', '=', event.id)
-      .where('reviews.status', '=', 'succeeded')
-      .execute(),
-    tx.selectFrom('project_flags').select(['project_id', 'kind', 'source', 'status', 'evidence', 'detail']).where('event_id', '=', event.id).execute(),
-  ]);
+  const [submitted, allReviews, allFlags] = await bundleInputs(tx, event.id);
   const firstSubmitted = new Map(submitted.map((p) => [p.id, p.first_submitted_at]));
   const projects = ranking.map((e) => ({
     id: e.project_id,

@@ -16,10 +16,10 @@ import { csvRows } from './results-csv.js';
 import { MIN_CORRELATION_PROJECTS, OUTLIER_CORRELATION, OUTLIER_OFFSET, reviewerAgreement, type Normalization, type ReviewerReview } from './normalization.js';
 import { orderGroups, roundScore, SCORE_DECIMALS } from './ranking.js';
 import { buildBundle } from './result-bundle.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
 import * as repo from './results-repo.js';
 import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
-import { placeOf, scoredGroups, standingsPage, unscored, type StandingKey, type StandingRow } from './standings.js';
+import { placeOf, scoredGroups, standingsPage, unscored } from './standings-repo.js';
+import type { StandingKey, StandingRow } from './standings.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
 import { MAIL_QUEUED, queueNotificationBatch } from '../notifications/notification-queue.js';
 import type { Notifier } from '../core/notifier.js';
@@ -164,12 +164,7 @@ async function queueResultMails(
   now: Date,
 ): Promise<number> {
   if (placed.length === 0) return 0;
-  const members = await tx
-    .selectFrom('team_members')
-    .innerJoin('projects', 'projects.registration_id', 'team_members.registration_id')
-    .select(['projects.id as project_id', 'team_members.user_id', 'team_members.role'])
-    .where('projects.event_id', '=', event.id)
-    .execute();
+  const members = await repo.membersOfEventProjects(tx, event.id);
   const byProject = new Map<string, string[]>();
   for (const m of members) {
     const list = byProject.get(m.project_id) ?? [];
@@ -285,7 +280,7 @@ export function createResultsService(deps: {
   /** The published people's choice by project, for the CSV (undefined: the event has no vote). */
   async function peoplesChoiceColumns(event: EventRecord) {
     if (!event.voting.enabled) return undefined;
-    const rows = await db.selectFrom('peoples_choice').select(['project_id', 'rank', 'votes']).where('event_id', '=', event.id).execute();
+    const rows = await repo.peoplesChoiceRanks(db, event.id);
     return new Map(rows.map((r) => [r.project_id, { rank: r.rank, votes: r.votes }]));
   }
 
@@ -341,11 +336,7 @@ export function createResultsService(deps: {
         // A no-op write as the first statement: on PostgreSQL it locks the event row until commit;
         // on SQLite it takes the database write lock before anything is read, so a second process
         // waits (busy timeout) instead of failing to upgrade a stale read snapshot.
-        await tx
-          .updateTable('events')
-          .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-          .where('id', '=', owned.id)
-          .execute();
+        await repo.lockEventRow(tx, owned.id);
         if (await repo.resultExists(tx, owned.id)) throw alreadyPublished(owned);
         const row = await findEvent(tx, owned.id);
         if (!row) throw new AppError('event_not_found', `no event ${owned.id}`);
@@ -442,7 +433,7 @@ export function createResultsService(deps: {
         }
         const etag = hash.update(']').digest('base64url');
         // The entries live in result_entries; the tag is the hash of their whole array's bytes.
-        await tx.updateTable('results').set({ etag }).where('event_id', '=', event.id).execute();
+        await repo.setResultEtag(tx, event.id, etag);
         const peoplesChoice = deps.peoplesChoice ? await deps.peoplesChoice(tx, event) : null;
         // The verifiable bundle (result-bundle.ts): the ranking just stored, with what it was computed from.
         const bundle = await buildBundle(tx, {
@@ -454,11 +445,7 @@ export function createResultsService(deps: {
         });
         await repo.insertResultBundle(tx, { event_id: event.id, bundle: bundle.text, sha256: bundle.bundle.sha256, created_at: stamp });
         const feedbackReleased = opts.releaseFeedback === true;
-        await tx
-          .updateTable('events')
-          .set({ status: 'ended', result_announced_at: stamp, updated_at: stamp, feedback_released: feedbackReleased ? 1 : 0 })
-          .where('id', '=', event.id)
-          .execute();
+        await repo.markEventPublished(tx, event.id, stamp, feedbackReleased);
         await recordAudit(tx, {
           eventId: event.id,
           actor: actorOf(who),
@@ -573,13 +560,7 @@ export function createResultsService(deps: {
     const event = await events.getOwned(eventId, who);
     const stamp = iso(clock.now());
     const done = await db.transaction().execute(async (tx) => {
-      const res = await tx
-        .updateTable('events')
-        .set({ feedback_released: released ? 1 : 0, updated_at: stamp })
-        .where('id', '=', event.id)
-        .where((eb) => eb.exists(eb.selectFrom('results').select('results.event_id').whereRef('results.event_id', '=', 'events.id')))
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 0) return false;
+      if (!(await repo.setFeedbackReleasedIfPublished(tx, event.id, released, stamp))) return false;
       await recordAudit(tx, {
         eventId: event.id,
         actor: actorOf(who),
@@ -617,12 +598,7 @@ export function createResultsService(deps: {
    */
   async function reviewerOutliers(who: Principal, eventId: string) {
     const event = await events.getOwned(eventId, who);
-    const rows = await judgedProjects(db, event.id)
-      .innerJoin('reviews', 'reviews.project_id', 'projects.id')
-      .leftJoin('users', (j) => j.onRef('users.id', '=', 'reviews.reviewer').on('reviews.reviewer_kind', '=', 'human'))
-      .select(['reviews.project_id', 'reviews.reviewer_kind', 'reviews.reviewer', 'reviews.group_key', 'reviews.scores', 'users.name', 'users.email'])
-      .where('reviews.status', '=', 'succeeded')
-      .execute();
+    const rows = await repo.judgedSucceededReviews(db, event.id);
     const people = new Map<string, { kind: 'human' | 'model'; id: string; name: string | null; email: string | null }>();
     const reviews: ReviewerReview[] = [];
     for (const r of rows) {

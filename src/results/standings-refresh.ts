@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import type { Db, Executor } from '../core/db/index.js';
 import type { EventRecord } from '../events/events-model.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
-import { computeStandings, type Standing } from './standings.js';
+import { computeStandings } from './standings.js';
+import * as repo from './standings-repo.js';
 
 /**
  * Keeping the `standings` rows current (see standings.ts for what they hold and the triggers that
@@ -45,12 +44,7 @@ async function walkStale(
     if (found >= maxRows || opts.stopped?.()) return { found, stoppedAfter: last ?? '' };
     // Versions first, data after: a write that lands in between has bumped the version, so the row
     // written back from older data is refused and stays stale.
-    let q = db.selectFrom('standings').select(['project_id', 'version']).where('event_id', '=', eventId).where('stale', '=', 1);
-    if (last !== null) q = q.where('project_id', '>', last);
-    const chunk = await q
-      .orderBy('project_id')
-      .limit(Math.min(size, maxRows - found))
-      .execute();
+    const chunk = await repo.staleChunk(db, eventId, last, Math.min(size, maxRows - found));
     if (chunk.length === 0) return { found, stoppedAfter: null };
     let whole: boolean;
     try {
@@ -89,19 +83,9 @@ async function refreshWholeEvent(
 ): Promise<number> {
   let total = 0;
   for (let pass = 0; pass < WHOLE_EVENT_PASSES && !opts.stopped?.(); pass++) {
-    const versions = await db.selectFrom('standings').select(['project_id', 'version', 'stale']).where('event_id', '=', eventId).execute();
+    const versions = await repo.standingVersions(db, eventId);
     if (!versions.some((v) => Number(v.stale) === 1)) return total;
-    const [config, projects, judged, reviews] = await Promise.all([
-      db.selectFrom('events').select(['dimensions', 'models', 'normalization']).where('id', '=', eventId).executeTakeFirst(),
-      db.selectFrom('projects').select(['id', 'track_id', 'first_submitted_at']).where('event_id', '=', eventId).execute(),
-      judgedProjects(db, eventId).select('projects.id').execute(),
-      db
-        .selectFrom('reviews')
-        .innerJoin('projects', 'projects.id', 'reviews.project_id')
-        .select(['reviews.project_id', 'reviews.reviewer_kind', 'reviews.reviewer', 'reviews.group_key', 'reviews.status', 'reviews.scores'])
-        .where('projects.event_id', '=', eventId)
-        .execute(),
-    ]);
+    const [config, projects, judged, reviews] = await repo.eventInputs(db, eventId);
     if (!config) return total;
     const judgedIds = new Set(judged.map((p) => p.id));
     const standings = computeStandings(
@@ -117,19 +101,15 @@ async function refreshWholeEvent(
     const known = standings.filter((st) => version.has(st.project_id));
     for (let i = 0; i < known.length; i += opts.chunk) {
       if (i > 0 && opts.yieldBetweenChunks) await new Promise<void>((resolve) => setImmediate(resolve));
-      await writeStandings(db, eventId, known.slice(i, i + opts.chunk), version);
+      await repo.writeStandings(db, eventId, known.slice(i, i + opts.chunk), version);
       opts.progress?.(Math.min(opts.chunk, known.length - i));
     }
     total += known.length;
-    const after = await db
-      .selectFrom('standings')
-      .select([sql<number | string>`count(*)`.as('n'), sql<number | string | null>`sum(version)`.as('v')])
-      .where('event_id', '=', eventId)
-      .executeTakeFirstOrThrow();
+    const after = await repo.versionTotals(db, eventId);
     const before = versions.reduce((a, r) => a + Number(r.version), 0);
     if (Number(after.n) === versions.length && Number(after.v ?? 0) === before) return total;
     // Something was written meanwhile: every row's numbers may be off, not only the written one's.
-    await db.updateTable('standings').set({ stale: 1 }).where('event_id', '=', eventId).execute();
+    await repo.markAllStale(db, eventId);
   }
   return total;
 }
@@ -140,17 +120,6 @@ async function refreshWholeEvent(
  */
 export async function refreshAllStandings(tx: Executor, eventId: string): Promise<void> {
   await walkStale(tx, eventId, { chunk: CHUNK.postgres, yieldBetweenChunks: false });
-}
-
-/** How many of the event's standings are stale right now (an index range count). */
-async function countStale(db: Executor, eventId: string): Promise<number> {
-  const row = await db
-    .selectFrom('standings')
-    .select(sql<number | string>`count(*)`.as('n'))
-    .where('event_id', '=', eventId)
-    .where('stale', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /** Full passes a background refresh makes at most before leaving what is still stale to the next read. */
@@ -212,7 +181,7 @@ export function createStandingsRefresher(opts: StandingsRefresherOptions) {
         vacuumAgain = false;
         try {
           // Not in a transaction (VACUUM cannot be): a pooled connection of its own.
-          await sql`vacuum analyze standings`.execute(db);
+          await repo.vacuumStandings(db);
         } catch (err) {
           warn(err, 'vacuum of standings after a bulk refresh failed; autovacuum will do it later');
         }
@@ -238,7 +207,7 @@ export function createStandingsRefresher(opts: StandingsRefresherOptions) {
         total += first.found;
         if (first.stoppedAfter === null) return settleSlice(0);
         // Counted before the background part starts, so the reader learns what it left behind.
-        const pending = await countStale(db, eventId);
+        const pending = await repo.countStale(db, eventId);
         run.remaining = pending;
         settleSlice(pending);
         if (pending === 0) return;
@@ -308,15 +277,9 @@ export type StandingsRefresher = ReturnType<typeof createStandingsRefresher>;
  */
 async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{ project_id: string; version: number }>): Promise<boolean> {
   const ids = rows.map((r) => r.project_id);
-  const [config, projects, judged, reviews] = await Promise.all([
-    // The weights and models too are read after the versions, like the reviews: a run that began
-    // before an edit of them (a background run lasts seconds) must not write numbers from the old ones.
-    db.selectFrom('events').select(['dimensions', 'models', 'normalization']).where('id', '=', eventId).executeTakeFirst(),
-    db.selectFrom('projects').select(['id', 'track_id', 'first_submitted_at']).where('id', 'in', ids).execute(),
-    // Which of them take part: the one rule, from judgedProjects.
-    judgedProjects(db, eventId).select('projects.id').where('projects.id', 'in', ids).execute(),
-    db.selectFrom('reviews').select(['project_id', 'reviewer_kind', 'reviewer', 'group_key', 'status', 'scores']).where('project_id', 'in', ids).execute(),
-  ]);
+  // The weights and models too are read after the versions, like the reviews: a run that began
+  // before an edit of them (a background run lasts seconds) must not write numbers from the old ones.
+  const [config, projects, judged, reviews] = await repo.projectsInputs(db, eventId, ids);
   if (!config) return false; // the event is gone (its standings with it)
   if (config.normalization === 'zscore') return true;
   const judgedIds = new Set(judged.map((p) => p.id));
@@ -326,56 +289,6 @@ async function refreshChunk(db: Executor, eventId: string, rows: ReadonlyArray<{
     reviews,
   );
   const version = new Map(rows.map((r) => [r.project_id, Number(r.version)]));
-  await writeStandings(db, eventId, standings, version);
+  await repo.writeStandings(db, eventId, standings, version);
   return false;
-}
-
-/** Writes computed standings back, each only if its row's version is still the one read. */
-async function writeStandings(db: Executor, eventId: string, standings: readonly Standing[], version: ReadonlyMap<string, number>): Promise<void> {
-  if (standings.length === 0) return;
-  await db
-    .insertInto('standings')
-    .values(
-      standings.map((s) => ({
-        project_id: s.project_id,
-        event_id: eventId,
-        version: version.get(s.project_id)!,
-        stale: 0,
-        judged: s.judged,
-        track_id: s.track_id,
-        first_submitted_at: s.first_submitted_at,
-        score_key: s.score_key,
-        raw_score_key: s.raw_score_key,
-        by_model: s.by_model,
-        by_dimension: s.by_dimension,
-        model_groups: s.model_groups,
-        reviews_expected: s.coverage.expected,
-        reviews_succeeded: s.coverage.succeeded,
-        reviews_failed: s.coverage.failed,
-        reviews_pending: s.coverage.pending,
-        reviews_human: s.coverage.human,
-      })),
-    )
-    .onConflict((oc) =>
-      oc
-        .column('project_id')
-        .doUpdateSet({
-          stale: 0,
-          judged: sql`excluded.judged`,
-          track_id: sql`excluded.track_id`,
-          first_submitted_at: sql`excluded.first_submitted_at`,
-          score_key: sql`excluded.score_key`,
-          raw_score_key: sql`excluded.raw_score_key`,
-          by_model: sql`excluded.by_model`,
-          by_dimension: sql`excluded.by_dimension`,
-          model_groups: sql`excluded.model_groups`,
-          reviews_expected: sql`excluded.reviews_expected`,
-          reviews_succeeded: sql`excluded.reviews_succeeded`,
-          reviews_failed: sql`excluded.reviews_failed`,
-          reviews_pending: sql`excluded.reviews_pending`,
-          reviews_human: sql`excluded.reviews_human`,
-        })
-        .where(sql<boolean>`standings.version = excluded.version`),
-    )
-    .execute();
 }

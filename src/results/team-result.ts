@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { TeamResult } from '../registrations/team-result-schema.js';
 import { MAX_SCORE, MIN_SCORE } from './ranking.js';
+import * as repo from './results-repo.js';
 
 /**
  * A team's own result, read from the frozen snapshot of the published ranking (its entry, found by
@@ -17,28 +17,14 @@ export async function teamResult(
 ): Promise<TeamResult | null> {
   // Publication stamps the event in the same transaction as the result: without the stamp, there is no result to read.
   if (event.result_announced_at === null) return null;
-  const published = await db.selectFrom('results').select('published_at').where('event_id', '=', event.id).executeTakeFirst();
-  if (!published) return null;
-  const [project, count] = await Promise.all([
-    db.selectFrom('projects').select(['id', 'track_id']).where('registration_id', '=', registration.id).executeTakeFirst(),
-    db
-      .selectFrom('result_entries')
-      .select(sql<number | string>`count(*)`.as('n'))
-      .where('event_id', '=', event.id)
-      .executeTakeFirstOrThrow(),
-  ]);
-  const entry = project
-    ? await db
-        .selectFrom('result_entries')
-        .select(['rank', 'track_rank', 'track_id', 'entry_tail'])
-        .where('event_id', '=', event.id)
-        .where('project_id', '=', project.id)
-        .executeTakeFirst()
-    : undefined;
+  const publishedAt = await repo.findPublishedAt(db, event.id);
+  if (publishedAt === undefined) return null;
+  const [project, count] = await repo.teamProjectAndEntryCount(db, event.id, registration.id);
+  const entry = project ? await repo.resultEntryOf(db, event.id, project.id) : undefined;
   // The stored tail is the entry's JSON after `{"rank":N` (results-service.ts, entryTail).
   const numbers = entry ? (JSON.parse(`{${entry.entry_tail.slice(1)}`) as { score: number; scores_by_dimension: Record<string, number> }) : null;
   return {
-    published_at: published.published_at,
+    published_at: publishedAt,
     rank: entry ? Number(entry.rank) : null,
     ranked_teams: Number(count.n),
     score: numbers ? numbers.score : null,
@@ -55,15 +41,7 @@ export async function teamResult(
  * summary. Failed and unfinished reviews are not feedback.
  */
 async function feedbackOf(db: Executor, event: Pick<EventRecord, 'dimensions'>, projectId: string): Promise<NonNullable<TeamResult['feedback']>> {
-  const rows = await db
-    .selectFrom('reviews')
-    .select(['reviewer_kind', 'scores', 'summary'])
-    .where('project_id', '=', projectId)
-    .where('status', '=', 'succeeded')
-    .orderBy('reviewer_kind')
-    .orderBy('completed_at')
-    .orderBy('id')
-    .execute();
+  const rows = await repo.succeededReviewsOf(db, projectId);
   const names = new Map<string, string>();
   for (const d of event.dimensions) names.set(d.name.trim().toLowerCase(), d.name);
   const out: NonNullable<TeamResult['feedback']> = [];

@@ -1,6 +1,6 @@
 import type { Executor } from '../core/db/index.js';
 import type { ReviewMode } from '../core/db/schema.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
+import { judgedProjects } from '../submissions/judged-projects-repo.js';
 
 export interface ReviewSettings {
   mode: ReviewMode;

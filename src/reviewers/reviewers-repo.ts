@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
 import type { InvitationRow, ReviewRow } from '../core/db/schema.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
+import { judgedProjects } from '../submissions/judged-projects-repo.js';
 
 export async function insertInvitation(db: Executor, row: InvitationRow): Promise<void> {
   await db.insertInto('reviewer_invitations').values(row).execute();

@@ -62,3 +62,27 @@ export function flagsOf(db: Executor, eventId: string, projectId: string) {
     .orderBy('id')
     .execute();
 }
+
+/** Marks a flag of the project checked or open again; undefined when the project has no such flag. */
+export async function setFlagStatus(
+  db: Executor,
+  o: {
+    eventId: string;
+    projectId: string;
+    flagId: string;
+    status: 'open' | 'checked';
+    note: string | null;
+    checkedBy: string | null;
+    checkedAt: string | null;
+    now: string;
+  },
+) {
+  return db
+    .updateTable('project_flags')
+    .set({ status: o.status, note: o.note, checked_by: o.checkedBy, checked_at: o.checkedAt, updated_at: o.now })
+    .where('id', '=', o.flagId)
+    .where('event_id', '=', o.eventId)
+    .where('project_id', '=', o.projectId)
+    .returning(['id', 'kind', 'source', 'evidence', 'detail', 'status', 'note', 'checked_by', 'checked_at', 'created_at'])
+    .executeTakeFirst();
+}

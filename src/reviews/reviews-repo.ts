@@ -3,7 +3,7 @@ import type { DatabaseHandle, Executor } from '../core/db/index.js';
 import type { Database, ReviewRow, ReviewStatus } from '../core/db/schema.js';
 import { newId } from '../core/ids.js';
 import { statusPredicate } from '../events/events-repo.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
+import { judgedProjects } from '../submissions/judged-projects-repo.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
 
 /**

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { ReviewRow } from '../core/db/schema.js';
 import { organizerPageQuery } from '../core/http/pagination.js';
 import { Nullable } from '../core/http/schemas.js';
+import { ProjectReviewStatusSchema } from '../registrations/project-schema.js';
 
 export const ReviewStatusSchema = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]);
 
@@ -166,7 +167,7 @@ export const ProjectReviewsResponse = Type.Object({
     demo_video_url: Nullable(Type.String()),
     demo_url: Nullable(Type.String()),
     team_size: Nullable(Type.Integer()),
-    review_status: Type.Union([Type.Literal('pending'), Type.Literal('in_review'), Type.Literal('reviewed')]),
+    review_status: ProjectReviewStatusSchema,
     judged: Type.Boolean({ description: "false when the team's registration is no longer approved: the project is out of the ranking" }),
     submitted_at: Type.String(),
     updated_at: Type.String(),

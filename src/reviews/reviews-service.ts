@@ -14,7 +14,7 @@ import { createBuildWindowJob } from './build-window-job.js';
 import { createGithubContextFetcher } from './github-context.js';
 import { createProviderRegistry, notConfiguredReason, splitModelId } from './providers/index.js';
 import { createReviewWorker, type ReviewLog } from './review-worker.js';
-import { flagsOf } from './project-flags-repo.js';
+import { flagsOf, setFlagStatus } from './project-flags-repo.js';
 import * as repo from './reviews-repo.js';
 
 export interface ReviewsServiceDeps {
@@ -267,14 +267,16 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     const stamp = iso(clock.now());
     const note = change.note?.trim() || null;
     const row = await db.transaction().execute(async (tx) => {
-      const updated = await tx
-        .updateTable('project_flags')
-        .set({ status: change.status, note, checked_by: checked ? who.userId : null, checked_at: checked ? stamp : null, updated_at: stamp })
-        .where('id', '=', flagId)
-        .where('event_id', '=', event.id)
-        .where('project_id', '=', projectId)
-        .returning(['id', 'kind', 'source', 'evidence', 'detail', 'status', 'note', 'checked_by', 'checked_at', 'created_at'])
-        .executeTakeFirst();
+      const updated = await setFlagStatus(tx, {
+        eventId: event.id,
+        projectId,
+        flagId,
+        status: change.status,
+        note,
+        checkedBy: checked ? who.userId : null,
+        checkedAt: checked ? stamp : null,
+        now: stamp,
+      });
       if (updated) {
         await recordAudit(tx, {
           eventId: event.id,

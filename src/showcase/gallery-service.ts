@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/db/index.js';
 import { AppError } from '../core/errors.js';
@@ -8,7 +7,7 @@ import type { Principal } from '../core/principal.js';
 import type { EventsService } from '../events/events-service.js';
 import type { EventRecord } from '../events/events-model.js';
 import { effectiveStatus } from '../events/status.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
+import * as repo from './gallery-repo.js';
 
 export interface GalleryQuery {
   limit: number;
@@ -16,9 +15,6 @@ export interface GalleryQuery {
   trackId?: string | undefined;
   q?: string | undefined;
 }
-
-/** A LIKE pattern's text taken literally (with `escape '\\'`). */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Whether the results are out: publication ends the event and stamps the announcement. */
 function published(event: EventRecord): boolean {
@@ -59,22 +55,6 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
     return trackId === null ? null : (event.tracks.find((t) => t.id === trackId)?.name ?? null);
   }
 
-  function baseQuery(eventId: string) {
-    return judgedProjects(db, eventId).select([
-      'projects.id',
-      'projects.project_name',
-      'projects.description',
-      'projects.github_url',
-      'projects.project_website',
-      'projects.demo_video_url',
-      'projects.track_id',
-      'projects.first_submitted_at',
-      'projects.updated_at',
-      'registrations.team_name',
-      'registrations.id as registration_id',
-    ]);
-  }
-
   /** One page, in submission order (project ids are time-sortable), by track and a case-insensitive part of the name. */
   async function list(who: Principal | null, eventId: string, q: GalleryQuery) {
     const event = await openEvent(who, eventId);
@@ -84,18 +64,7 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
       });
     }
     const after = q.cursor ? decodeCursor(q.cursor, 'gallery', event.id, ['id'])[0] : undefined;
-    let query = baseQuery(event.id);
-    if (q.trackId !== undefined) query = query.where('projects.track_id', '=', q.trackId);
-    const needle = q.q?.trim().toLowerCase();
-    if (needle) {
-      const pattern = `%${likeLiteral(needle)}%`;
-      query = query.where(sql<string>`lower(projects.project_name)`, 'like', sql<string>`${pattern} escape '\\'`);
-    }
-    if (after !== undefined) query = query.where('projects.id', '>', after);
-    const rows = await query
-      .orderBy('projects.id', 'asc')
-      .limit(q.limit + 1)
-      .execute();
+    const rows = await repo.galleryPage(db, event.id, { trackId: q.trackId, needle: q.q?.trim().toLowerCase(), after, limit: q.limit + 1 });
     const page = takePage(rows, q.limit, (r) => [r.id]);
     return {
       items: page.items.map((r) => ({
@@ -117,7 +86,7 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
   /** A project's public page: the description rendered, the team's members by display name, and after the results its place. */
   async function project(who: Principal | null, eventId: string, projectId: string) {
     const event = await openEvent(who, eventId);
-    const row = await baseQuery(event.id).where('projects.id', '=', projectId).executeTakeFirst();
+    const row = await repo.galleryProject(db, event.id, projectId);
     if (!row) throw new AppError('project_not_found', `no public project ${projectId} in this event`);
     const members = await memberNames(row.registration_id);
     const result = published(event) ? await placeOf(event, row.id, row.track_id) : null;
@@ -143,14 +112,7 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
 
   /** The display names of a team's members (names only: addresses stay with the team). */
   async function memberNames(registrationId: string): Promise<Array<{ name: string }>> {
-    const rows = await db
-      .selectFrom('team_members')
-      .innerJoin('users', 'users.id', 'team_members.user_id')
-      .select(['users.name'])
-      .where('team_members.registration_id', '=', registrationId)
-      .orderBy('team_members.joined_at')
-      .orderBy('team_members.user_id')
-      .execute();
+    const rows = await repo.memberNames(db, registrationId);
     return rows.filter((r) => r.name && r.name.trim()).map((r) => ({ name: r.name!.trim() }));
   }
 
@@ -159,12 +121,7 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
    * track's rank, and the track's prize when it won its track.
    */
   async function placeOf(event: EventRecord, projectId: string, trackId: string | null) {
-    const entry = await db
-      .selectFrom('result_entries')
-      .select(['rank', 'track_rank', 'entry_tail'])
-      .where('event_id', '=', event.id)
-      .where('project_id', '=', projectId)
-      .executeTakeFirst();
+    const entry = await repo.resultEntryOf(db, event.id, projectId);
     if (!entry) return null;
     const parsed = JSON.parse(`{"rank":${entry.rank}${entry.entry_tail}`) as { score: number };
     const prize = entry.track_rank === 1 && trackId !== null ? event.tracks.find((t) => t.id === trackId)?.prize || null : null;

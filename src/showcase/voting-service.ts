@@ -1,5 +1,4 @@
 import { actorOf, recordAudit } from '../core/audit.js';
-import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import type { Db, Executor } from '../core/db/index.js';
 import { AppError } from '../core/errors.js';
@@ -7,7 +6,7 @@ import type { Principal } from '../core/principal.js';
 import { iso } from '../core/time.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
+import * as repo from './voting-repo.js';
 
 export interface PeoplesChoiceEntry {
   rank: number;
@@ -68,23 +67,9 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
 
   /** The project as a vote target: a project of an approved team of the event, with its track and team. */
   async function target(eventId: string, projectId: string) {
-    const row = await judgedProjects(db, eventId)
-      .select(['projects.id', 'projects.track_id', 'projects.vote_excluded', 'registrations.id as registration_id'])
-      .where('projects.id', '=', projectId)
-      .executeTakeFirst();
+    const row = await repo.findVoteTarget(db, eventId, projectId);
     if (!row) throw new AppError('project_not_found', `no project ${projectId} of an approved team in this event`);
     return row;
-  }
-
-  /** Whether the voter is on the project's team (any member, not only its leader). */
-  async function onTeam(registrationId: string, userId: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('team_members')
-      .select('user_id')
-      .where('registration_id', '=', registrationId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row !== undefined;
   }
 
   async function vote(
@@ -96,37 +81,25 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     const now = clock.now();
     if (!isOpen(event, now)) throw closed(event, now);
     const project = await target(event.id, projectId);
-    if (await onTeam(project.registration_id, who.userId)) {
+    if (await repo.isTeamMember(db, project.registration_id, who.userId)) {
       throw new AppError('own_project', 'You cannot vote for a project of your own team.');
     }
     if (project.vote_excluded) throw new AppError('project_not_in_vote', 'The organizer took this project out of the vote.');
     if (event.voting.exclude_new_accounts) {
-      const user = await db.selectFrom('users').select('created_at').where('id', '=', who.userId).executeTakeFirst();
-      if (user && Date.parse(user.created_at) > Date.parse(opensAt(event))) {
+      const createdAt = await repo.userCreatedAt(db, who.userId);
+      if (createdAt !== undefined && Date.parse(createdAt) > Date.parse(opensAt(event))) {
         throw new AppError('account_too_new', 'This vote counts only accounts that existed when voting opened.', { extra: { opens_at: opensAt(event) } });
       }
     }
     const scope = event.voting.per_track ? (project.track_id ?? '') : '';
-    const existing = () =>
-      db
-        .selectFrom('votes')
-        .select(['created_at'])
-        .where('event_id', '=', event.id)
-        .where('user_id', '=', who.userId)
-        .where('project_id', '=', projectId)
-        .executeTakeFirst();
+    const existing = () => repo.findVote(db, event.id, who.userId, projectId);
     const same = await existing();
     if (same) return { created: false, vote: { project_id: projectId, track_id: project.track_id, voted_at: same.created_at } };
     const stamp = iso(now);
     for (let slot = 1; slot <= event.voting.votes_per_person; slot++) {
       // Either constraint stops the insert: the slot is taken (try the next), or this very vote was
       // just cast by a concurrent request (then it stands, once).
-      const inserted = await db
-        .insertInto('votes')
-        .values({ event_id: event.id, project_id: projectId, user_id: who.userId, scope, slot, created_at: stamp })
-        .onConflict((oc) => oc.doNothing())
-        .returning('slot')
-        .executeTakeFirst();
+      const inserted = await repo.insertVoteInSlot(db, { event_id: event.id, project_id: projectId, user_id: who.userId, scope, slot, created_at: stamp });
       if (inserted) return { created: true, vote: { project_id: projectId, track_id: project.track_id, voted_at: stamp } };
       const raced = await existing();
       if (raced) return { created: false, vote: { project_id: projectId, track_id: project.track_id, voted_at: raced.created_at } };
@@ -142,26 +115,12 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     const event = await events.getPublic(eventId, who);
     const now = clock.now();
     if (!isOpen(event, now)) throw closed(event, now);
-    const gone = await db
-      .deleteFrom('votes')
-      .where('event_id', '=', event.id)
-      .where('user_id', '=', who.userId)
-      .where('project_id', '=', projectId)
-      .executeTakeFirst();
-    if (Number(gone.numDeletedRows) === 0) throw new AppError('vote_not_found', 'You have no vote for this project.');
+    if (!(await repo.deleteVote(db, event.id, who.userId, projectId))) throw new AppError('vote_not_found', 'You have no vote for this project.');
   }
 
   async function mine(who: Principal, eventId: string) {
     const event = await events.getPublic(eventId, who);
-    const rows = await db
-      .selectFrom('votes')
-      .innerJoin('projects', 'projects.id', 'votes.project_id')
-      .select(['votes.project_id', 'projects.track_id', 'votes.created_at'])
-      .where('votes.event_id', '=', event.id)
-      .where('votes.user_id', '=', who.userId)
-      .orderBy('votes.created_at')
-      .orderBy('votes.project_id')
-      .execute();
+    const rows = await repo.votesOf(db, event.id, who.userId);
     return {
       event_id: event.id,
       enabled: event.voting.enabled,
@@ -173,45 +132,19 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     };
   }
 
-  /** The votes counted for each project: approved teams, not taken out, and (with the switch) only accounts older than the window. */
-  function counted(executor: Executor, event: EventRecord) {
-    let q = judgedProjects(executor, event.id).innerJoin('votes', 'votes.project_id', 'projects.id').where('projects.vote_excluded', '=', 0);
-    if (event.voting.exclude_new_accounts) {
-      q = q.innerJoin('users', 'users.id', 'votes.user_id').where('users.created_at', '<=', opensAt(event));
-    }
-    return q
-      .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
-      .select((eb) => eb.fn.countAll<number>().as('votes'))
-      .groupBy(['projects.id', 'projects.project_name', 'registrations.team_name', 'projects.track_id']);
-  }
-
   /** The counted projects by votes, most first (ties share a rank, then by project id for a stable order). */
   async function standing(executor: Executor, event: EventRecord): Promise<PeoplesChoiceEntry[]> {
-    const counts = await counted(executor, event).execute();
+    // Approved teams, not taken out, and (with the switch) only accounts older than the window.
+    const counts = await repo.countedVotes(executor, event.id, event.voting.exclude_new_accounts ? opensAt(event) : null);
     return ranked(counts.map((c) => ({ ...c, votes: Number(c.votes) })).sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id)));
   }
 
   /** The owners' view while voting runs: counts per project (excluded ones too) and votes per hour, to spot bursts. */
   async function tally(who: Principal, eventId: string) {
     const event = await events.getOwned(eventId, who);
-    const excluded = await judgedProjects(db, event.id)
-      .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
-      .where('projects.vote_excluded', '=', 1)
-      .execute();
-    const hour = sql<string>`substr(votes.created_at, 1, 13)`;
-    const perHour = await db
-      .selectFrom('votes')
-      .select([hour.as('hour')])
-      .select((eb) => eb.fn.countAll<number>().as('votes'))
-      .where('event_id', '=', event.id)
-      .groupBy(hour)
-      .orderBy(hour)
-      .execute();
-    const total = await db
-      .selectFrom('votes')
-      .select((eb) => [eb.fn.countAll<number>().as('votes'), eb.fn.count<number>('user_id').distinct().as('voters')])
-      .where('event_id', '=', event.id)
-      .executeTakeFirstOrThrow();
+    const excluded = await repo.excludedProjects(db, event.id);
+    const perHour = await repo.votesPerHour(db, event.id);
+    const total = await repo.voteTotals(db, event.id);
     const rows = await standing(db, event);
     return {
       event_id: event.id,
@@ -248,13 +181,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     const event = await events.getOwned(eventId, who);
     if (event.status === 'ended') throw new AppError('results_already_published', 'The vote was counted at publication; it can no longer change.');
     const found = await db.transaction().execute(async (tx) => {
-      const res = await tx
-        .updateTable('projects')
-        .set({ vote_excluded: excluded ? 1 : 0 })
-        .where('id', '=', projectId)
-        .where('event_id', '=', event.id)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 0) return false;
+      if (!(await repo.setVoteExcluded(tx, event.id, projectId, excluded))) return false;
       await recordAudit(tx, {
         eventId: event.id,
         actor: actorOf(who),
@@ -272,12 +199,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
   async function freeze(tx: Executor, event: EventRecord): Promise<PeoplesChoiceEntry[] | null> {
     if (!event.voting.enabled) return null;
     const entries: PeoplesChoiceEntry[] = await standing(tx, event);
-    for (let i = 0; i < entries.length; i += 500) {
-      await tx
-        .insertInto('peoples_choice')
-        .values(entries.slice(i, i + 500).map((e, j) => ({ event_id: event.id, position: i + j, ...e })))
-        .execute();
-    }
+    await repo.insertPeoplesChoice(tx, event.id, entries);
     return entries;
   }
 
@@ -287,12 +209,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     if (!(event.status === 'ended' && event.result_announced_at)) {
       throw new AppError('results_not_published', "The people's choice is published with the results.", { extra: { event_status: event.status } });
     }
-    const rows = await db
-      .selectFrom('peoples_choice')
-      .select(['rank', 'project_id', 'project_name', 'team_name', 'track_id', 'votes'])
-      .where('event_id', '=', event.id)
-      .orderBy('position')
-      .execute();
+    const rows = await repo.peoplesChoice(db, event.id);
     return { event_id: event.id, enabled: event.voting.enabled, entries: rows };
   }
 

@@ -1,6 +1,6 @@
 import type { Executor } from '../core/db/index.js';
 import type { RegistrationStatus, ReviewStatus } from '../core/db/schema.js';
-import { judgedProjects } from '../submissions/judged-projects.js';
+import { judgedProjects } from '../submissions/judged-projects-repo.js';
 
 /**
  * The organizer's dashboard numbers: grouped COUNTs only (no row is loaded), each served by an

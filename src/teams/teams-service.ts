@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db, type Executor } from '../core/db/index.js';
 import type { RegistrationRow, TeamMemberRow } from '../core/db/schema.js';
@@ -17,7 +16,7 @@ import { memberName, membersOf, projectOfRegistration, type TeamMemberView } fro
 import type { ProjectWithAuthor } from '../registrations/project-schema.js';
 import { MAIL_QUEUED, queueNotification } from '../notifications/notification-queue.js';
 import { enqueueWebhookEvent, teamMemberData } from '../webhooks/webhook-events.js';
-import { hashJoinCode, looksLikeJoinCode, membershipOf, newJoinCode, openInvitations } from './teams-repo.js';
+import * as repo from './teams-repo.js';
 
 export interface TeamView {
   event: EventRecord;
@@ -39,9 +38,9 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
   /** The caller's team in the event: 404 not_registered when they are in none. */
   async function membership(who: Principal, eventId: string): Promise<{ event: EventRecord; member: TeamMemberRow; registration: RegistrationRow }> {
     const event = await events.getVisible(eventId, who);
-    const member = await membershipOf(db, event.id, who.userId);
+    const member = await repo.membershipOf(db, event.id, who.userId);
     if (!member) throw notRegistered();
-    const registration = await db.selectFrom('registrations').selectAll().where('id', '=', member.registration_id).executeTakeFirst();
+    const registration = await repo.findRegistrationById(db, member.registration_id);
     if (!registration) throw notRegistered();
     return { event, member, registration };
   }
@@ -58,7 +57,7 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
     const members = await membersOf(db, [registration.id]);
     const invitations =
       role === 'leader'
-        ? (await openInvitations(db, registration.id, iso(clock.now()))).map((i) => ({
+        ? (await repo.openInvitations(db, registration.id, iso(clock.now()))).map((i) => ({
             id: i.id,
             email: i.email,
             created_at: i.created_at,
@@ -86,13 +85,7 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
     if (!name) throw new AppError('validation_failed', 'team_name: must not be blank', { errors: [{ field: 'team_name', message: 'must not be blank' }] });
     let row: RegistrationRow | undefined;
     try {
-      row = await db
-        .updateTable('registrations')
-        .set({ team_name: name, team_name_key: teamNameKey(name), updated_at: iso(clock.now()) })
-        .where('id', '=', registration.id)
-        .where('status', '=', 'pending')
-        .returningAll()
-        .executeTakeFirst();
+      row = await repo.renamePendingTeam(db, registration.id, name, teamNameKey(name), iso(clock.now()));
     } catch (err) {
       if (uniqueViolation(err) === 'registrations_event_team_uq')
         throw new AppError('team_name_taken', `The team name "${name}" is already taken in this event.`);
@@ -112,19 +105,8 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
     assertNotFinished(event);
     const stamp = iso(clock.now());
     const row = await db.transaction().execute(async (tx) => {
-      const updated = await tx
-        .updateTable('registrations')
-        .set({ status: 'withdrawn', reason: null, updated_at: stamp })
-        .where('id', '=', registration.id)
-        .where('status', '!=', 'withdrawn')
-        .returningAll()
-        .executeTakeFirst();
-      await tx
-        .updateTable('team_invitations')
-        .set({ revoked_at: stamp })
-        .where('registration_id', '=', registration.id)
-        .where('revoked_at', 'is', null)
-        .execute();
+      const updated = await repo.withdrawRegistration(tx, registration.id, stamp);
+      await repo.revokeOpenInvitations(tx, registration.id, stamp);
       return updated;
     });
     notifier.publish(REGISTRATION_DECIDED, registration.id);
@@ -146,7 +128,7 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
       throw new AppError('validation_failed', 'email: must be an e-mail address', { errors: [{ field: 'email', message: 'must be an e-mail address' }] });
     }
     const hours = input.expires_in_hours ?? DEFAULT_INVITATION_HOURS;
-    const { code, hash } = newJoinCode();
+    const { code, hash } = repo.newJoinCode();
     const stamp = iso(now);
     const row = {
       id: newId('tinv'),
@@ -160,10 +142,10 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
       revoked_at: null,
     };
     const joinUrl = `${publicUrl}/hackathons/${encodeURIComponent(event.id)}/join?code=${code}`;
-    const inviter = email ? await db.selectFrom('users').select(['name', 'email']).where('id', '=', who.userId).executeTakeFirst() : undefined;
+    const inviter = email ? await repo.userNameAndEmail(db, who.userId) : undefined;
     // The invitation and its mail commit together: the durable queue sends (and retries) it.
     const mailed = await db.transaction().execute(async (tx) => {
-      await tx.insertInto('team_invitations').values(row).execute();
+      await repo.insertInvitation(tx, row);
       if (!email) return 0;
       return queueNotification(tx, {
         kind: 'team_invitation',
@@ -186,15 +168,11 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
   async function revokeInvitation(who: Principal, eventId: string, codeOrId: string): Promise<void> {
     const { registration } = await asLeader(who, eventId);
     const stamp = iso(clock.now());
-    let q = db
-      .updateTable('team_invitations')
-      .set({ revoked_at: sql<string>`coalesce(revoked_at, ${stamp})` })
-      .where('registration_id', '=', registration.id);
-    if (codeOrId.startsWith('tinv_')) q = q.where('id', '=', codeOrId);
-    else if (looksLikeJoinCode(codeOrId)) q = q.where('code_hash', '=', hashJoinCode(codeOrId));
+    let which: { id: string } | { codeHash: string };
+    if (codeOrId.startsWith('tinv_')) which = { id: codeOrId };
+    else if (repo.looksLikeJoinCode(codeOrId)) which = { codeHash: repo.hashJoinCode(codeOrId) };
     else throw joinCodeInvalid();
-    const res = await q.executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw joinCodeInvalid();
+    if ((await repo.revokeInvitation(db, registration.id, which, stamp)) === 0) throw joinCodeInvalid();
   }
 
   function joinCodeInvalid() {
@@ -206,7 +184,7 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
     type: 'team.member.joined' | 'team.member.left',
     o: { eventId: string; registration: RegistrationRow; userId: string; removed: boolean; memberCount: number; at: string },
   ) {
-    const user = await tx.selectFrom('users').select(['name', 'email']).where('id', '=', o.userId).executeTakeFirst();
+    const user = await repo.userNameAndEmail(tx, o.userId);
     await enqueueWebhookEvent(tx, {
       type,
       eventId: o.eventId,
@@ -224,8 +202,8 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
     });
     // The teammates hear of it by mail (the one who joined or left of their own accord knows already;
     // a removed member is told).
-    const teammates = await tx.selectFrom('team_members').select('user_id').where('registration_id', '=', o.registration.id).execute();
-    const recipients = teammates.map((m) => m.user_id).filter((id) => id !== o.userId);
+    const teammates = await repo.memberUserIds(tx, o.registration.id);
+    const recipients = teammates.filter((id) => id !== o.userId);
     if (o.removed) recipients.push(o.userId);
     return queueNotification(tx, {
       kind: type === 'team.member.joined' ? 'team_member_joined' : 'team_member_left',
@@ -245,36 +223,19 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
     const event = await events.getVisible(eventId, who);
     const now = clock.now();
     if (!submissionAccepted(event, now)) throw new AppError('submission_closed', `Joining is closed: ${submissionClosedDetail(event, now)}`);
-    if (!looksLikeJoinCode(joinCode)) throw joinCodeInvalid();
+    if (!repo.looksLikeJoinCode(joinCode)) throw joinCodeInvalid();
     const stamp = iso(now);
-    const invitation = await db
-      .selectFrom('team_invitations')
-      .selectAll()
-      .where('code_hash', '=', hashJoinCode(joinCode))
-      .where('event_id', '=', event.id)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', stamp)
-      .executeTakeFirst();
+    const invitation = await repo.findOpenInvitation(db, event.id, repo.hashJoinCode(joinCode), stamp);
     if (!invitation) throw joinCodeInvalid();
-    const existing = await membershipOf(db, event.id, who.userId);
+    const existing = await repo.membershipOf(db, event.id, who.userId);
     if (existing) throw alreadyInTeam(existing.registration_id);
     const max = event.max_team_size;
     let joined: RegistrationRow | undefined;
     try {
       joined = await db.transaction().execute(async (tx) => {
-        const reg = await tx
-          .updateTable('registrations')
-          .set({ member_count: sql<number>`member_count + 1` })
-          .where('id', '=', invitation.registration_id)
-          .where('status', '!=', 'withdrawn')
-          .where((w) => (max === null ? sql<boolean>`1 = 1` : w('member_count', '<', max)))
-          .returningAll()
-          .executeTakeFirst();
+        const reg = await repo.takeMemberSlot(tx, invitation.registration_id, max);
         if (!reg) return undefined;
-        await tx
-          .insertInto('team_members')
-          .values({ registration_id: reg.id, event_id: event.id, user_id: who.userId, role: 'member', joined_at: stamp })
-          .execute();
+        await repo.insertMember(tx, { registration_id: reg.id, event_id: event.id, user_id: who.userId, role: 'member', joined_at: stamp });
         await announce(tx, 'team.member.joined', {
           eventId: event.id,
           registration: reg,
@@ -288,14 +249,14 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
     } catch (err) {
       const which = uniqueViolation(err);
       if (which === 'team_members_event_user_uq' || which === 'team_members_pkey') {
-        const now = await membershipOf(db, event.id, who.userId);
+        const now = await repo.membershipOf(db, event.id, who.userId);
         throw alreadyInTeam(now?.registration_id ?? invitation.registration_id);
       }
       throw err;
     }
     if (joined) notifier.publish(MAIL_QUEUED);
     if (!joined) {
-      const reg = await db.selectFrom('registrations').select(['status']).where('id', '=', invitation.registration_id).executeTakeFirst();
+      const reg = await repo.registrationStatus(db, invitation.registration_id);
       if (!reg || reg.status === 'withdrawn') throw joinCodeInvalid();
       throw new AppError('team_full', `The team already has ${max} members, the most this event allows.`, { extra: { max_team_size: max } });
     }
@@ -312,19 +273,8 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
   async function dropMember(event: EventRecord, registration: RegistrationRow, userId: string, removed: boolean): Promise<boolean> {
     const stamp = iso(clock.now());
     const dropped = await db.transaction().execute(async (tx) => {
-      const gone = await tx
-        .deleteFrom('team_members')
-        .where('registration_id', '=', registration.id)
-        .where('user_id', '=', userId)
-        .where('role', '=', 'member')
-        .executeTakeFirst();
-      if (Number(gone.numDeletedRows) === 0) return false;
-      const reg = await tx
-        .updateTable('registrations')
-        .set({ member_count: sql<number>`member_count - 1` })
-        .where('id', '=', registration.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      if (!(await repo.deleteMember(tx, registration.id, userId))) return false;
+      const reg = await repo.releaseMemberSlot(tx, registration.id);
       await announce(tx, 'team.member.left', { eventId: event.id, registration: reg, userId, removed, memberCount: reg.member_count, at: stamp });
       return true;
     });
@@ -361,28 +311,11 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
     if (userId === who.userId) return view(event, registration, 'leader');
     const stamp = iso(clock.now());
     const row = await db.transaction().execute(async (tx) => {
-      const promoted = await tx
-        .updateTable('team_members')
-        .set({ role: 'leader' })
-        .where('registration_id', '=', registration.id)
-        .where('user_id', '=', userId)
-        .where('role', '=', 'member')
-        .executeTakeFirst();
-      if (Number(promoted.numUpdatedRows) === 0) return undefined;
-      const demoted = await tx
-        .updateTable('team_members')
-        .set({ role: 'member' })
-        .where('registration_id', '=', registration.id)
-        .where('user_id', '=', who.userId)
-        .where('role', '=', 'leader')
-        .executeTakeFirst();
-      if (Number(demoted.numUpdatedRows) === 0) throw new AppError('not_team_leader', 'You are no longer the team leader.');
-      return tx
-        .updateTable('registrations')
-        .set({ user_id: userId, updated_at: stamp })
-        .where('id', '=', registration.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      if (!(await repo.changeRole(tx, registration.id, userId, 'member', 'leader'))) return undefined;
+      if (!(await repo.changeRole(tx, registration.id, who.userId, 'leader', 'member'))) {
+        throw new AppError('not_team_leader', 'You are no longer the team leader.');
+      }
+      return repo.setRegistrationLeader(tx, registration.id, userId, stamp);
     });
     if (!row) throw new AppError('team_member_not_found', `No member ${userId} in your team.`);
     return view(event, row, 'member');

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
 import type { ProjectRow, RegistrationRow } from '../core/db/schema.js';
 import { newId } from '../core/ids.js';
+import { insertDeliveries, type Audience } from './webhook-events-repo.js';
 
 /**
  * The kinds of webhook events, and who may receive each (a subscriber only ever receives what it
@@ -27,9 +27,6 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent by POST /webhooks/:id/test only, to that one subscription. */
 export const WEBHOOK_TEST_TYPE = 'webhook.test';
-
-/** Who besides the organizers may receive an occurrence. */
-type Audience = { participant: string; registrationId: string } | 'registered' | 'organizers';
 
 const AUDIENCE: Record<WebhookEventType, 'subject' | 'registered' | 'organizers'> = {
   'registration.created': 'subject',
@@ -72,61 +69,7 @@ export async function enqueueWebhookEvent(tx: Executor, o: WebhookOccurrence): P
   const payload = webhookBody(o.type, o.at, o.data);
   const base = newId('msg');
   const pattern = `%,${o.type},%`;
-  await tx
-    .insertInto('webhook_deliveries')
-    .columns(['id', 'webhook_id', 'event_type', 'payload', 'status', 'attempts', 'next_attempt_at', 'created_at', 'updated_at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('webhooks as w')
-        .select([
-          sql<string>`${base} || '_' || substr(w.id, 5)`.as('id'),
-          'w.id as webhook_id',
-          sql<string>`${o.type}`.as('event_type'),
-          sql<string>`${payload}`.as('payload'),
-          sql<string>`'queued'`.as('status'),
-          sql<number>`0`.as('attempts'),
-          sql<string>`${o.at}`.as('next_attempt_at'),
-          sql<string>`${o.at}`.as('created_at'),
-          sql<string>`${o.at}`.as('updated_at'),
-        ])
-        .where('w.disabled_at', 'is', null)
-        .where('w.events', 'like', pattern)
-        .where((w) => w.or([w('w.event_id', 'is', null), w('w.event_id', '=', o.eventId)]))
-        .where((w) => {
-          const organizes = w.exists(
-            w
-              .selectFrom('event_organizers as eo')
-              .select(sql`1`.as('one'))
-              .where('eo.event_id', '=', o.eventId)
-              .whereRef('eo.user_id', '=', 'w.user_id'),
-          );
-          if (audience === 'organizers') return organizes;
-          if (audience === 'registered') {
-            return w.or([
-              organizes,
-              w.exists(
-                w
-                  .selectFrom('team_members as tm')
-                  .select(sql`1`.as('one'))
-                  .where('tm.event_id', '=', o.eventId)
-                  .whereRef('tm.user_id', '=', 'w.user_id'),
-              ),
-            ]);
-          }
-          return w.or([
-            organizes,
-            w('w.user_id', '=', audience.participant),
-            w.exists(
-              w
-                .selectFrom('team_members as tm')
-                .select(sql`1`.as('one'))
-                .where('tm.registration_id', '=', audience.registrationId)
-                .whereRef('tm.user_id', '=', 'w.user_id'),
-            ),
-          ]);
-        }),
-    )
-    .execute();
+  await insertDeliveries(tx, { base, type: o.type, payload, at: o.at, eventId: o.eventId, pattern, audience });
 }
 
 /** The `data` of the registration kinds: what the registrant and the organizers may read of it. */

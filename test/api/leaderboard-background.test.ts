@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStandingsRefresher } from '../../src/results/standings-refresh.js';
-import { standingsPage } from '../../src/results/standings.js';
+import { standingsPage } from '../../src/results/standings-repo.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';

@@ -232,3 +232,11 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 const UNAVAILABLE_MESSAGES = ['Connection terminated', 'timeout exceeded when trying to connect', QUERY_READ_TIMEOUT, 'is not queryable'];
+
+/**
+ * One cheap read of the users table (the health probe's): rather than `select 1`, since a database
+ * without the schema cannot serve either.
+ */
+export async function readOneUser(db: Executor): Promise<void> {
+  await db.selectFrom('users').select('id').limit(1).execute();
+}

@@ -1,0 +1,88 @@
+import type { Generated, Selectable } from 'kysely';
+
+/** `withdrawn`: the team's leader withdrew it (DELETE /events/:id/team); it may register again like a non-final rejection. */
+export type RegistrationStatus = 'pending' | 'approved' | 'rejected' | 'withdrawn';
+
+export interface RegistrationsTable {
+  id: string;
+  event_id: string;
+  user_id: string;
+  team_name: string;
+  team_name_key: string;
+  track_id: string | null;
+  contact_email: string;
+  github_url: string | null;
+  fields: string;
+  status: RegistrationStatus;
+  reason: string | null;
+  /** 1 when the organizer rejected it as final: no re-application (stored as 0/1 on both databases). */
+  rejected_final: Generated<number>;
+  /** 1 for the first application, +1 for each re-application after a rejection. */
+  attempt: Generated<number>;
+  reapplied_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** How many people are in the team (team_members rows), kept by the same transactions (since 0214). */
+  member_count: Generated<number>;
+}
+
+export type TeamRole = 'leader' | 'member';
+
+/** One person in a team (since 0214): a person is in at most one team per event. */
+export interface TeamMembersTable {
+  registration_id: string;
+  event_id: string;
+  user_id: string;
+  role: TeamRole;
+  joined_at: string;
+}
+
+/** A join code for a team: sha256 stored, the code shown once. */
+export interface TeamInvitationsTable {
+  /** `tinv_…` */
+  id: string;
+  registration_id: string;
+  event_id: string;
+  code_hash: string;
+  email: string | null;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** Where a project's reviews stand: none started, some running, all done (reviews-repo.ts moves it). */
+export type ProjectReviewStatus = 'pending' | 'in_review' | 'reviewed';
+
+export interface ProjectsTable {
+  id: string;
+  event_id: string;
+  registration_id: string;
+  project_name: string;
+  description: string | null;
+  github_url: string;
+  project_website: string | null;
+  demo_video_url: string | null;
+  team_size: number | null;
+  track_id: string | null;
+  status: 'submitted';
+  review_status: ProjectReviewStatus;
+  first_submitted_at: string;
+  created_at: string;
+  updated_at: string;
+  /** 1 when the organizer took the project out of the people's choice vote. */
+  vote_excluded: Generated<number>;
+  /** Who last created or changed it; null for rows written before 0214. */
+  updated_by_user_id: Generated<string | null>;
+  /** The github_url the last completed build-window check was for; null: never checked (since 0229). */
+  build_window_url: Generated<string | null>;
+  /** When a skipped build-window check (GitHub rate-limited or down) is tried again; null: not waiting. */
+  build_window_retry_at: Generated<string | null>;
+  /** The hacking start the last completed build-window check compared with; another start makes it due. */
+  build_window_start: Generated<string | null>;
+}
+
+export type RegistrationRow = Selectable<RegistrationsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type TeamMemberRow = Selectable<TeamMembersTable>;
+export type TeamInvitationRow = Selectable<TeamInvitationsTable>;

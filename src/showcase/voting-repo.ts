@@ -1,0 +1,160 @@
+import { sql } from 'kysely';
+import type { Executor } from '../core/db/index.js';
+import { judgedProjects } from '../submissions/judged-projects-repo.js';
+
+/** A project as a vote target: a project of an approved team of the event, with its track and team. */
+export async function findVoteTarget(db: Executor, eventId: string, projectId: string) {
+  return judgedProjects(db, eventId)
+    .select(['projects.id', 'projects.track_id', 'projects.vote_excluded', 'registrations.id as registration_id'])
+    .where('projects.id', '=', projectId)
+    .executeTakeFirst();
+}
+
+/** Whether the user is on the team (any member, not only its leader). */
+export async function isTeamMember(db: Executor, registrationId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('team_members')
+    .select('user_id')
+    .where('registration_id', '=', registrationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function userCreatedAt(db: Executor, userId: string): Promise<string | undefined> {
+  const user = await db.selectFrom('users').select('created_at').where('id', '=', userId).executeTakeFirst();
+  return user?.created_at;
+}
+
+/** The voter's vote for the project, if any. */
+export async function findVote(db: Executor, eventId: string, userId: string, projectId: string): Promise<{ created_at: string } | undefined> {
+  return db
+    .selectFrom('votes')
+    .select(['created_at'])
+    .where('event_id', '=', eventId)
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+}
+
+/**
+ * Casts the vote in the numbered slot; false when either unique constraint stops it (the slot is
+ * taken, or this very vote was just cast by a concurrent request).
+ */
+export async function insertVoteInSlot(
+  db: Executor,
+  vote: { event_id: string; project_id: string; user_id: string; scope: string; slot: number; created_at: string },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('votes')
+    .values(vote)
+    .onConflict((oc) => oc.doNothing())
+    .returning('slot')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Withdraws the voter's vote for the project; whether there was one. */
+export async function deleteVote(db: Executor, eventId: string, userId: string, projectId: string): Promise<boolean> {
+  const gone = await db
+    .deleteFrom('votes')
+    .where('event_id', '=', eventId)
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return Number(gone.numDeletedRows) > 0;
+}
+
+/** The voter's votes in the event, oldest first. */
+export async function votesOf(db: Executor, eventId: string, userId: string) {
+  return db
+    .selectFrom('votes')
+    .innerJoin('projects', 'projects.id', 'votes.project_id')
+    .select(['votes.project_id', 'projects.track_id', 'votes.created_at'])
+    .where('votes.event_id', '=', eventId)
+    .where('votes.user_id', '=', userId)
+    .orderBy('votes.created_at')
+    .orderBy('votes.project_id')
+    .execute();
+}
+
+/**
+ * The votes counted for each project: approved teams, not taken out, and (when `accountsBefore` is
+ * given) only accounts created no later than it.
+ */
+export async function countedVotes(db: Executor, eventId: string, accountsBefore: string | null) {
+  let q = judgedProjects(db, eventId).innerJoin('votes', 'votes.project_id', 'projects.id').where('projects.vote_excluded', '=', 0);
+  if (accountsBefore !== null) {
+    q = q.innerJoin('users', 'users.id', 'votes.user_id').where('users.created_at', '<=', accountsBefore);
+  }
+  return q
+    .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
+    .select((eb) => eb.fn.countAll<number>().as('votes'))
+    .groupBy(['projects.id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
+    .execute();
+}
+
+/** The event's projects taken out of the vote. */
+export async function excludedProjects(db: Executor, eventId: string) {
+  return judgedProjects(db, eventId)
+    .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
+    .where('projects.vote_excluded', '=', 1)
+    .execute();
+}
+
+/** The event's votes per hour (`YYYY-MM-DDTHH`), oldest first. */
+export async function votesPerHour(db: Executor, eventId: string) {
+  const hour = sql<string>`substr(votes.created_at, 1, 13)`;
+  return db
+    .selectFrom('votes')
+    .select([hour.as('hour')])
+    .select((eb) => eb.fn.countAll<number>().as('votes'))
+    .where('event_id', '=', eventId)
+    .groupBy(hour)
+    .orderBy(hour)
+    .execute();
+}
+
+/** The event's votes and distinct voters. */
+export async function voteTotals(db: Executor, eventId: string) {
+  return db
+    .selectFrom('votes')
+    .select((eb) => [eb.fn.countAll<number>().as('votes'), eb.fn.count<number>('user_id').distinct().as('voters')])
+    .where('event_id', '=', eventId)
+    .executeTakeFirstOrThrow();
+}
+
+/** Takes a project out of the vote or puts it back; false when the event has no such project. */
+export async function setVoteExcluded(db: Executor, eventId: string, projectId: string, excluded: boolean): Promise<boolean> {
+  const res = await db
+    .updateTable('projects')
+    .set({ vote_excluded: excluded ? 1 : 0 })
+    .where('id', '=', projectId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Stores the frozen people's choice, 500 rows per statement. */
+export async function insertPeoplesChoice(
+  db: Executor,
+  eventId: string,
+  entries: Array<{ rank: number; project_id: string; project_name: string; team_name: string; track_id: string | null; votes: number }>,
+): Promise<void> {
+  for (let i = 0; i < entries.length; i += 500) {
+    await db
+      .insertInto('peoples_choice')
+      .values(entries.slice(i, i + 500).map((e, j) => ({ event_id: eventId, position: i + j, ...e })))
+      .execute();
+  }
+}
+
+/** The published people's choice, in order. */
+export async function peoplesChoice(db: Executor, eventId: string) {
+  return db
+    .selectFrom('peoples_choice')
+    .select(['rank', 'project_id', 'project_name', 'team_name', 'track_id', 'votes'])
+    .where('event_id', '=', eventId)
+    .orderBy('position')
+    .execute();
+}
