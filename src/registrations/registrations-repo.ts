@@ -2,6 +2,7 @@ import { SqliteAdapter, sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
 import { param, prepared } from '../core/db/prepared.js';
 import type { RegistrationRow, RegistrationStatus } from '../core/db/schema.js';
+import type { NormalisedRegistration } from './form.js';
 import type { ProjectWithAuthor } from './project-schema.js';
 
 export interface RegistrationPageQuery {
@@ -186,4 +187,46 @@ export async function projectOfRegistration(db: Executor, registrationId: string
 export async function decidedAmong(db: Executor, ids: string[]): Promise<string[]> {
   const rows = await db.selectFrom('registrations').select('id').where('id', 'in', ids).where('status', '!=', 'pending').execute();
   return rows.map((r) => r.id);
+}
+
+/**
+ * A rejected or withdrawn (not final) registration takes new answers and is pending again; only one
+ * of two re-applications at once matches. Undefined when it no longer qualifies.
+ */
+export async function reapplyRegistration(tx: Executor, id: string, value: NormalisedRegistration, stamp: string): Promise<RegistrationRow | undefined> {
+  return tx
+    .updateTable('registrations')
+    .set({
+      ...value,
+      fields: JSON.stringify(value.fields),
+      status: 'pending',
+      reason: null,
+      attempt: sql<number>`attempt + 1`,
+      reapplied_at: stamp,
+      updated_at: stamp,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', ['rejected', 'withdrawn'])
+    .where('rejected_final', '=', 0)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The organizer's decision on a registration of the event; undefined when there is no such registration. */
+export async function decideRegistration(
+  tx: Executor,
+  d: { id: string; eventId: string; status: 'approved' | 'rejected'; reason: string | null; final: boolean; at: string },
+): Promise<RegistrationRow | undefined> {
+  return tx
+    .updateTable('registrations')
+    .set({ status: d.status, reason: d.reason, rejected_final: d.final ? 1 : 0, updated_at: d.at })
+    .where('id', '=', d.id)
+    .where('event_id', '=', d.eventId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The ids of a team's members. */
+export async function memberIdsOf(tx: Executor, registrationId: string): Promise<Array<{ user_id: string }>> {
+  return tx.selectFrom('team_members').select('user_id').where('registration_id', '=', registrationId).execute();
 }

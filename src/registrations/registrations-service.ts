@@ -1,6 +1,5 @@
 import { actorOf, recordAudit } from '../core/audit.js';
 import { MAIL_QUEUED, queueNotification } from '../notifications/notification-queue.js';
-import { sql } from 'kysely';
 import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
 import { uniqueViolation, type Db, type Executor } from '../core/db/index.js';
@@ -19,7 +18,16 @@ import type { EventRecord } from '../events/events-model.js';
 import { effectiveStatus, registrationAccepted } from '../events/status.js';
 import { teamNameKey, validateRegistration, type NormalisedRegistration, type RegistrationInput } from './form.js';
 import { REGISTRATION_DECIDED, type RegistrationWaits } from './registration-waits.js';
-import { findTeamRegistration, insertTeamWithLeader, listRegistrationsPage, membersOf, projectOfRegistration } from './registrations-repo.js';
+import {
+  decideRegistration,
+  findTeamRegistration,
+  insertTeamWithLeader,
+  memberIdsOf,
+  reapplyRegistration,
+  listRegistrationsPage,
+  membersOf,
+  projectOfRegistration,
+} from './registrations-repo.js';
 import type { ProjectWithAuthor } from './project-schema.js';
 
 export interface RegistrationListQuery {
@@ -123,22 +131,7 @@ export function createRegistrationsService(deps: {
       // A re-application is a new application for the organizer: its webhook delivery (registration.created,
       // with `attempt` above 1) is queued in the same transaction as the update.
       updated = await db.transaction().execute(async (tx) => {
-        const row = await tx
-          .updateTable('registrations')
-          .set({
-            ...value,
-            fields: JSON.stringify(value.fields),
-            status: 'pending',
-            reason: null,
-            attempt: sql<number>`attempt + 1`,
-            reapplied_at: stamp,
-            updated_at: stamp,
-          })
-          .where('id', '=', existing.id)
-          .where('status', 'in', ['rejected', 'withdrawn'])
-          .where('rejected_final', '=', 0)
-          .returningAll()
-          .executeTakeFirst();
+        const row = await reapplyRegistration(tx, existing.id, value, stamp);
         if (row)
           await queueWebhook(tx, {
             type: 'registration.created',
@@ -316,18 +309,14 @@ export function createRegistrationsService(deps: {
     }
     const stamp = iso(clock.now());
     const decided = await db.transaction().execute(async (tx) => {
-      const row = await tx
-        .updateTable('registrations')
-        .set({
-          status: decision,
-          reason: decision === 'rejected' ? reason?.trim() || null : null,
-          rejected_final: decision === 'rejected' && final ? 1 : 0,
-          updated_at: stamp,
-        })
-        .where('id', '=', registrationId)
-        .where('event_id', '=', event.id)
-        .returningAll()
-        .executeTakeFirst();
+      const row = await decideRegistration(tx, {
+        id: registrationId,
+        eventId: event.id,
+        status: decision,
+        reason: decision === 'rejected' ? reason?.trim() || null : null,
+        final: decision === 'rejected' && final,
+        at: stamp,
+      });
       if (row) {
         await recordAudit(tx, {
           eventId: event.id,
@@ -347,7 +336,7 @@ export function createRegistrationsService(deps: {
           at: stamp,
         });
         // Queued with the decision, to every member of the team: a crash never loses the mail, a rollback never sends it.
-        const members = await tx.selectFrom('team_members').select('user_id').where('registration_id', '=', row.id).execute();
+        const members = await memberIdsOf(tx, row.id);
         await queueNotification(tx, {
           kind: decision === 'approved' ? 'registration_approved' : 'registration_rejected',
           eventId: event.id,

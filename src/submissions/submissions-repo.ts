@@ -77,3 +77,29 @@ export async function saveProject(db: Executor, w: ProjectWrite, dialect: 'sqlit
   if (!updated) throw new Error(`project of registration ${w.registration_id} vanished during the submit`);
   return { project: updated, created: false };
 }
+
+/**
+ * One page of the event's projects, first submitted first, with each team's name and status, the
+ * last author, and the screening findings not checked yet (project_flags_finding_uq's index). Read
+ * in (first_submitted_at, id) order through the (event_id, first_submitted_at, id) index.
+ */
+export async function projectsPage(db: Executor, q: { eventId: string; limit: number; after?: [string, string] }) {
+  let query = db
+    .selectFrom('projects')
+    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+    .leftJoin('users as author', 'author.id', 'projects.updated_by_user_id')
+    .selectAll('projects')
+    .select(['registrations.team_name', 'registrations.status as registration_status', 'author.name as author_name', 'author.email as author_email'])
+    .select((eb) =>
+      eb
+        .selectFrom('project_flags')
+        .select((f) => f.fn.countAll<number | string>().as('n'))
+        .whereRef('project_flags.project_id', '=', 'projects.id')
+        .where('project_flags.status', '=', 'open')
+        .as('open_flags'),
+    )
+    .where('projects.event_id', '=', q.eventId);
+  const after = q.after;
+  if (after) query = query.where((eb) => eb(eb.refTuple('projects.first_submitted_at', 'projects.id'), '>', eb.tuple(after[0], after[1])));
+  return query.orderBy('projects.first_submitted_at', 'asc').orderBy('projects.id', 'asc').limit(q.limit).execute();
+}

@@ -15,7 +15,7 @@ import { enqueueWebhookEvent, projectData } from '../webhooks/webhook-events.js'
 import type { WebhookSubscribers } from '../webhooks/webhook-subscribers.js';
 import type { ProjectRow } from '../core/db/schema.js';
 import { validateSubmission, type SubmissionInput } from './submission-input.js';
-import { saveProject, type ProjectWrite } from './submissions-repo.js';
+import { projectsPage, saveProject, type ProjectWrite } from './submissions-repo.js';
 
 export function createSubmissionsService(deps: {
   db: Db;
@@ -96,28 +96,7 @@ export function createSubmissionsService(deps: {
   async function listForEvent(who: Principal, eventId: string, q: { limit: number; cursor?: string }) {
     const event = await events.getOwned(eventId, who);
     const after = q.cursor ? decodeCursor(q.cursor, 'projects', event.id, ['time', 'id']) : undefined;
-    let query = db
-      .selectFrom('projects')
-      .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
-      .leftJoin('users as author', 'author.id', 'projects.updated_by_user_id')
-      .selectAll('projects')
-      .select(['registrations.team_name', 'registrations.status as registration_status', 'author.name as author_name', 'author.email as author_email'])
-      // Screening findings the organizers have not checked yet (project_flags_finding_uq's index).
-      .select((eb) =>
-        eb
-          .selectFrom('project_flags')
-          .select((f) => f.fn.countAll<number | string>().as('n'))
-          .whereRef('project_flags.project_id', '=', 'projects.id')
-          .where('project_flags.status', '=', 'open')
-          .as('open_flags'),
-      )
-      .where('projects.event_id', '=', event.id);
-    if (after) query = query.where((eb) => eb(eb.refTuple('projects.first_submitted_at', 'projects.id'), '>', eb.tuple(after[0]!, after[1]!)));
-    const rows = await query
-      .orderBy('projects.first_submitted_at', 'asc')
-      .orderBy('projects.id', 'asc')
-      .limit(q.limit + 1)
-      .execute();
+    const rows = await projectsPage(db, { eventId: event.id, limit: q.limit + 1, ...(after ? { after: [after[0]!, after[1]!] as [string, string] } : {}) });
     const page = takePage(rows, q.limit, (r) => [r.first_submitted_at, r.id]);
     return {
       rows: page.items.map((r) => ({ ...r, updated_by_name: r.author_email ? memberName(r.author_name, r.author_email) : null })),

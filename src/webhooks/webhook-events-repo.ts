@@ -68,3 +68,8 @@ export async function insertDeliveries(
     )
     .execute();
 }
+
+/** What every enabled subscription listens to (the webhook index's load: the table is small). */
+export async function enabledSubscriptionScopes(db: Executor): Promise<Array<{ event_id: string | null; events: string }>> {
+  return db.selectFrom('webhooks').select(['event_id', 'events']).where('disabled_at', 'is', null).execute();
+}

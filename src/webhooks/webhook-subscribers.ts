@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../core/db/index.js';
 import { NOTIFIER_RESYNC, type Notifier } from '../core/notifier.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-events.js';
+import { enabledSubscriptionScopes } from './webhook-events-repo.js';
 
 /**
  * Published when subscriptions change. `+<event id or *> <type,type,…> <nonce>` announces a subscription
@@ -87,7 +88,7 @@ export function createWebhookSubscribers(deps: { db: Db; notifier: Notifier; rel
     pendingAdds = [];
     const run = (async () => {
       try {
-        const rows = await db.selectFrom('webhooks').select(['event_id', 'events']).where('disabled_at', 'is', null).execute();
+        const rows = await enabledSubscriptionScopes(db);
         const next = new Map<string, Set<string>>();
         for (const r of rows) add(next, announcement(r));
         for (const m of pendingAdds) add(next, m);
