@@ -10,7 +10,7 @@ import { iso } from '../core/time.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
-import { createBuildWindowJob } from './build-window-job.js';
+import { createBuildWindowJob, withDuplicateViews } from './build-window-job.js';
 import { createGithubContextFetcher } from './github-context.js';
 import { createProviderRegistry, notConfiguredReason, splitModelId } from './providers/index.js';
 import { createReviewWorker, type ReviewLog } from './review-worker.js';
@@ -77,8 +77,8 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   const github = createGithubContextFetcher(config.github);
   const buildWindow = createBuildWindowJob({ db, clock, github, log });
   // The scheduler is the review queue's loop (core/job-queue.ts): before each poll's claim it starts
-  // judging where due and fails reviews of unconfigured providers; after it, the build-window checks
-  // get their nudge (they run in the background: a slow or refusing GitHub never holds up reviews).
+  // judging where due and fails reviews of unconfigured providers. The build-window checks run on a
+  // loop of their own (a slow or refusing GitHub never holds up reviews).
   const worker = createReviewWorker({
     db,
     dialect,
@@ -90,9 +90,6 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     beforePoll: async () => {
       await scheduleDue();
       await failUnconfigured();
-    },
-    afterPoll: () => {
-      if (!stopped) buildWindow.kick();
     },
   });
 
@@ -160,6 +157,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     if (running || stopped) return;
     running = true;
     worker.start();
+    buildWindow.start();
   }
 
   async function stop(): Promise<void> {
@@ -340,11 +338,11 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
         created_at: r.created_at,
         updated_at: r.updated_at,
       })),
-      flags: (await flagsOf(db, event.id, project.id)).map(({ updated_at: _updated, ...f }) => f),
+      flags: (await withDuplicateViews(db, event.id, project.id, await flagsOf(db, event.id, project.id))).map(({ updated_at: _updated, ...f }) => f),
     };
   }
 
-  /** One pass of the build-window checks now (the loop runs one every PASS_INTERVAL_MS): how many projects it checked or set to wait for GitHub (not counting one that met a rate limit). */
+  /** One pass of the build-window checks now (their loop runs one every PASS_INTERVAL_MS): how many projects it checked or set to wait for GitHub (not counting one that met a rate limit). */
   async function checkBuildWindows(): Promise<number> {
     await buildWindow.idle();
     return buildWindow.runDue();
