@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- generic over its table: the queue builds its statements on Kysely<any> from a table descriptor (QueueTable); each kind's repository keeps its typed rows. */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';

@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Clock } from '../core/clock.js';
+import type { Database } from '../core/db/schema.js';
 import type { Db, Executor } from '../core/db/index.js';
 import { isDatabaseUnavailable } from '../core/db/index.js';
 import { createJobWorker } from '../core/job-queue.js';
@@ -105,7 +107,8 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
     'projects.build_window_start',
     'projects.build_window_repo',
   ] as const;
-  const retryDue = (now: string) => (eb: any) => eb.or([eb('projects.build_window_retry_at', 'is', null), eb('projects.build_window_retry_at', '<=', now)]);
+  const retryDue = (now: string) => (eb: ExpressionBuilder<Database, 'projects'>) =>
+    eb.or([eb('projects.build_window_retry_at', 'is', null), eb('projects.build_window_retry_at', '<=', now)]);
 
   /**
    * Up to BATCH due projects: first those never checked or whose URL changed (the rows of the
