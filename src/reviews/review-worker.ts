@@ -48,7 +48,8 @@ const WRITE_RETRY_BASE_MS = 200;
 const WRITE_RETRY_MAX_MS = 5000;
 
 /**
- * The review workers of one process: per configured provider a lane of at most
+ * The review workers of one process, a configuration of the core job queue (core/job-queue.ts:
+ * claim, lease tokens, heartbeat, surplus hand-back, loop): per configured provider a lane of at most
  * REVIEW_CONCURRENCY reviews in flight. `pump()` fills free slots by leasing due reviews from the
  * database; every finished review pumps again, so a lane stays full while work is due. The lane's
  * limit is kept here, not only by the claim's LIMIT: a claim that ever returned more rows than the
