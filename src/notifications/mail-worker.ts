@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Clock } from '../core/clock.js';
 import type { MailQueueConfig } from '../core/config.js';
 import type { DatabaseHandle, Db } from '../core/db/index.js';
 import type { MailQueueRow } from '../core/db/schema.js';
 import type { Mailer } from '../core/mailer.js';
+import { createJobWorker, nextAttemptAt, retryDelayMs, type RetryPolicy } from '../core/job-queue.js';
 import { iso } from '../core/time.js';
 import * as repo from './mail-queue-repo.js';
 import { fillMarks, fillSubject } from './notification-mail.js';
@@ -29,14 +28,12 @@ export interface MailWorkerDeps {
   random?: () => number;
 }
 
-/**
- * The delay before retry number `attempts` (1 = after the first failure): exponential from
- * `baseMs`, at most an hour, with up to 20% jitter so a recovering SMTP server is not hit by the
- * whole queue at once.
- */
+/** Mail's retry policy: exponential from MAIL_RETRY_BASE_MS, at most an hour, with up to 20% jitter (a recovering SMTP server is not hit by the whole queue at once); given up MAIL_GIVE_UP_HOURS after the first failure. */
+export const mailRetryPolicy = (baseMs: number): RetryPolicy => ({ backoff: { kind: 'exponential', baseMs, maxMs: 3_600_000 }, jitter: { up: 0.2 } });
+
+/** The delay before retry number `attempts` (1 = after the first failure); see mailRetryPolicy. */
 export function mailRetryDelayMs(attempts: number, baseMs: number, random: () => number = Math.random): number {
-  const exp = Math.min(baseMs * 2 ** Math.min(Math.max(attempts - 1, 0), 20), 3_600_000);
-  return Math.round(exp * (1 + 0.2 * random()));
+  return retryDelayMs(mailRetryPolicy(baseMs), attempts, { random })!;
 }
 
 /** An SMTP error's gist, without the address or the message: for the log and the row. */
@@ -47,66 +44,20 @@ function describe(err: unknown): string {
 }
 
 /**
- * Sends queued notification mails: at most MAIL_CONCURRENCY in flight per process, each leased in
- * the database (MAIL_LEASE_MS) so a process that dies mid-send leaves at most its in-flight mails to
- * be sent again once their lease expires (at least once, never lost). A poll every MAIL_POLL_MS
- * finds new and due mails; `pump()` (called on MAIL_QUEUED after a commit) finds them at once.
- * A failed send is retried with exponential backoff and jitter until MAIL_GIVE_UP_HOURS after the
- * first failure, then marked failed. Logs never hold the address or the message.
+ * Sends queued notification mails: a configuration of the core job queue (core/job-queue.ts) over
+ * mail_queue. At most MAIL_CONCURRENCY in flight per process, each leased in the database
+ * (MAIL_LEASE_MS) so a process that dies mid-send leaves at most its in-flight mails to be sent again
+ * once their lease expires (at least once, never lost). A poll every MAIL_POLL_MS finds new and due
+ * mails; `pump()` (called on MAIL_QUEUED after a commit) finds them at once. A failed send is retried
+ * with exponential backoff and jitter until MAIL_GIVE_UP_HOURS after the first failure, then marked
+ * failed. Logs never hold the address or the message.
  */
 export function createMailWorker(deps: MailWorkerDeps) {
   const { db, dialect, clock, config } = deps;
   const random = deps.random ?? Math.random;
-  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  let claims = 0;
-  let active = 0;
-  let closed = false;
-  let timer: NodeJS.Timeout | null = null;
-  let pumping: Promise<void> | null = null;
-  let again = false;
-  const inflight = new Set<Promise<void>>();
+  const policy = mailRetryPolicy(config.retryBaseMs);
 
-  function pump(): Promise<void> {
-    if (closed) return Promise.resolve();
-    if (pumping) {
-      again = true;
-      return pumping;
-    }
-    const pass = (async () => {
-      do {
-        again = false;
-        const free = config.concurrency - active;
-        if (free <= 0 || closed) return;
-        const now = clock.now();
-        const token = `${owner}#${(++claims).toString(36)}`;
-        const jobs = await repo.claimMails(db, dialect, { owner: token, now: iso(now), leaseUntil: iso(now.getTime() + config.leaseMs), limit: free });
-        for (const job of jobs) launch(job);
-        if (jobs.length === free) again = true;
-      } while (again && !closed);
-    })();
-    pumping = pass;
-    const clear = () => {
-      if (pumping === pass) pumping = null;
-    };
-    pass.then(clear, clear);
-    return pass;
-  }
-
-  function launch(job: MailQueueRow) {
-    active++;
-    const p = send(job)
-      .catch((err: unknown) =>
-        deps.log().error({ reason: describe(err), mail: job.id }, 'notification mail crashed; its lease will expire and it is sent again'),
-      )
-      .finally(() => {
-        active--;
-        inflight.delete(p);
-        if (!closed) pump().catch((err: unknown) => deps.log().error({ err }, 'mail pump failed'));
-      });
-    inflight.add(p);
-  }
-
-  async function send(job: MailQueueRow): Promise<void> {
+  async function send(job: MailQueueRow, owner: string): Promise<void> {
     const fill = (text: string, html: boolean) => fillMarks(text, deps.publicUrl, deps.siteName, html, deps.siteLogo ?? null);
     try {
       await deps.mailer.send({
@@ -118,43 +69,36 @@ export function createMailWorker(deps: MailWorkerDeps) {
     } catch (err) {
       const now = clock.now();
       const giveUpAt = job.give_up_at ?? iso(now.getTime() + config.giveUpHours * 3_600_000);
-      const next = now.getTime() + mailRetryDelayMs(job.attempts, config.retryBaseMs, random);
-      const nextAttemptAt = next > Date.parse(giveUpAt) ? null : iso(next);
+      const next = nextAttemptAt(policy, job.attempts, { nowMs: now.getTime(), giveUpAtMs: Date.parse(giveUpAt), random });
+      const nextAttempt = next === null ? null : iso(next);
       const reason = describe(err);
-      await repo.finishFailed(db, { id: job.id, owner: job.lease_owner!, now: iso(now), error: reason, nextAttemptAt, giveUpAt });
-      if (nextAttemptAt === null)
+      await repo.finishFailed(db, { id: job.id, owner, now: iso(now), error: reason, nextAttemptAt: nextAttempt, giveUpAt });
+      if (nextAttempt === null)
         deps.log().error({ mail: job.id, kind: job.kind, attempts: job.attempts, reason }, 'notification mail failed for good; no more retries');
       else
         deps
           .log()
-          .warn({ mail: job.id, kind: job.kind, attempts: job.attempts, reason, next_attempt_at: nextAttemptAt }, 'notification mail not sent; retrying later');
+          .warn({ mail: job.id, kind: job.kind, attempts: job.attempts, reason, next_attempt_at: nextAttempt }, 'notification mail not sent; retrying later');
       return;
     }
-    await repo.finishSent(db, { id: job.id, owner: job.lease_owner!, now: iso(clock.now()) });
+    await repo.finishSent(db, { id: job.id, owner, now: iso(clock.now()) });
   }
 
-  function start() {
-    if (timer || closed) return;
-    timer = setInterval(() => {
-      pump().catch((err: unknown) => deps.log().warn({ err }, 'mail poll failed'));
-    }, config.pollMs);
-    timer.unref();
-    pump().catch((err: unknown) => deps.log().warn({ err }, 'mail poll failed'));
-  }
-
-  async function whenIdle(): Promise<void> {
-    while (inflight.size > 0 || pumping) await Promise.allSettled([...inflight, ...(pumping ? [pumping] : [])]);
-  }
+  const worker = createJobWorker<MailQueueRow>({
+    component: 'mail queue',
+    log: deps.log,
+    pollMs: config.pollMs,
+    concurrency: config.concurrency,
+    takeOverOnRefill: true,
+    claim: ({ owner, limit }) => {
+      const now = clock.now();
+      return repo.claimMails(db, dialect, { owner, now: iso(now), leaseUntil: iso(now.getTime() + config.leaseMs), limit });
+    },
+    run: (job, ctx) => send(job, ctx.owner),
+  });
 
   /** Stops claiming and waits for the mails in flight. */
-  async function close(): Promise<void> {
-    closed = true;
-    if (timer) clearInterval(timer);
-    timer = null;
-    await whenIdle();
-  }
-
-  return { start, pump, whenIdle, close };
+  return { start: worker.start, pump: () => worker.pump(), wake: worker.wake, whenIdle: worker.whenIdle, close: worker.close };
 }
 
 export type MailWorker = ReturnType<typeof createMailWorker>;

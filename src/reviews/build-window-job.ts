@@ -1,7 +1,20 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Clock } from '../core/clock.js';
-import type { Db } from '../core/db/index.js';
+import type { Database } from '../core/db/schema.js';
+import type { Db, Executor } from '../core/db/index.js';
+import { isDatabaseUnavailable } from '../core/db/index.js';
+import { createJobWorker } from '../core/job-queue.js';
 import { iso } from '../core/time.js';
-import { duplicateDetail, duplicateFlags, hackingStart, repoFlags, type BuildWindowFlag, type ProjectRepo, type RepoFacts } from './build-window.js';
+import {
+  duplicateFlag,
+  duplicateRepository,
+  duplicateView,
+  hackingStart,
+  DUPLICATE_NAMED,
+  repoFlags,
+  type BuildWindowFlag,
+  type RepoFacts,
+} from './build-window.js';
 import { parseGithubRepo, type GithubContextFetcher } from './github-context.js';
 import { evidenceKey, recordFindings } from './project-flags-repo.js';
 import type { ReviewLog } from './review-worker.js';
@@ -13,9 +26,9 @@ export const RETRY_DEFAULT_MS = 10 * 60_000;
 /** Projects checked per pass at most (the rest wait for the next pass). */
 const BATCH = 20;
 /**
- * Real time between the loop's passes (kick): the due query reads the projects of every running
- * event, so it runs every 15 s rather than every REVIEW_POLL_MS; a pass that filled its batch is
- * followed at once.
+ * Real time between the loop's passes; a pass that found work is followed at once by the next (until
+ * nothing is due). A pass reads only due projects (a partial index holds exactly those) and, per
+ * running event, the least and greatest hacking start its projects were compared with.
  */
 export const PASS_INTERVAL_MS = 15_000;
 
@@ -52,42 +65,115 @@ const repoKey = (url: string | null) => {
  * Two processes checking the same project at once record each flag once (flags are unique per
  * project and evidence).
  */
+/**
+ * Build-window checks in the background (never in a submission request), on the core job queue's
+ * loop (core/job-queue.ts: a poll every PASS_INTERVAL_MS, once-per-outage logging, graceful stop);
+ * a pass is its one job (these rows need no lease: two processes checking the same project at once
+ * record each flag once, flags being unique per project and evidence). A project is due when its
+ * github_url was never checked or changed since its last completed check (projects.build_window_url),
+ * or the event's hacking start moved since (projects.build_window_start: the repository's cached
+ * facts are compared again, usually without a GitHub call), and a skipped check's retry time
+ * (build_window_retry_at) has come. A pass costs O(due projects), whatever the size of the events:
+ *
+ * - the same repository submitted by other teams of the event (no GitHub call): the project's
+ *   normalised repository is kept in projects.build_window_repo (indexed with the event), and one
+ *   indexed read finds whether another project has it. The flag is one per project (duplicateFlag),
+ *   not one per pair; the other project gets its flag when the group grows from one to two (a larger
+ *   group is flagged already). The review page names the count and a few of the others.
+ * - reads the repository's facts from github_repo_facts when fresher than FACTS_TTL_MS, else from the
+ *   GitHub API (github-context.ts: the same guarded client as the review context);
+ * - flags what build-window.ts decides against the event's hacking start;
+ * - on a GitHub refusal (rate limit: Retry-After or X-RateLimit-Reset; down or an error status),
+ *   records the retry time on the project and, for a rate limit, asks GitHub nothing more until
+ *   then in this process. Reviews never wait for any of this.
+ *
+ * A re-check after a github_url change or a moved start removes the project's open build_window
+ * flags the new check no longer finds, and, when the project leaves a repository only one other
+ * team still has, that team's open duplicate flag; flags an organizer marked checked are kept as the
+ * record of what they saw.
+ */
 export function createBuildWindowJob(deps: BuildWindowJobDeps) {
   const { db, clock, github } = deps;
   let blockedUntil = 0;
   let running: Promise<number> | null = null;
-  let nextPassAt = 0;
   const closing = new AbortController();
 
+  const dueColumns = [
+    'projects.id',
+    'projects.event_id',
+    'projects.registration_id',
+    'projects.github_url',
+    'projects.build_window_url',
+    'projects.build_window_start',
+    'projects.build_window_repo',
+  ] as const;
+  const retryDue = (now: string) => (eb: ExpressionBuilder<Database, 'projects'>) =>
+    eb.or([eb('projects.build_window_retry_at', 'is', null), eb('projects.build_window_retry_at', '<=', now)]);
+
+  /**
+   * Up to BATCH due projects: first those never checked or whose URL changed (the rows of the
+   * projects_build_window_due_idx partial index, so unchanged projects are never read), then those of
+   * an event whose hacking start moved (per running event, the least and greatest start its projects
+   * were compared with come from the (event_id, build_window_start) index; only when one differs are
+   * the differing projects read, as two index ranges).
+   */
   async function duePage(now: string) {
-    return db
+    const changed = await db
       .selectFrom('projects')
       .innerJoin('events', 'events.id', 'projects.event_id')
-      .select([
-        'projects.id',
-        'projects.event_id',
-        'projects.registration_id',
-        'projects.github_url',
-        'projects.build_window_url',
-        'projects.build_window_start',
-        'events.hacking_starts_at',
-        'events.registration_deadline',
-      ])
+      .select([...dueColumns, 'events.hacking_starts_at', 'events.registration_deadline'])
       .where('events.status', 'not in', ['cancelled', 'ended'])
+      // The partial index's predicate, verbatim (migration 0230).
       .where((eb) =>
         eb.or([
           eb('projects.build_window_url', 'is', null),
           eb('projects.build_window_url', '!=', eb.ref('projects.github_url')),
-          // The organizer moved the hacking start (or the registration deadline standing for it).
           eb('projects.build_window_start', 'is', null),
-          eb('projects.build_window_start', '!=', eb.fn.coalesce('events.hacking_starts_at', 'events.registration_deadline')),
         ]),
       )
-      .where((eb) => eb.or([eb('projects.build_window_retry_at', 'is', null), eb('projects.build_window_retry_at', '<=', now)]))
+      .where(retryDue(now))
       .orderBy('projects.updated_at')
       .orderBy('projects.id')
       .limit(BATCH)
       .execute();
+    if (changed.length >= BATCH) return changed;
+    const out = [...changed];
+    const seen = new Set(changed.map((p) => p.id));
+    const running = await db
+      .selectFrom('events')
+      .select(['id', 'hacking_starts_at', 'registration_deadline'])
+      .where('status', 'not in', ['cancelled', 'ended'])
+      .execute();
+    for (const e of running) {
+      if (out.length >= BATCH) break;
+      const start = hackingStart(e);
+      const span = await db
+        .selectFrom('projects')
+        .select((eb) => [eb.fn.min('build_window_start').as('lo'), eb.fn.max('build_window_start').as('hi')])
+        .where('event_id', '=', e.id)
+        .executeTakeFirst();
+      const lo = span?.lo ?? null;
+      const hi = span?.hi ?? null;
+      if ((lo === null || lo === start) && (hi === null || hi === start)) continue;
+      for (const side of ['<', '>'] as const) {
+        if (out.length >= BATCH) break;
+        const rows = await db
+          .selectFrom('projects')
+          .select(dueColumns)
+          .where('projects.event_id', '=', e.id)
+          .where('projects.build_window_start', side, start)
+          .where(retryDue(now))
+          .orderBy('projects.build_window_start')
+          .limit(BATCH - out.length)
+          .execute();
+        for (const r of rows)
+          if (!seen.has(r.id)) {
+            seen.add(r.id);
+            out.push({ ...r, hacking_starts_at: e.hacking_starts_at, registration_deadline: e.registration_deadline });
+          }
+      }
+    }
+    return out;
   }
 
   async function cachedFacts(key: string, now: number): Promise<RepoFacts | null> {
@@ -105,39 +191,47 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
       .execute();
   }
 
-  /** The event's projects with the repository each names (for the duplicate check). */
-  async function eventRepos(eventId: string): Promise<ProjectRepo[]> {
-    const rows = await db
-      .selectFrom('projects')
-      .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
-      .select(['projects.id', 'projects.project_name', 'registrations.team_name', 'projects.registration_id', 'projects.github_url'])
-      .where('projects.event_id', '=', eventId)
-      .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      project_name: r.project_name,
-      team_name: r.team_name,
-      registration_id: r.registration_id,
-      repo_key: repoKey(r.github_url),
-    }));
-  }
-
   type Due = Awaited<ReturnType<typeof duePage>>[number];
 
   /**
-   * Checks one project; false when GitHub refused for its rate limit (the pass stops then).
-   * `repos` reads an event's projects once per pass, however many of its projects are due.
+   * The duplicate check of one project: at most two other projects of the event with the same
+   * repository (one indexed read). Records the project's flag and, when the group has just grown
+   * from one project to two, the other's. Returns the project's flag, or null.
    */
-  async function checkProject(p: Due, repos: (eventId: string) => Promise<ProjectRepo[]>): Promise<boolean> {
+  async function checkDuplicate(p: Due, key: string, now: string): Promise<BuildWindowFlag | null> {
+    const others = await sameRepo(db, p.event_id, key, p.id, 2);
+    if (others.length === 0) return null;
+    const flag = duplicateFlag(key);
+    await recordFindings(db, { eventId: p.event_id, projectId: p.id, flags: [flag], now });
+    if (others.length === 1) await recordFindings(db, { eventId: p.event_id, projectId: others[0]!.id, flags: [flag], now });
+    return flag;
+  }
+
+  /** The project left `key`: if only one project still has it, that project's open duplicate flag for it goes. */
+  async function leftRepo(eventId: string, key: string) {
+    const rest = await sameRepo(db, eventId, key, null, 2);
+    if (rest.length !== 1) return;
+    await db
+      .deleteFrom('project_flags')
+      .where('project_id', '=', rest[0]!.id)
+      .where('evidence_key', '=', evidenceKey(duplicateFlag(key)))
+      .where('status', '=', 'open')
+      .execute();
+  }
+
+  /** Checks one project; false when GitHub refused for its rate limit. */
+  async function checkProject(p: Due): Promise<boolean> {
     const nowDate = clock.now();
     const now = iso(nowDate);
     const key = repoKey(p.github_url);
-    const projects = await repos(p.event_id);
-    const self = projects.find((x) => x.id === p.id);
-    const dups = self ? duplicateFlags(self, projects) : [];
-    for (const d of dups) await recordFindings(db, { eventId: p.event_id, projectId: d.projectId, flags: [d.flag], now });
+    // The project's repository first, then the read of the others: of two projects with the same
+    // repository checked at once (two processes), the later read sees the earlier.
+    if (p.build_window_repo !== key) await db.updateTable('projects').set({ build_window_repo: key }).where('id', '=', p.id).execute();
+    const own: BuildWindowFlag[] = [];
+    const dup = key ? await checkDuplicate(p, key, now) : null;
+    if (dup) own.push(dup);
+    if (p.build_window_repo !== null && p.build_window_repo !== key) await leftRepo(p.event_id, p.build_window_repo);
 
-    let own: BuildWindowFlag[] = dups.filter((d) => d.projectId === p.id).map((d) => d.flag);
     const parsed = p.github_url ? parseGithubRepo(p.github_url) : null;
     if (key && parsed) {
       let facts = await cachedFacts(key, nowDate.getTime());
@@ -162,10 +256,10 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
       }
       const found = repoFlags(facts, hackingStart(p));
       await recordFindings(db, { eventId: p.event_id, projectId: p.id, flags: found, now });
-      own = own.concat(found);
+      own.push(...found);
     }
 
-    if (p.build_window_url !== null) await dropStale(p.event_id, p.id, key, own);
+    if (p.build_window_url !== null) await dropStale(p.id, own);
     await db
       .updateTable('projects')
       .set({ build_window_url: p.github_url, build_window_start: hackingStart(p), build_window_retry_at: null })
@@ -184,88 +278,131 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
       .execute();
   }
 
-  /** After a github_url change: open build_window flags the new check no longer finds go (here and on the projects that named this one). */
-  async function dropStale(eventId: string, projectId: string, key: string | null, current: readonly BuildWindowFlag[]) {
+  /** After a re-check: the project's open build_window flags it no longer finds go (one indexed read of its own flags). */
+  async function dropStale(projectId: string, current: readonly BuildWindowFlag[]) {
     const keep = new Set(current.map((f) => evidenceKey(f)));
     const open = await db
       .selectFrom('project_flags')
-      .select(['id', 'project_id', 'source', 'evidence_key', 'detail'])
-      .where('event_id', '=', eventId)
+      .select(['id', 'evidence_key'])
+      .where('project_id', '=', projectId)
       .where('kind', '=', 'build_window')
       .where('status', '=', 'open')
       .execute();
-    const stale = open.filter((f) => {
-      if (f.project_id === projectId) return !keep.has(f.evidence_key);
-      if (f.source !== 'duplicate_repository') return false;
-      const d = duplicateDetail(f.detail);
-      return d !== null && d.other_project_id === projectId && d.repository !== key;
-    });
-    if (stale.length > 0)
-      await db
-        .deleteFrom('project_flags')
-        .where(
-          'id',
-          'in',
-          stale.map((f) => f.id),
-        )
-        .execute();
+    const stale = open.filter((f) => !keep.has(f.evidence_key)).map((f) => f.id);
+    if (stale.length > 0) await db.deleteFrom('project_flags').where('id', 'in', stale).execute();
   }
 
-  /** One pass over the due projects (at most BATCH): how many were checked, or set to wait after a GitHub error; the one that met a rate limit ends the pass uncounted. */
+  /**
+   * One pass over the due projects (at most BATCH): how many were checked, or set to wait after a
+   * GitHub error; one that met a rate limit is not counted (the others that need GitHub then wait for
+   * the limit's reset without asking). A database outage ends the pass (the loop logs it once).
+   */
   async function runDue(): Promise<number> {
     let done = 0;
-    const perEvent = new Map<string, Promise<ProjectRepo[]>>();
-    const repos = (eventId: string) => {
-      let read = perEvent.get(eventId);
-      if (!read) perEvent.set(eventId, (read = eventRepos(eventId)));
-      return read;
-    };
     for (const p of await duePage(iso(clock.now()))) {
       if (closing.signal.aborted) break;
-      let more: boolean;
+      let counted: boolean;
       try {
-        more = await checkProject(p, repos);
+        counted = await checkProject(p);
       } catch (err) {
+        if (isDatabaseUnavailable(err)) throw err;
         deps.log().error({ err, project: p.id }, 'build-window check failed; trying again later');
-        await retryLater(p.id, clock.now().getTime() + RETRY_DEFAULT_MS).catch(() => undefined);
+        await retryLater(p.id, clock.now().getTime() + RETRY_DEFAULT_MS);
         continue;
       }
-      if (!more) break;
-      done++;
+      if (counted) done++;
     }
     return done;
   }
 
-  /** Starts a pass in the background unless one is running or the last ended less than PASS_INTERVAL_MS ago. Never throws. */
-  function kick(): void {
-    if (running || closing.signal.aborted || Date.now() < nextPassAt) return;
-    const pass = runDue()
-      .catch((err: unknown) => {
-        deps.log().error({ err }, 'build-window pass failed; the next poll tries again');
-        return 0;
-      })
-      .then((handled) => {
-        nextPassAt = handled >= BATCH ? 0 : Date.now() + PASS_INTERVAL_MS;
-        return handled;
-      });
-    running = pass;
-    void pass.finally(() => {
-      if (running === pass) running = null;
-    });
+  /** One pass at a time, whether the loop or checkBuildWindows() asks. */
+  function pass(): Promise<number> {
+    if (running) return running.then(() => pass());
+    const p = runDue();
+    running = p;
+    const clear = () => {
+      if (running === p) running = null;
+    };
+    p.then(clear, clear);
+    return p;
   }
+
+  const worker = createJobWorker<{ id: string }>({
+    component: 'build-window checks',
+    log: deps.log,
+    pollMs: PASS_INTERVAL_MS,
+    concurrency: 1,
+    // The pass is the job: "claimed" when something is due (one read), run as one batch.
+    claim: async () => ((await duePage(iso(clock.now()))).length > 0 ? [{ id: 'pass' }] : []),
+    run: async () => void (await pass()),
+  });
 
   /** Waits for the pass in progress, if any. */
   async function idle(): Promise<void> {
-    while (running) await running;
+    while (running) await running.catch(() => undefined);
   }
 
   /** Stops: the GitHub reads in flight are aborted (their projects stay due) and the pass ends. */
   async function close(): Promise<void> {
     closing.abort();
+    await worker.close();
     await idle();
   }
 
-  return { runDue, kick, idle, close };
+  return { runDue: pass, start: worker.start, idle, close };
+}
+
+/**
+ * The other projects of the event whose checked repository is `key` (at most `limit`, oldest first),
+ * with their team: one range of the (event_id, build_window_repo) index.
+ */
+async function sameRepo(db: Executor, eventId: string, key: string, except: string | null, limit: number) {
+  let q = db
+    .selectFrom('projects')
+    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
+    .select(['projects.id', 'projects.project_name', 'registrations.team_name'])
+    .where('projects.event_id', '=', eventId)
+    .where('projects.build_window_repo', '=', key);
+  if (except !== null) q = q.where('projects.id', '!=', except);
+  return q.orderBy('projects.id').limit(limit).execute();
+}
+
+/**
+ * A project's flags as the review page shows them: each duplicate_repository flag says, from the
+ * live group, how many other teams' projects have the repository and names the first few (one
+ * count and one short read per flagged repository).
+ */
+export async function withDuplicateViews<F extends { source: string; detail: string | null; evidence: string }>(
+  db: Executor,
+  eventId: string,
+  projectId: string,
+  flags: F[],
+): Promise<F[]> {
+  const out: F[] = [];
+  for (const f of flags) {
+    const key = f.source === 'duplicate_repository' ? duplicateRepository(f.detail) : null;
+    if (!key) {
+      out.push(f);
+      continue;
+    }
+    const named = await sameRepo(db, eventId, key, projectId, DUPLICATE_NAMED);
+    const count =
+      named.length < DUPLICATE_NAMED
+        ? named.length
+        : Number(
+            (
+              await db
+                .selectFrom('projects')
+                .select((eb) => eb.fn.countAll<number>().as('n'))
+                .where('event_id', '=', eventId)
+                .where('build_window_repo', '=', key)
+                .where('id', '!=', projectId)
+                .executeTakeFirst()
+            )?.n ?? 0,
+          );
+    out.push({ ...f, ...duplicateView(key, named, count) });
+  }
+  return out;
 }
 
 export type BuildWindowJob = ReturnType<typeof createBuildWindowJob>;

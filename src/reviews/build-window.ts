@@ -111,45 +111,56 @@ export function giantCommit(sizes: readonly CommitSize[] | null): { sha: string;
   return share > GIANT_COMMIT_SHARE ? { sha: top.sha, lines: top.lines, total, share } : null;
 }
 
-export interface ProjectRepo {
+/** Another team's project that submitted the same repository, as a duplicate flag names it. */
+export interface DuplicateOther {
   id: string;
   project_name: string;
   team_name: string;
-  registration_id: string;
-  /** Lower-cased owner/repo, or null when the project's URL names no GitHub repository. */
-  repo_key: string | null;
+}
+
+/** How many of the other projects a duplicate_repository flag names (the rest are counted). */
+export const DUPLICATE_NAMED = 3;
+
+/**
+ * The stored `duplicate_repository` flag of a project whose repository (lower-cased owner/repo)
+ * another team of the event submitted too: one per project and repository, however many teams share
+ * it (5,000 projects of one template make 5,000 flags, not 5,000² pairs). What it stores never goes
+ * stale as teams come and go; the review page fills in who the others are (duplicateView).
+ */
+export function duplicateFlag(repoKey: string): BuildWindowFlag {
+  return {
+    kind: 'build_window',
+    source: 'duplicate_repository',
+    evidence: `The same repository (${repoKey}) was also submitted by another team of this event.`,
+    detail: JSON.stringify({ repository: repoKey }),
+  };
 }
 
 /**
- * `duplicate_repository` flags for `project` and for every other team's project of the event that
- * submitted the same repository (owner/repo, case-insensitive): one flag per pair, on each side.
+ * A duplicate flag as the review page shows it, from the live group: how many other teams'
+ * projects name the repository and the first DUPLICATE_NAMED of them.
  */
-export function duplicateFlags(project: ProjectRepo, others: readonly ProjectRepo[]): Array<{ projectId: string; flag: BuildWindowFlag }> {
-  if (!project.repo_key) return [];
-  const out: Array<{ projectId: string; flag: BuildWindowFlag }> = [];
-  const pair = (on: ProjectRepo, other: ProjectRepo) => ({
-    projectId: on.id,
-    flag: {
-      kind: 'build_window' as const,
-      source: 'duplicate_repository' as const,
-      evidence: `The same repository (${project.repo_key}) was also submitted by team "${other.team_name}" as "${other.project_name}" (${other.id}).`,
-      detail: JSON.stringify({ repository: project.repo_key, other_project_id: other.id }),
-    },
+export function duplicateView(repoKey: string, others: readonly DuplicateOther[], count: number): { evidence: string; detail: string } {
+  const named = others.slice(0, DUPLICATE_NAMED);
+  const name = (o: DuplicateOther) => `team "${o.team_name}" as "${o.project_name}" (${o.id})`;
+  const detail = JSON.stringify({
+    repository: repoKey,
+    other_projects: count,
+    named: named.map((o) => ({ project_id: o.id, team_name: o.team_name, project_name: o.project_name })),
   });
-  for (const o of others) {
-    if (o.id === project.id || o.registration_id === project.registration_id || o.repo_key !== project.repo_key) continue;
-    out.push(pair(project, o), pair(o, project));
-  }
-  return out;
+  if (count <= 0 || named.length === 0) return { evidence: duplicateFlag(repoKey).evidence, detail };
+  if (count === 1) return { evidence: `The same repository (${repoKey}) was also submitted by ${name(named[0]!)}.`, detail };
+  const rest = count - named.length;
+  const list = named.map(name);
+  const text = rest > 0 ? `${list.join(', ')} and ${rest} more` : `${list.slice(0, -1).join(', ')} and ${list.at(-1)!}`;
+  return { evidence: `The same repository (${repoKey}) was also submitted by ${count} other teams: ${text}.`, detail };
 }
 
-/** The project a duplicate_repository flag's detail names, and the repository it was about. */
-export function duplicateDetail(detail: string | null): { repository: string; other_project_id: string } | null {
+/** The repository a duplicate_repository flag's detail names. */
+export function duplicateRepository(detail: string | null): string | null {
   try {
-    const d = JSON.parse(detail ?? '') as { repository?: unknown; other_project_id?: unknown };
-    return typeof d.repository === 'string' && typeof d.other_project_id === 'string'
-      ? { repository: d.repository, other_project_id: d.other_project_id }
-      : null;
+    const d = JSON.parse(detail ?? '') as { repository?: unknown };
+    return typeof d.repository === 'string' ? d.repository : null;
   } catch {
     return null;
   }

@@ -1,3 +1,5 @@
+import { retryDelayMs, type RetryPolicy } from '../core/job-queue.js';
+
 /**
  * When to try a review again and how long to wait: pure functions, unit-tested.
  *
@@ -11,18 +13,23 @@
  *   the delay is the larger of it and the backoff, capped at one hour so a broken header cannot park
  *   a review for days.
  */
-export const RETRY_AFTER_CAP_MS = 3_600_000;
+export { RETRY_AFTER_CAP_MS } from '../core/job-queue.js';
+
+/** A review's retry policy for the core job queue: exponential, capped, equal jitter, REVIEW_MAX_ATTEMPTS. */
+export function reviewRetryPolicy(opts: { baseMs: number; maxMs: number; maxAttempts?: number }): RetryPolicy {
+  return {
+    backoff: { kind: 'exponential', baseMs: opts.baseMs, maxMs: opts.maxMs },
+    jitter: 'equal',
+    ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
+  };
+}
 
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
 export function backoffDelayMs(attempts: number, opts: { baseMs: number; maxMs: number; retryAfterMs?: number | undefined; random?: () => number }): number {
-  const random = opts.random ?? Math.random;
-  const exp = Math.min(opts.maxMs, opts.baseMs * 2 ** Math.max(0, attempts - 1));
-  const jittered = Math.round(exp / 2 + random() * (exp / 2));
-  const floor = opts.retryAfterMs !== undefined ? Math.min(Math.max(0, opts.retryAfterMs), RETRY_AFTER_CAP_MS) : 0;
-  return Math.max(jittered, floor);
+  return retryDelayMs(reviewRetryPolicy(opts), attempts, opts)!;
 }
 
 interface HeaderBag {

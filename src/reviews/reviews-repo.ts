@@ -2,27 +2,26 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { DatabaseHandle, Executor } from '../core/db/index.js';
 import type { Database, ReviewRow, ReviewStatus } from '../core/db/schema.js';
 import { newId } from '../core/ids.js';
+import {
+  claimJobs,
+  finishLeased,
+  releaseLeases as releaseJobLeases,
+  renewLeases as renewJobLeases,
+  type JobFilter,
+  type QueueTable,
+} from '../core/job-queue.js';
 import { statusPredicate } from '../events/events-repo.js';
 import { judgedProjects } from '../submissions/judged-projects-repo.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
 
 /**
- * Queries of the review queue. The `reviews` rows are the queue (no queue library): a model review
+ * Queries of the review queue. The `reviews` rows are a queue of the core job queue
+ * (core/job-queue.ts claims, finishes and renews their leases): a model review
  * is `queued` (due at next_attempt_at) → `running` (leased to one worker until lease_expires_at) →
  * `succeeded` | `failed`, or back to `queued` for a retry. Every transition that finishes a lease is
  * conditioned on `lease_owner = me AND status = 'running'`, so a worker that lost its lease (paused
  * past the expiry while another took over) can never overwrite the other's result.
  */
-
-type ReviewsEB = ExpressionBuilder<Database, 'reviews'>;
-
-/** Claimable now, in two kinds: queued and due, or running with an expired lease (its worker died or hung). */
-function dueQueued(eb: ReviewsEB, now: string) {
-  return eb.and([eb('status', '=', 'queued'), eb('next_attempt_at', '<=', now)]);
-}
-function leaseExpired(eb: ReviewsEB, now: string) {
-  return eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]);
-}
 
 const INSERT_CHUNK = 500;
 
@@ -89,25 +88,13 @@ export async function startJudging(db: Executor, eventId: string, now: string): 
   return db.transaction().execute(run);
 }
 
+/** The review queue as the core job queue reads it: expired leases are taken over first, then queued reviews in next_attempt_at order. */
+export const REVIEW_QUEUE: QueueTable = { table: 'reviews', first: 'expired' };
+
 /**
- * Leases up to `limit` claimable model reviews of one provider to `owner` and counts the attempt:
- * one atomic statement per kind, never more than `limit` rows whatever plan the database picks.
- *
- * PostgreSQL: `WITH picked AS MATERIALIZED (SELECT id … LIMIT n FOR UPDATE SKIP LOCKED) UPDATE …
- * FROM picked WHERE reviews.id = picked.id`. A materialized CTE is evaluated exactly once, so at
- * most n rows are locked and updated; workers in several processes claim disjoint rows without
- * waiting on each other. (The former `WHERE id IN (SELECT … LIMIT n FOR UPDATE SKIP
- * LOCKED)` is not safe: with the fresh table's statistics right after judging starts, the planner
- * makes it a nested-loop semi-join that re-runs the subquery for every outer row; each re-run skips
- * the rows the statement already updated and locks the next n, so one claim took every queued
- * review.)
- * SQLite serialises writers and evaluates an uncorrelated IN subquery once, so `WHERE id IN
- * (SELECT … LIMIT n)` is atomic and bounded there as it is.
- *
- * Expired leases are taken over first, then queued reviews in next_attempt_at order. (Two statements
- * rather than one with an OR: each walks the (status, next_attempt_at) index in order and stops after
- * `limit` rows, where the OR made SQLite sort every due review on every claim.) `takeOver: false`
- * skips expired leases: the workers look for those once per poll, not on every refill.
+ * Leases up to `limit` claimable model reviews of one provider to `owner` and counts the attempt
+ * (core/job-queue.ts claimJobs: one atomic statement per kind, never more than `limit` rows).
+ * `takeOver: false` skips expired leases: the workers look for those once per poll, not on every refill.
  */
 export async function claimReviews(
   db: Executor,
@@ -115,53 +102,16 @@ export async function claimReviews(
   q: { provider: string; owner: string; now: string; leaseUntil: string; limit: number; takeOver?: boolean },
 ): Promise<ReviewRow[]> {
   const prefix = `${q.provider}/`;
-  const lease = {
-    status: 'running' as const,
-    lease_owner: q.owner,
-    lease_expires_at: q.leaseUntil,
-    attempts: sql<number>`attempts + 1`,
-    updated_at: q.now,
-  };
-  const claim = async (kind: 'expired' | 'queued', limit: number): Promise<ReviewRow[]> => {
-    const cond = (eb: ReviewsEB) => (kind === 'expired' ? leaseExpired(eb, q.now) : dueQueued(eb, q.now));
-    const pick = (from: Executor) =>
-      from
-        .selectFrom('reviews')
-        .select('id')
-        .where(cond)
-        .where('reviewer_kind', '=', 'model')
-        .where(sql<string>`lower(substr(reviewer, 1, ${prefix.length}))`, '=', prefix)
-        .orderBy(kind === 'expired' ? 'lease_expires_at' : 'next_attempt_at')
-        .limit(limit);
-    if (dialect === 'postgres') {
-      return (
-        db
-          .with(
-            (cte) => cte('picked').materialized(),
-            (qb) =>
-              pick(qb as unknown as Executor)
-                .forUpdate()
-                .skipLocked(),
-          )
-          .updateTable('reviews')
-          .from('picked')
-          .set(lease)
-          // No need to repeat the condition here: FOR UPDATE re-checks it on the row's latest version
-          // as it locks it (a row changed meanwhile is skipped), and the lock holds until commit. Left
-          // out, the planner looks the picked ids up by primary key instead of scanning the queue.
-          .whereRef('reviews.id', '=', 'picked.id')
-          .returningAll('reviews')
-          .execute()
-      );
-    }
-    // On SQLite the statement holds the write lock from its start, so the subquery's answer cannot
-    // change under it; repeating the condition there only tempts the planner to scan every due
-    // review instead of looking up the picked ids.
-    return db.updateTable('reviews').set(lease).where('id', 'in', pick(db)).returningAll().execute();
-  };
-  const taken = q.takeOver === false ? [] : await claim('expired', q.limit);
-  if (taken.length >= q.limit) return taken;
-  return [...taken, ...(await claim('queued', q.limit - taken.length))];
+  const lane: JobFilter = (eb) =>
+    eb.and([eb('reviews.reviewer_kind', '=', 'model'), eb(sql<string>`lower(substr(reviews.reviewer, 1, ${prefix.length}))`, '=', prefix)]);
+  return claimJobs<ReviewRow>(db, dialect, REVIEW_QUEUE, {
+    owner: q.owner,
+    now: q.now,
+    leaseUntil: q.leaseUntil,
+    limit: q.limit,
+    takeOver: q.takeOver !== false,
+    where: lane,
+  });
 }
 
 /** Everything a review job needs to build its prompt, in one query. */
@@ -199,16 +149,7 @@ export type JobContext = NonNullable<Awaited<ReturnType<typeof loadJob>>>;
  * `owners` are the lease tokens of its claims in flight (one per claim statement).
  */
 export async function renewLeases(db: Executor, owners: string | string[], ids: string[], leaseUntil: string): Promise<number> {
-  const tokens = typeof owners === 'string' ? [owners] : owners;
-  if (ids.length === 0 || tokens.length === 0) return 0;
-  const res = await db
-    .updateTable('reviews')
-    .set({ lease_expires_at: leaseUntil })
-    .where('id', 'in', ids)
-    .where('lease_owner', 'in', tokens)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows);
+  return renewJobLeases(db, 'reviews', typeof owners === 'string' ? [owners] : owners, ids, leaseUntil);
 }
 
 export interface AttemptFacts {
@@ -231,73 +172,56 @@ function attemptColumns(f: AttemptFacts) {
   };
 }
 
-function ownedRunning(id: string, owner: string) {
-  return (eb: ReviewsEB) => eb.and([eb('id', '=', id), eb('lease_owner', '=', owner), eb('status', '=', 'running')]);
-}
-
 export async function finishSucceeded(
   db: Executor,
   q: { id: string; owner: string; now: string; scores: Record<string, number>; summary: string } & AttemptFacts,
 ): Promise<boolean> {
-  const res = await db
-    .updateTable('reviews')
-    .set({
-      status: 'succeeded',
-      scores: JSON.stringify(q.scores),
-      summary: q.summary,
-      last_error: null,
-      next_attempt_at: null,
-      lease_owner: null,
-      lease_expires_at: null,
-      completed_at: q.now,
-      updated_at: q.now,
-      ...attemptColumns(q),
-    })
-    .where(ownedRunning(q.id, q.owner))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  const done = await finishLeased(db, 'reviews', q, {
+    status: 'succeeded',
+    scores: JSON.stringify(q.scores),
+    summary: q.summary,
+    last_error: null,
+    next_attempt_at: null,
+    completed_at: q.now,
+    updated_at: q.now,
+    ...attemptColumns(q),
+  });
+  return done !== undefined;
 }
 
 export async function scheduleRetry(
   db: Executor,
   q: { id: string; owner: string; now: string; nextAttemptAt: string; error: string } & AttemptFacts,
 ): Promise<boolean> {
-  const res = await db
-    .updateTable('reviews')
-    .set({
-      status: 'queued',
-      last_error: q.error,
-      next_attempt_at: q.nextAttemptAt,
-      lease_owner: null,
-      lease_expires_at: null,
-      updated_at: q.now,
-      ...attemptColumns(q),
-    })
-    .where(ownedRunning(q.id, q.owner))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  const done = await finishLeased(db, 'reviews', q, {
+    status: 'queued',
+    last_error: q.error,
+    next_attempt_at: q.nextAttemptAt,
+    updated_at: q.now,
+    ...attemptColumns(q),
+  });
+  return done !== undefined;
 }
 
 export async function finishFailed(db: Executor, q: { id: string; owner: string; now: string; error: string } & AttemptFacts): Promise<boolean> {
   // The failure and its review.failed webhook deliveries commit together.
   const run = async (tx: Executor) => {
-    const row = await tx
-      .updateTable('reviews')
-      .set({
+    const row = (await finishLeased(
+      tx,
+      'reviews',
+      q,
+      {
         status: 'failed',
         scores: null,
         summary: null,
         last_error: q.error,
         next_attempt_at: null,
-        lease_owner: null,
-        lease_expires_at: null,
         completed_at: q.now,
         updated_at: q.now,
         ...attemptColumns(q),
-      })
-      .where(ownedRunning(q.id, q.owner))
-      .returning(['event_id', 'project_id', 'reviewer'])
-      .executeTakeFirst();
+      },
+      ['event_id', 'project_id', 'reviewer'],
+    )) as { event_id: string; project_id: string; reviewer: string } | undefined;
     if (!row) return false;
     await enqueueWebhookEvent(tx, {
       type: 'review.failed',
@@ -318,22 +242,7 @@ export async function releaseLease(db: Executor, q: { id: string; owner: string;
 
 /** Gives leases of one claim back untouched, before any work on them (a claim's surplus); returns how many. */
 export async function releaseLeases(db: Executor, q: { ids: string[]; owner: string; now: string }): Promise<number> {
-  if (q.ids.length === 0) return 0;
-  const res = await db
-    .updateTable('reviews')
-    .set({
-      status: 'queued',
-      attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end`,
-      next_attempt_at: q.now,
-      lease_owner: null,
-      lease_expires_at: null,
-      updated_at: q.now,
-    })
-    .where('id', 'in', q.ids)
-    .where('lease_owner', '=', q.owner)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows);
+  return releaseJobLeases(db, 'reviews', q);
 }
 
 /** pending → in_review when a first review of the project starts. */

@@ -10,7 +10,7 @@ import { iso } from '../core/time.js';
 import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import { effectiveStatus } from '../events/status.js';
-import { createBuildWindowJob } from './build-window-job.js';
+import { createBuildWindowJob, withDuplicateViews } from './build-window-job.js';
 import { createGithubContextFetcher } from './github-context.js';
 import { createProviderRegistry, notConfiguredReason, splitModelId } from './providers/index.js';
 import { createReviewWorker, type ReviewLog } from './review-worker.js';
@@ -75,14 +75,26 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   const log = deps.log ?? (() => silent);
   const providers = createProviderRegistry(ai);
   const github = createGithubContextFetcher(config.github);
-  const worker = createReviewWorker({ db, dialect, clock, ai, providers, github, log });
   const buildWindow = createBuildWindowJob({ db, clock, github, log });
+  // The scheduler is the review queue's loop (core/job-queue.ts): before each poll's claim it starts
+  // judging where due and fails reviews of unconfigured providers. The build-window checks run on a
+  // loop of their own (a slow or refusing GitHub never holds up reviews).
+  const worker = createReviewWorker({
+    db,
+    dialect,
+    clock,
+    ai,
+    providers,
+    github,
+    log,
+    beforePoll: async () => {
+      await scheduleDue();
+      await failUnconfigured();
+    },
+  });
 
   let running = false;
   let stopped = false;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-  let kicked = false;
 
   /** Claims and queues one event's reviews if it is in judging and nobody did it yet. */
   async function startJudging(eventId: string): Promise<number | null> {
@@ -118,9 +130,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
 
   /** One pass: start due judging, fail unconfigured reviews, lease what is due. Does not wait. */
   async function tick(): Promise<void> {
-    await scheduleDue();
-    await failUnconfigured();
-    await worker.pump({ takeOver: true });
+    await worker.poll();
   }
 
   /** One pass, then waits for every review it (and the refills it triggered) leased. Returns how many. */
@@ -139,45 +149,20 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   }
 
   function kickLoop() {
-    kicked = true;
-    const w = wake;
-    wake = null;
-    w?.();
+    worker.wake();
   }
 
+  /** Runs the loop in the background: a poll every REVIEW_POLL_MS, at once after kickLoop(). */
   function start(): void {
     if (running || stopped) return;
     running = true;
-    loop = (async () => {
-      while (!stopped) {
-        kicked = false;
-        try {
-          await tick();
-        } catch (err) {
-          log().error({ err }, 'review scheduler pass failed; retrying at the next poll');
-        }
-        // Build-window checks of submitted projects, in the background: a slow or refusing GitHub
-        // never holds up the reviews (build-window-job.ts).
-        if (!stopped) buildWindow.kick();
-        if (stopped) break;
-        if (kicked) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, ai.pollMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    })();
+    worker.start();
+    buildWindow.start();
   }
 
   async function stop(): Promise<void> {
     stopped = true;
-    const closing = worker.close(); // stops leasing at once, aborts calls in flight
-    kickLoop();
-    await loop;
-    await closing;
+    await worker.close(); // stops leasing at once, aborts calls in flight, waits for the loop
     await buildWindow.close();
     github.close();
   }
@@ -355,11 +340,11 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
         created_at: r.created_at,
         updated_at: r.updated_at,
       })),
-      flags: (await flagsOf(db, event.id, project.id)).map(({ updated_at: _updated, ...f }) => f),
+      flags: (await withDuplicateViews(db, event.id, project.id, await flagsOf(db, event.id, project.id))).map(({ updated_at: _updated, ...f }) => f),
     };
   }
 
-  /** One pass of the build-window checks now (the loop runs one every PASS_INTERVAL_MS): how many projects it checked or set to wait for GitHub (not counting one that met a rate limit). */
+  /** One pass of the build-window checks now (their loop runs one every PASS_INTERVAL_MS): how many projects it checked or set to wait for GitHub (not counting one that met a rate limit). */
   async function checkBuildWindows(): Promise<number> {
     await buildWindow.idle();
     return buildWindow.runDue();

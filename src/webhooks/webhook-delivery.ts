@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { isLoopbackAddress, isPrivateAddress, publicOnlyLookup, publicOrLoopbackLookup } from '../core/http/private-address.js';
+import { retryDelayMs, type RetryPolicy } from '../core/job-queue.js';
 
 /** A new signing secret, `whsec_<base64 of 32 random bytes>` (Standard Webhooks). */
 export function newWebhookSecret(): string {
@@ -127,8 +128,9 @@ export async function sendWebhook(o: {
  */
 export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
+/** The schedule as the core job queue's retry policy: up to 20% jitter, given up when it runs out. */
+export const WEBHOOK_RETRY_POLICY: RetryPolicy = { backoff: { kind: 'schedule', delaysMs: RETRY_SCHEDULE_MS }, jitter: { up: 0.2 } };
+
 export function nextRetryDelayMs(attempts: number, random: () => number = Math.random): number | null {
-  const base = RETRY_SCHEDULE_MS[attempts - 1];
-  if (base === undefined) return null;
-  return Math.round(base * (1 + 0.2 * random()));
+  return retryDelayMs(WEBHOOK_RETRY_POLICY, attempts, { random });
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle, Db, Executor } from '../core/db/index.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../core/db/schema.js';
+import { claimJobs, finishLeased, type JobFilter, type QueueTable } from '../core/job-queue.js';
 
 export async function insertWebhook(db: Executor, row: WebhookRow): Promise<void> {
   await db.insertInto('webhooks').values(row).execute();
@@ -52,77 +53,39 @@ export async function enableWebhook(db: Executor, id: string, now: string): Prom
 
 export type ClaimedDelivery = WebhookDeliveryRow & { url: string; secret: string; user_id: string };
 
+/** The delivery queue as the core job queue reads it: due deliveries first, then expired leases. */
+export const DELIVERY_QUEUE: QueueTable = { table: 'webhook_deliveries', first: 'queued' };
+
 /**
- * Leases up to `limit` due deliveries of enabled subscriptions to `owner` and counts the attempt,
- * in one statement (as the review queue does: a materialized CTE with FOR UPDATE SKIP LOCKED on
- * PostgreSQL; SQLite's single writer makes the plain subquery atomic). A running delivery whose
- * lease expired (its process died) is claimable again.
+ * Leases up to `limit` due deliveries of enabled subscriptions to `owner` and counts the attempt
+ * (core/job-queue.ts claimJobs), with each one's subscription URL and secret. A running delivery
+ * whose lease expired (its process died) is claimable again.
  */
 export async function claimDeliveries(
   db: Executor,
   dialect: DatabaseHandle['dialect'],
   q: { owner: string; now: string; leaseUntil: string; limit: number },
 ): Promise<ClaimedDelivery[]> {
-  const lease = { status: 'running' as const, lease_owner: q.owner, lease_expires_at: q.leaseUntil, attempts: sql<number>`attempts + 1`, updated_at: q.now };
-  // Two statements, each a range of the (status, next_attempt_at) index: due queued rows first, then
-  // (with room left) rows whose lease expired. One OR over both would scan the whole queue.
-  const pick = (from: Executor, kind: 'queued' | 'expired', limit: number) =>
-    from
-      .selectFrom('webhook_deliveries as d')
-      .select('d.id')
-      .where((eb) =>
-        kind === 'queued'
-          ? eb.and([eb('d.status', '=', 'queued'), eb('d.next_attempt_at', '<=', q.now)])
-          : eb.and([eb('d.status', '=', 'running'), eb('d.lease_expires_at', '<', q.now)]),
-      )
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('webhooks as w')
-            .select(sql`1`.as('one'))
-            .whereRef('w.id', '=', 'd.webhook_id')
-            .where('w.disabled_at', 'is', null),
-        ),
-      )
-      .orderBy(kind === 'queued' ? 'd.next_attempt_at' : 'd.lease_expires_at')
-      .limit(limit);
-  const claim = async (kind: 'queued' | 'expired', limit: number): Promise<string[]> => {
-    if (dialect === 'postgres') {
-      const rows = await db
-        .with(
-          (cte) => cte('picked').materialized(),
-          (qb) =>
-            pick(qb as unknown as Executor, kind, limit)
-              .forUpdate()
-              .skipLocked(),
-        )
-        .updateTable('webhook_deliveries')
-        .from('picked')
-        .set(lease)
-        .whereRef('webhook_deliveries.id', '=', 'picked.id')
-        .returning('webhook_deliveries.id')
-        .execute();
-      return rows.map((r) => r.id);
-    }
-    const rows = await db
-      .updateTable('webhook_deliveries')
-      .set(lease)
-      .where('id', 'in', pick(db, kind, limit))
-      .returning('id')
-      .execute();
-    return rows.map((r) => r.id);
-  };
-  const ids = await claim('queued', q.limit);
-  if (ids.length < q.limit) ids.push(...(await claim('expired', q.limit - ids.length)));
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('webhook_deliveries')
-    .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
-    .selectAll('webhook_deliveries')
-    .select(['webhooks.url', 'webhooks.secret', 'webhooks.user_id'])
-    .where('webhook_deliveries.id', 'in', ids)
-    .where('webhook_deliveries.lease_owner', '=', q.owner)
+  const enabled: JobFilter = (eb) =>
+    eb.exists(
+      eb
+        .selectFrom('webhooks as w')
+        .select(sql`1`.as('one'))
+        .whereRef('w.id', '=', 'webhook_deliveries.webhook_id')
+        .where('w.disabled_at', 'is', null),
+    );
+  const rows = await claimJobs<WebhookDeliveryRow>(db, dialect, DELIVERY_QUEUE, { ...q, where: enabled });
+  if (rows.length === 0) return [];
+  const hooks = await db
+    .selectFrom('webhooks')
+    .select(['id', 'url', 'secret', 'user_id'])
+    .where('id', 'in', [...new Set(rows.map((r) => r.webhook_id))])
     .execute();
+  const byId = new Map(hooks.map((h) => [h.id, h]));
+  return rows.flatMap((r) => {
+    const h = byId.get(r.webhook_id);
+    return h ? [{ ...r, url: h.url, secret: h.secret, user_id: h.user_id }] : [];
+  });
 }
 
 export interface AttemptOutcome {
@@ -137,23 +100,16 @@ export interface AttemptOutcome {
 /** Records a delivered attempt and resets the subscription's failure run. */
 export async function finishDelivered(db: Db, o: AttemptOutcome & { webhookId: string }): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    const res = await tx
-      .updateTable('webhook_deliveries')
-      .set({
-        status: 'delivered',
-        delivered_at: o.now,
-        next_attempt_at: null,
-        lease_owner: null,
-        lease_expires_at: null,
-        last_status_code: o.statusCode,
-        last_duration_ms: o.durationMs,
-        last_error: null,
-        updated_at: o.now,
-      })
-      .where('id', '=', o.id)
-      .where('lease_owner', '=', o.owner)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 1) {
+    const done = await finishLeased(tx, 'webhook_deliveries', o, {
+      status: 'delivered',
+      delivered_at: o.now,
+      next_attempt_at: null,
+      last_status_code: o.statusCode,
+      last_duration_ms: o.durationMs,
+      last_error: null,
+      updated_at: o.now,
+    });
+    if (done) {
       await tx.updateTable('webhooks').set({ consecutive_failures: 0 }).where('id', '=', o.webhookId).where('consecutive_failures', '>', 0).execute();
     }
   });
@@ -169,22 +125,15 @@ export async function finishFailedAttempt(
   o: AttemptOutcome & { webhookId: string; nextAttemptAt: string | null; disableAfter: number },
 ): Promise<{ disabled: WebhookRow | null }> {
   return db.transaction().execute(async (tx) => {
-    const res = await tx
-      .updateTable('webhook_deliveries')
-      .set({
-        status: o.nextAttemptAt === null ? 'failed' : 'queued',
-        next_attempt_at: o.nextAttemptAt,
-        lease_owner: null,
-        lease_expires_at: null,
-        last_status_code: o.statusCode,
-        last_duration_ms: o.durationMs,
-        last_error: o.error,
-        updated_at: o.now,
-      })
-      .where('id', '=', o.id)
-      .where('lease_owner', '=', o.owner)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return { disabled: null };
+    const done = await finishLeased(tx, 'webhook_deliveries', o, {
+      status: o.nextAttemptAt === null ? 'failed' : 'queued',
+      next_attempt_at: o.nextAttemptAt,
+      last_status_code: o.statusCode,
+      last_duration_ms: o.durationMs,
+      last_error: o.error,
+      updated_at: o.now,
+    });
+    if (!done) return { disabled: null };
     await tx
       .updateTable('webhooks')
       .set({ consecutive_failures: sql<number>`consecutive_failures + 1` })

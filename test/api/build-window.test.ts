@@ -1,9 +1,33 @@
+import { ColumnNode, TableNode, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBuildWindowJob } from '../../src/reviews/build-window-job.js';
+import { createGithubContextFetcher } from '../../src/reviews/github-context.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { fakeCommits, startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
+import { seedProjects } from '../helpers/seed-projects.js';
+
+/** Counts the statements a Kysely instance runs, the rows they return, and the updates that complete a project's check. */
+function statementCounter() {
+  const counts = { statements: 0, rows: 0, checksCompleted: 0 };
+  const plugin: KyselyPlugin = {
+    transformQuery({ node }): RootOperationNode {
+      counts.statements++;
+      if (node.kind === 'UpdateQueryNode' && node.table && TableNode.is(node.table) && node.table.table.identifier.name === 'projects') {
+        const columns = (node.updates ?? []).map((u) => (ColumnNode.is(u.column) ? u.column.column.name : ''));
+        if (columns.includes('build_window_url')) counts.checksCompleted++;
+      }
+      return node;
+    },
+    async transformResult({ result }) {
+      counts.rows += result.rows.length;
+      return result;
+    },
+  };
+  return { counts, plugin, reset: () => Object.assign(counts, { statements: 0, rows: 0, checksCompleted: 0 }) };
+}
 
 /**
  * Build-window checks against a fake GitHub API: repository created or first committed before
@@ -266,6 +290,71 @@ describe.each(DIALECTS)('build-window checks (%s)', (dialect) => {
     t.clock.advance(61_000);
     expect(await t.ctx.reviews.checkBuildWindows()).toBe(1);
     expect(await sources(eventId, p.id)).toEqual(['repo_created_before_start']);
+  });
+
+  it('many teams submitting one repository: each project is checked once, one duplicate flag each, work linear in the projects', async () => {
+    gh.repos.set('example/x', { meta: { created_at: '2030-01-03T00:00:00Z' }, commits: fakeCommits(3, AFTER) });
+    const counter = statementCounter();
+    const job = createBuildWindowJob({
+      db: t.database.db.withPlugin(counter.plugin),
+      clock: t.clock,
+      github: createGithubContextFetcher(t.config.github),
+      log: () => ({ info() {}, warn() {}, error() {} }),
+    });
+    // Runs passes until nothing is due: the statements, rows and completed checks they took.
+    const checkAll = async (eventId: string, n: number) => {
+      await seedProjects(
+        t,
+        eventId,
+        Array.from({ length: n }, () => ({ track: 'tools', score: null })),
+      );
+      counter.reset();
+      let handled = 0;
+      for (let pass = 0; pass < 100; pass++) {
+        const done = await job.runDue();
+        if (done === 0) break;
+        handled += done;
+      }
+      expect(handled).toBe(n);
+      return { ...counter.counts };
+    };
+    const duplicateFlags = async (eventId: string) =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('project_flags')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('event_id', '=', eventId)
+            .where('source', '=', 'duplicate_repository')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    const small = await createEvent(t, org.key, open);
+    const large = await createEvent(t, org.key, open);
+    const s = await checkAll(small, 100);
+    const l = await checkAll(large, 200);
+    // Each changed project's check completed once; one flag per project, not one per pair.
+    expect([s.checksCompleted, l.checksCompleted]).toEqual([100, 200]);
+    expect([await duplicateFlags(small), await duplicateFlags(large)]).toEqual([100, 200]);
+    // Twice the projects, about twice the work (quadratic work would be four times).
+    expect(l.statements).toBeLessThan(2.5 * s.statements);
+    expect(l.rows).toBeLessThan(2.5 * s.rows);
+
+    // Nothing changed: a pass reads no project rows (a rescan would read the 300 projects).
+    counter.reset();
+    expect(await job.runDue()).toBe(0);
+    expect(counter.counts.checksCompleted).toBe(0);
+    expect(counter.counts.rows).toBeLessThan(100);
+
+    // The review page names the count and the first three others.
+    const [first] = await t.database.db.selectFrom('projects').select('id').where('event_id', '=', large).orderBy('id').limit(1).execute();
+    const [flag] = await flagsOf(large, first!.id);
+    expect(flag!.evidence).toMatch(
+      /^The same repository \(example\/x\) was also submitted by 199 other teams: team "Team \d+" as "Project \d+" \(prj_\w+\), .+ and 196 more\.$/,
+    );
+    expect(JSON.parse(flag!.detail!)).toMatchObject({ repository: 'example/x', other_projects: 199 });
+    await job.close();
   });
 
   it('GitHub down: the review is still done, the check waits, the duplicate check (no GitHub) still flags', async () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  duplicateDetail,
-  duplicateFlags,
+  duplicateFlag,
+  duplicateRepository,
+  duplicateView,
   giantCommit,
   hackingStart,
   MAX_COMMIT_DETAILS,
   repoFlags,
   retryAtFromHeaders,
-  type ProjectRepo,
   type RepoFacts,
 } from '../../src/reviews/build-window.js';
 import { commitLines, lastPage } from '../../src/reviews/github-context.js';
@@ -79,22 +79,31 @@ describe('build-window decisions', () => {
     expect(repoFlags({ ...clean, fork: true }, START).map((f) => f.evidence)).toEqual(['The repository acme/rocket is a fork.']);
   });
 
-  it('duplicates: other teams only, one flag per pair on each side', () => {
-    const p = (id: string, reg: string, key: string | null): ProjectRepo => ({
-      id,
-      project_name: `P ${id}`,
-      team_name: `T ${reg}`,
-      registration_id: reg,
-      repo_key: key,
+  it('duplicates: one stored flag per project and repository; the review page names the count and the first three others', () => {
+    const stored = duplicateFlag('a/b');
+    expect(stored).toMatchObject({
+      kind: 'build_window',
+      source: 'duplicate_repository',
+      evidence: 'The same repository (a/b) was also submitted by another team of this event.',
     });
-    const me = p('1', 'r1', 'a/b');
-    const found = duplicateFlags(me, [me, p('2', 'r2', 'a/b'), p('3', 'r3', 'a/c'), p('4', 'r1', 'a/b'), p('5', 'r5', 'a/b')]);
-    expect(found.map((d) => d.projectId)).toEqual(['1', '2', '1', '5']);
-    expect(found[0]!.flag.evidence).toBe('The same repository (a/b) was also submitted by team "T r2" as "P 2" (2).');
-    expect(found[1]!.flag.evidence).toBe('The same repository (a/b) was also submitted by team "T r1" as "P 1" (1).');
-    expect(duplicateDetail(found[1]!.flag.detail)).toEqual({ repository: 'a/b', other_project_id: '1' });
-    expect(duplicateFlags(p('9', 'r9', null), [p('8', 'r8', null)])).toEqual([]);
-    expect(duplicateDetail('not json')).toBeNull();
+    expect(duplicateRepository(stored.detail)).toBe('a/b');
+    expect(duplicateRepository('not json')).toBeNull();
+    const o = (id: string) => ({ id, project_name: `P ${id}`, team_name: `T ${id}` });
+    expect(duplicateView('a/b', [o('2')], 1).evidence).toBe('The same repository (a/b) was also submitted by team "T 2" as "P 2" (2).');
+    expect(duplicateView('a/b', [o('2'), o('3')], 2).evidence).toBe(
+      'The same repository (a/b) was also submitted by 2 other teams: team "T 2" as "P 2" (2) and team "T 3" as "P 3" (3).',
+    );
+    const many = duplicateView('a/b', [o('2'), o('3'), o('4')], 4999);
+    expect(many.evidence).toBe(
+      'The same repository (a/b) was also submitted by 4999 other teams: team "T 2" as "P 2" (2), team "T 3" as "P 3" (3), team "T 4" as "P 4" (4) and 4996 more.',
+    );
+    expect(JSON.parse(many.detail)).toEqual({
+      repository: 'a/b',
+      other_projects: 4999,
+      named: ['2', '3', '4'].map((id) => ({ project_id: id, team_name: `T ${id}`, project_name: `P ${id}` })),
+    });
+    // The group shrank to none since: the stored sentence.
+    expect(duplicateView('a/b', [], 0).evidence).toBe(stored.evidence);
   });
 
   it('retry time: Retry-After first, else the reset time when no quota is left', () => {

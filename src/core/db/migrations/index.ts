@@ -31,6 +31,7 @@ import { migration as m0226_project_flags } from './0226_project_flags.js';
 import { migration as m0227_audit_log } from './0227_audit_log.js';
 import { migration as m0228_result_bundles } from './0228_result_bundles.js';
 import { migration as m0229_build_window } from './0229_build_window.js';
+import { migration as m0230_build_window_groups } from './0230_build_window_groups.js';
 
 /**
  * Every migration, in name order: one file each in this folder, named by the migration's name
@@ -71,4 +72,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0227_audit_log', m0227_audit_log],
   ['0228_result_bundles', m0228_result_bundles],
   ['0229_build_window', m0229_build_window],
+  ['0230_build_window_groups', m0230_build_window_groups],
 ];

@@ -80,6 +80,8 @@ export interface ProjectsTable {
   build_window_retry_at: Generated<string | null>;
   /** The hacking start the last completed build-window check compared with; another start makes it due. */
   build_window_start: Generated<string | null>;
+  /** The lower-cased owner/repo of the github_url last checked (null: none, or not a GitHub repository): the duplicate check's group, indexed with event_id. */
+  build_window_repo: Generated<string | null>;
 }
 
 export type RegistrationRow = Selectable<RegistrationsTable>;
