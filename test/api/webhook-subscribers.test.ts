@@ -49,7 +49,7 @@ describe.each(DIALECTS)('webhook subscriptions seen across processes (%s)', (dia
       headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: await res.json() };
   };
   const deliveries = async (webhookId: string) =>
     Number(
