@@ -19,9 +19,11 @@ import { effectiveWaitSeconds } from '../wait-policy.js';
  * a stack, as `work of a request finished after its deadline`.
  */
 interface Deadline {
-  timer: NodeJS.Timeout | undefined;
-  /** When the timer fires (Date.now() ms), or what is left while paused (receiving the body). */
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** When the deadline passes (Date.now() ms); Infinity while paused (receiving the body). */
   endsAt: number;
+  /** What is left while paused; null otherwise. */
   remainingMs: number | null;
   answered: boolean;
 }
@@ -33,19 +35,36 @@ export function answeredByDeadline(request: FastifyRequest): boolean {
   return deadlines.get(request)?.answered === true;
 }
 
+/** How often the requests in flight are looked at: the deadline holds to within this. */
+const SWEEP_MS = 100;
+
 export function installRequestDeadline(app: FastifyInstance, opts: { deadlineMs: number; maxWaitSeconds: number }): void {
   const { deadlineMs, maxWaitSeconds } = opts;
+  /**
+   * The requests in flight. One timer looks at them all every SWEEP_MS (never keeping the process
+   * alive) instead of a timer per request: arming, pausing and clearing a deadline is then setting
+   * a number, which keeps the deadline off the cost of a request.
+   */
+  const inFlight = new Set<Deadline>();
+  let sweeper: NodeJS.Timeout | null = null;
 
-  function arm(request: FastifyRequest, reply: FastifyReply, deadline: Deadline, ms: number): void {
-    clearTimeout(deadline.timer);
-    deadline.remainingMs = null;
-    deadline.endsAt = Date.now() + ms;
-    deadline.timer = setTimeout(() => expire(request, reply, deadline), ms);
-    // Never what keeps a process alive (an in-process request whose answer emits no 'close').
-    deadline.timer.unref();
+  function sweep(): void {
+    const now = Date.now();
+    for (const d of inFlight) if (d.endsAt <= now) expire(d);
+    if (inFlight.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = null;
+    }
   }
 
-  function expire(request: FastifyRequest, reply: FastifyReply, deadline: Deadline): void {
+  function arm(deadline: Deadline, ms: number): void {
+    deadline.remainingMs = null;
+    deadline.endsAt = Date.now() + ms;
+  }
+
+  function expire(deadline: Deadline): void {
+    inFlight.delete(deadline);
+    const { request, reply } = deadline;
     // Answered meanwhile, handed over (MCP), or an answer already streaming: nothing to do.
     if (reply.sent || reply.raw.headersSent) return;
     deadline.answered = true;
@@ -61,31 +80,36 @@ export function installRequestDeadline(app: FastifyInstance, opts: { deadlineMs:
   }
 
   app.addHook('onRequest', (request, reply, done) => {
-    const deadline: Deadline = { timer: undefined, endsAt: 0, remainingMs: null, answered: false };
+    const deadline: Deadline = { request, reply, endsAt: Date.now() + deadlineMs, remainingMs: null, answered: false };
     deadlines.set(request, deadline);
-    arm(request, reply, deadline, deadlineMs);
-    reply.raw.once('close', () => clearTimeout(deadline.timer));
+    inFlight.add(deadline);
+    if (!sweeper) {
+      sweeper = setInterval(sweep, SWEEP_MS);
+      // Never what keeps a process alive (an in-process request whose answer emits no 'close').
+      sweeper.unref();
+    }
+    reply.raw.once('close', () => inFlight.delete(deadline));
     done();
   });
   // Receiving the body is the client's time, not the work's: the deadline pauses meanwhile.
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const deadline = deadlines.get(request);
     if (deadline && deadline.remainingMs === null && !request.raw.complete) {
-      clearTimeout(deadline.timer);
       deadline.remainingMs = Math.max(0, deadline.endsAt - Date.now());
+      deadline.endsAt = Infinity;
     }
     done(null, payload);
   });
   app.addHook('preValidation', (request, reply, done) => {
     const deadline = deadlines.get(request);
-    if (deadline?.remainingMs != null && !reply.sent) arm(request, reply, deadline, deadline.remainingMs);
+    if (deadline?.remainingMs != null && !reply.sent) arm(deadline, deadline.remainingMs);
     done();
   });
   // Once an answer is on its way (its onSend hooks run, before the route's own, e.g. storing an
   // idempotent answer), the deadline is over: a second answer would collide with it.
   app.addHook('onSend', (request, _reply, payload, done) => {
     const deadline = deadlines.get(request);
-    if (deadline) clearTimeout(deadline.timer);
+    if (deadline) inFlight.delete(deadline);
     done(null, payload);
   });
   // A long-poll's wait is added to the deadline (the query is validated by now).
@@ -93,7 +117,7 @@ export function installRequestDeadline(app: FastifyInstance, opts: { deadlineMs:
     const wait = (request.query as { wait?: unknown } | undefined)?.wait;
     const deadline = deadlines.get(request);
     if (deadline && typeof wait === 'number' && wait > 0 && !reply.sent) {
-      arm(request, reply, deadline, Math.max(0, deadline.endsAt - Date.now()) + effectiveWaitSeconds(wait, maxWaitSeconds) * 1000);
+      arm(deadline, Math.max(0, deadline.endsAt - Date.now()) + effectiveWaitSeconds(wait, maxWaitSeconds) * 1000);
     }
     done();
   });
