@@ -237,7 +237,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const gallery = createGalleryService({ db, clock, events });
   const audit = createAuditService({ db, events });
-  const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl });
+  const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl, subscribers: webhookSubscribers });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log, subscribers: webhookSubscribers });
   const settings = createSettingsService({ db, clock, nameChanged: () => accounts.invalidateAuth() });
   const mailWorker = createMailWorker({

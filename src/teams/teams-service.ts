@@ -16,6 +16,7 @@ import { memberName, membersOf, projectOfRegistration, type TeamMemberView } fro
 import type { ProjectWithAuthor } from '../registrations/project-schema.js';
 import { MAIL_QUEUED, queueNotification } from '../notifications/notification-queue.js';
 import { enqueueWebhookEvent, teamMemberData } from '../webhooks/webhook-events.js';
+import type { WebhookSubscribers } from '../webhooks/webhook-subscribers.js';
 import * as repo from './teams-repo.js';
 
 export interface TeamView {
@@ -29,8 +30,16 @@ export interface TeamView {
 
 export const DEFAULT_INVITATION_HOURS = 72;
 
-export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsService; notifier: Notifier; publicUrl: string }) {
-  const { db, clock, events, notifier, publicUrl } = deps;
+export function createTeamsService(deps: {
+  db: Db;
+  clock: Clock;
+  events: EventsService;
+  notifier: Notifier;
+  publicUrl: string;
+  /** Who subscribes to which webhook kinds: a change nobody can receive queues no delivery. */
+  subscribers: WebhookSubscribers;
+}) {
+  const { db, clock, events, notifier, publicUrl, subscribers } = deps;
 
   const notRegistered = () =>
     new AppError('not_registered', 'You are in no team of this event: register (POST …/register) or join a team with its join code (POST …/team/join).');
@@ -182,24 +191,39 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
   async function announce(
     tx: Executor,
     type: 'team.member.joined' | 'team.member.left',
-    o: { eventId: string; registration: RegistrationRow; userId: string; removed: boolean; memberCount: number; at: string },
+    o: {
+      eventId: string;
+      registration: RegistrationRow;
+      userId: string;
+      /** The member's display name when the caller has it (the one joining is the caller). */
+      name?: string;
+      removed: boolean;
+      memberCount: number;
+      at: string;
+    },
   ) {
-    const user = await repo.userNameAndEmail(tx, o.userId);
-    await enqueueWebhookEvent(tx, {
-      type,
-      eventId: o.eventId,
-      subjectUserId: o.userId,
-      registrationId: o.registration.id,
-      data: teamMemberData({
+    let name = o.name;
+    if (name === undefined) {
+      const user = await repo.userNameAndEmail(tx, o.userId);
+      name = user ? memberName(user.name, user.email) : o.userId;
+    }
+    if (subscribers.mayReceive(type, o.eventId)) {
+      await enqueueWebhookEvent(tx, {
+        type,
         eventId: o.eventId,
+        subjectUserId: o.userId,
         registrationId: o.registration.id,
-        teamName: o.registration.team_name,
-        member: { user_id: o.userId, name: user ? memberName(user.name, user.email) : o.userId },
-        removed: o.removed,
-        memberCount: o.memberCount,
-      }),
-      at: o.at,
-    });
+        data: teamMemberData({
+          eventId: o.eventId,
+          registrationId: o.registration.id,
+          teamName: o.registration.team_name,
+          member: { user_id: o.userId, name },
+          removed: o.removed,
+          memberCount: o.memberCount,
+        }),
+        at: o.at,
+      });
+    }
     // The teammates hear of it by mail (the one who joined or left of their own accord knows already;
     // a removed member is told).
     const teammates = await repo.memberUserIds(tx, o.registration.id);
@@ -209,7 +233,7 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
       kind: type === 'team.member.joined' ? 'team_member_joined' : 'team_member_left',
       eventId: o.eventId,
       recipients: recipients.map((userId) => ({ userId })),
-      data: { team_name: o.registration.team_name, member_name: user ? memberName(user.name, user.email) : o.userId, removed: o.removed },
+      data: { team_name: o.registration.team_name, member_name: name, removed: o.removed },
       now: new Date(o.at),
     });
   }
@@ -220,7 +244,7 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
    * succeed; team_members_event_user_uq keeps a person in one team per event.
    */
   async function join(who: Principal, eventId: string, joinCode: string): Promise<TeamView> {
-    const event = await events.getVisible(eventId, who);
+    const event = await events.getPublic(eventId, who);
     const now = clock.now();
     if (!submissionAccepted(event, now)) throw new AppError('submission_closed', `Joining is closed: ${submissionClosedDetail(event, now)}`);
     if (!repo.looksLikeJoinCode(joinCode)) throw joinCodeInvalid();
@@ -240,6 +264,7 @@ export function createTeamsService(deps: { db: Db; clock: Clock; events: EventsS
           eventId: event.id,
           registration: reg,
           userId: who.userId,
+          name: memberName(who.name, who.email),
           removed: false,
           memberCount: reg.member_count,
           at: stamp,

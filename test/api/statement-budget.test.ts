@@ -34,7 +34,7 @@ const BUDGET: Record<string, Record<Dialect, { warm: number; cold: number }>> = 
   'POST /events/:id/submit (create)': { sqlite: { warm: 2, cold: 3 }, postgres: { warm: 2, cold: 3 } },
   'POST /events/:id/submit (update)': { sqlite: { warm: 3, cold: 4 }, postgres: { warm: 2, cold: 3 } },
   'GET /events/:id/my-registration': { sqlite: { warm: 2, cold: 3 }, postgres: { warm: 2, cold: 3 } },
-  'POST /events/:id/team/join': { sqlite: { warm: 15, cold: 17 }, postgres: { warm: 15, cold: 17 } },
+  'POST /events/:id/team/join': { sqlite: { warm: 12, cold: 15 }, postgres: { warm: 12, cold: 15 } },
   'POST /events/:id/gallery/:project_id/vote': { sqlite: { warm: 4, cold: 7 }, postgres: { warm: 4, cold: 7 } },
   'PUT /events/:id/projects/:pid/review': { sqlite: { warm: 6, cold: 8 }, postgres: { warm: 6, cold: 8 } },
   'GET /events/:id/leaderboard': { sqlite: { warm: 3, cold: 3 }, postgres: { warm: 3, cold: 3 } },
