@@ -34,25 +34,36 @@ const urlAjv = makeAjv(true);
  * Iterative, so a deeply nested body cannot overflow the stack.
  */
 export function nulPath(data: unknown): string | null {
-  const stack: Array<[unknown, string]> = [[data, '']];
+  // Each entry knows its parent and key: the pointer is spelled out only for the one that holds a NUL.
+  type Entry = { value: unknown; parent: Entry | null; key: string };
+  const pointer = (e: Entry, last?: string): string => {
+    const keys: string[] = last === undefined ? [] : [last];
+    for (let at: Entry | null = e; at && at.parent; at = at.parent) keys.push(at.key);
+    return keys
+      .reverse()
+      .map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+      .join('');
+  };
+  const stack: Entry[] = [{ value: data, parent: null, key: '' }];
   const seen = new WeakSet<object>();
   while (stack.length) {
-    const [value, path] = stack.pop()!;
+    const entry = stack.pop()!;
+    const value = entry.value;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
+      if (value.includes('\u0000')) return pointer(entry);
       continue;
     }
     // Parsed JSON has no cycles, but a custom body parser might hand over any object.
     if (value === null || typeof value !== 'object' || seen.has(value)) continue;
     seen.add(value);
     if (Array.isArray(value)) {
-      value.forEach((v, i) => stack.push([v, `${path}/${i}`]));
+      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], parent: entry, key: String(i) });
       continue;
     }
-    for (const [k, v] of Object.entries(value)) {
-      const p = `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (k.includes('\u0000')) return p;
-      stack.push([v, p]);
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      if (k.includes('\u0000')) return pointer(entry, k);
+      stack.push({ value: (value as Record<string, unknown>)[k], parent: entry, key: k });
     }
   }
   return null;
