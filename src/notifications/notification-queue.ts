@@ -3,6 +3,7 @@ import { newId } from '../core/ids.js';
 import { iso } from '../core/time.js';
 import { canonicalTimeZone } from '../events/event-config.js';
 import { renderNotification, switchFor, type MailLanguage, type NotificationKind } from './notification-mail.js';
+import { eventForMail, insertMails, peopleByEmails, peopleByIds } from './notification-queue-repo.js';
 
 export type { NotificationKind } from './notification-mail.js';
 
@@ -33,18 +34,6 @@ interface Person {
   disabled_at: string | null;
 }
 
-/** The columns of a user that decide whether and how a mail reaches them. */
-const PERSON_COLUMNS = ['id', 'email', 'language', 'time_zone', 'notify_registration', 'notify_team', 'notify_results', 'disabled_at'] as const;
-
-/** What every mail of an event says about the event: its name, description, deadlines and organizer's display name (never the address). */
-async function eventForMail(tx: Executor, eventId: string) {
-  return tx
-    .selectFrom('events')
-    .leftJoin('users as o', 'o.id', 'events.created_by')
-    .select(['events.id', 'events.name', 'events.description', 'events.submission_deadline', 'events.registration_deadline', 'o.name as organizer_name'])
-    .where('events.id', '=', eventId)
-    .executeTakeFirst();
-}
 type MailEvent = NonNullable<Awaited<ReturnType<typeof eventForMail>>>;
 
 /** Whether a person gets this kind: an active account (or a bare address) that has not turned it off. */
@@ -105,16 +94,6 @@ function rowsFor(people: Person[], kind: NotificationKind, event: MailEvent, dat
   return rows;
 }
 
-/** In chunks: SQLite limits the bound parameters of one statement. */
-async function insertMails(tx: Executor, rows: Array<ReturnType<typeof mailRow>>): Promise<number> {
-  for (let i = 0; i < rows.length; i += 50)
-    await tx
-      .insertInto('mail_queue')
-      .values(rows.slice(i, i + 50))
-      .execute();
-  return rows.length;
-}
-
 /**
  * Queues one notification mail per recipient, rendered now in each recipient's language and time
  * zone, inside the caller's transaction (so the mail exists exactly when the change does, and a
@@ -132,9 +111,9 @@ export async function queueNotification(
   const userIds = [...new Set(n.recipients.flatMap((r) => ('userId' in r ? [r.userId] : [])))];
   const emails = [...new Set(n.recipients.flatMap((r) => ('email' in r ? [r.email.trim().toLowerCase()] : [])))].filter(Boolean);
   const people: Person[] = [];
-  if (userIds.length) people.push(...(await tx.selectFrom('users').select(PERSON_COLUMNS).where('id', 'in', userIds).execute()));
+  if (userIds.length) people.push(...(await peopleByIds(tx, userIds)));
   if (emails.length) {
-    const known = await tx.selectFrom('users').select(PERSON_COLUMNS).where('email', 'in', emails).execute();
+    const known = await peopleByEmails(tx, emails);
     for (const email of emails) {
       const user = known.find((u) => u.email.toLowerCase() === email);
       people.push(user ?? { id: null, email, language: null, time_zone: null, notify_registration: 1, notify_team: 1, notify_results: 1, disabled_at: null });
@@ -164,11 +143,7 @@ export async function queueNotificationBatch(
   if (!event) return 0;
   const people = new Map<string, Person>();
   for (let i = 0; i < wanted.length; i += BATCH_USERS) {
-    const rows = await tx
-      .selectFrom('users')
-      .select(PERSON_COLUMNS)
-      .where('id', 'in', wanted.slice(i, i + BATCH_USERS))
-      .execute();
+    const rows = await peopleByIds(tx, wanted.slice(i, i + BATCH_USERS));
     for (const p of rows) people.set(p.id, p);
   }
   const now = n.now ?? new Date();

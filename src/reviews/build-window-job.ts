@@ -1,6 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
 import type { Clock } from '../core/clock.js';
-import type { Database } from '../core/db/schema.js';
 import type { Db, Executor } from '../core/db/index.js';
 import { isDatabaseUnavailable } from '../core/db/index.js';
 import { createJobWorker } from '../core/job-queue.js';
@@ -15,6 +13,22 @@ import {
   type BuildWindowFlag,
   type RepoFacts,
 } from './build-window.js';
+import {
+  changedProjects,
+  checkedStartSpan,
+  countSameRepo,
+  deleteFlags,
+  deleteOpenFlag,
+  markChecked,
+  openBuildWindowFlags,
+  projectsCheckedAgainst,
+  readRepoFacts,
+  runningEvents,
+  sameRepo,
+  setBuildWindowRepo,
+  setRetryAt,
+  storeRepoFacts,
+} from './build-window-repo.js';
 import { parseGithubRepo, type GithubContextFetcher } from './github-context.js';
 import { evidenceKey, recordFindings } from './project-flags-repo.js';
 import type { ReviewLog } from './review-worker.js';
@@ -98,18 +112,6 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
   let running: Promise<number> | null = null;
   const closing = new AbortController();
 
-  const dueColumns = [
-    'projects.id',
-    'projects.event_id',
-    'projects.registration_id',
-    'projects.github_url',
-    'projects.build_window_url',
-    'projects.build_window_start',
-    'projects.build_window_repo',
-  ] as const;
-  const retryDue = (now: string) => (eb: ExpressionBuilder<Database, 'projects'>) =>
-    eb.or([eb('projects.build_window_retry_at', 'is', null), eb('projects.build_window_retry_at', '<=', now)]);
-
   /**
    * Up to BATCH due projects: first those never checked or whose URL changed (the rows of the
    * projects_build_window_due_idx partial index, so unchanged projects are never read), then those of
@@ -118,54 +120,21 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
    * the differing projects read, as two index ranges).
    */
   async function duePage(now: string) {
-    const changed = await db
-      .selectFrom('projects')
-      .innerJoin('events', 'events.id', 'projects.event_id')
-      .select([...dueColumns, 'events.hacking_starts_at', 'events.registration_deadline'])
-      .where('events.status', 'not in', ['cancelled', 'ended'])
-      // The partial index's predicate, verbatim (migration 0230).
-      .where((eb) =>
-        eb.or([
-          eb('projects.build_window_url', 'is', null),
-          eb('projects.build_window_url', '!=', eb.ref('projects.github_url')),
-          eb('projects.build_window_start', 'is', null),
-        ]),
-      )
-      .where(retryDue(now))
-      .orderBy('projects.updated_at')
-      .orderBy('projects.id')
-      .limit(BATCH)
-      .execute();
+    const changed = await changedProjects(db, now, BATCH);
     if (changed.length >= BATCH) return changed;
     const out = [...changed];
     const seen = new Set(changed.map((p) => p.id));
-    const running = await db
-      .selectFrom('events')
-      .select(['id', 'hacking_starts_at', 'registration_deadline'])
-      .where('status', 'not in', ['cancelled', 'ended'])
-      .execute();
+    const running = await runningEvents(db);
     for (const e of running) {
       if (out.length >= BATCH) break;
       const start = hackingStart(e);
-      const span = await db
-        .selectFrom('projects')
-        .select((eb) => [eb.fn.min('build_window_start').as('lo'), eb.fn.max('build_window_start').as('hi')])
-        .where('event_id', '=', e.id)
-        .executeTakeFirst();
+      const span = await checkedStartSpan(db, e.id);
       const lo = span?.lo ?? null;
       const hi = span?.hi ?? null;
       if ((lo === null || lo === start) && (hi === null || hi === start)) continue;
       for (const side of ['<', '>'] as const) {
         if (out.length >= BATCH) break;
-        const rows = await db
-          .selectFrom('projects')
-          .select(dueColumns)
-          .where('projects.event_id', '=', e.id)
-          .where('projects.build_window_start', side, start)
-          .where(retryDue(now))
-          .orderBy('projects.build_window_start')
-          .limit(BATCH - out.length)
-          .execute();
+        const rows = await projectsCheckedAgainst(db, { eventId: e.id, side, start, now, limit: BATCH - out.length });
         for (const r of rows)
           if (!seen.has(r.id)) {
             seen.add(r.id);
@@ -177,18 +146,13 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
   }
 
   async function cachedFacts(key: string, now: number): Promise<RepoFacts | null> {
-    const row = await db.selectFrom('github_repo_facts').select(['facts', 'fetched_at']).where('repo_key', '=', key).executeTakeFirst();
+    const row = await readRepoFacts(db, key);
     if (!row || now - Date.parse(row.fetched_at) >= FACTS_TTL_MS) return null;
     return JSON.parse(row.facts) as RepoFacts;
   }
 
   async function storeFacts(key: string, facts: RepoFacts, now: string) {
-    const json = JSON.stringify(facts);
-    await db
-      .insertInto('github_repo_facts')
-      .values({ repo_key: key, facts: json, fetched_at: now })
-      .onConflict((oc) => oc.column('repo_key').doUpdateSet({ facts: json, fetched_at: now }))
-      .execute();
+    await storeRepoFacts(db, key, JSON.stringify(facts), now);
   }
 
   type Due = Awaited<ReturnType<typeof duePage>>[number];
@@ -211,12 +175,7 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
   async function leftRepo(eventId: string, key: string) {
     const rest = await sameRepo(db, eventId, key, null, 2);
     if (rest.length !== 1) return;
-    await db
-      .deleteFrom('project_flags')
-      .where('project_id', '=', rest[0]!.id)
-      .where('evidence_key', '=', evidenceKey(duplicateFlag(key)))
-      .where('status', '=', 'open')
-      .execute();
+    await deleteOpenFlag(db, rest[0]!.id, evidenceKey(duplicateFlag(key)));
   }
 
   /** Checks one project; false when GitHub refused for its rate limit. */
@@ -226,7 +185,7 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
     const key = repoKey(p.github_url);
     // The project's repository first, then the read of the others: of two projects with the same
     // repository checked at once (two processes), the later read sees the earlier.
-    if (p.build_window_repo !== key) await db.updateTable('projects').set({ build_window_repo: key }).where('id', '=', p.id).execute();
+    if (p.build_window_repo !== key) await setBuildWindowRepo(db, p.id, key);
     const own: BuildWindowFlag[] = [];
     const dup = key ? await checkDuplicate(p, key, now) : null;
     if (dup) own.push(dup);
@@ -260,36 +219,21 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
     }
 
     if (p.build_window_url !== null) await dropStale(p.id, own);
-    await db
-      .updateTable('projects')
-      .set({ build_window_url: p.github_url, build_window_start: hackingStart(p), build_window_retry_at: null })
-      .where('id', '=', p.id)
-      // Changed again meanwhile: stays due for the new URL.
-      .where('github_url', '=', p.github_url)
-      .execute();
+    // Unless the URL changed again meanwhile: the project then stays due for the new URL.
+    await markChecked(db, { projectId: p.id, githubUrl: p.github_url, start: hackingStart(p) });
     return true;
   }
 
   async function retryLater(projectId: string, atMs: number) {
-    await db
-      .updateTable('projects')
-      .set({ build_window_retry_at: iso(atMs) })
-      .where('id', '=', projectId)
-      .execute();
+    await setRetryAt(db, projectId, iso(atMs));
   }
 
   /** After a re-check: the project's open build_window flags it no longer finds go (one indexed read of its own flags). */
   async function dropStale(projectId: string, current: readonly BuildWindowFlag[]) {
     const keep = new Set(current.map((f) => evidenceKey(f)));
-    const open = await db
-      .selectFrom('project_flags')
-      .select(['id', 'evidence_key'])
-      .where('project_id', '=', projectId)
-      .where('kind', '=', 'build_window')
-      .where('status', '=', 'open')
-      .execute();
+    const open = await openBuildWindowFlags(db, projectId);
     const stale = open.filter((f) => !keep.has(f.evidence_key)).map((f) => f.id);
-    if (stale.length > 0) await db.deleteFrom('project_flags').where('id', 'in', stale).execute();
+    if (stale.length > 0) await deleteFlags(db, stale);
   }
 
   /**
@@ -353,21 +297,6 @@ export function createBuildWindowJob(deps: BuildWindowJobDeps) {
 }
 
 /**
- * The other projects of the event whose checked repository is `key` (at most `limit`, oldest first),
- * with their team: one range of the (event_id, build_window_repo) index.
- */
-async function sameRepo(db: Executor, eventId: string, key: string, except: string | null, limit: number) {
-  let q = db
-    .selectFrom('projects')
-    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
-    .select(['projects.id', 'projects.project_name', 'registrations.team_name'])
-    .where('projects.event_id', '=', eventId)
-    .where('projects.build_window_repo', '=', key);
-  if (except !== null) q = q.where('projects.id', '!=', except);
-  return q.orderBy('projects.id').limit(limit).execute();
-}
-
-/**
  * A project's flags as the review page shows them: each duplicate_repository flag says, from the
  * live group, how many other teams' projects have the repository and names the first few (one
  * count and one short read per flagged repository).
@@ -386,20 +315,7 @@ export async function withDuplicateViews<F extends { source: string; detail: str
       continue;
     }
     const named = await sameRepo(db, eventId, key, projectId, DUPLICATE_NAMED);
-    const count =
-      named.length < DUPLICATE_NAMED
-        ? named.length
-        : Number(
-            (
-              await db
-                .selectFrom('projects')
-                .select((eb) => eb.fn.countAll<number>().as('n'))
-                .where('event_id', '=', eventId)
-                .where('build_window_repo', '=', key)
-                .where('id', '!=', projectId)
-                .executeTakeFirst()
-            )?.n ?? 0,
-          );
+    const count = named.length < DUPLICATE_NAMED ? named.length : await countSameRepo(db, eventId, key, projectId);
     out.push({ ...f, ...duplicateView(key, named, count) });
   }
   return out;
