@@ -263,7 +263,7 @@ version: ${version}
 The participant's whole flow: find an event, register a team, wait for approval, submit a project,
 read the ranking (scored by AI models${providers.length ? `: ${providers.map((p) => `\`${p}\``).join(', ')}` : ''} and reviewers).
 
-- API base URL: \`${base}\`; OpenAPI: \`${base}/openapi.json\`; docs: \`${site}/docs\`
+- API base URL: \`${base}\`; OpenAPI: \`${base}/openapi.json\`
 ${SKILL_FILES.map(([file, what]) => `- \`${base}/${file}\`: ${what}`).join('\n')}
 
 JSON bodies, at most ${bodyKb} KB; times ISO 8601 UTC; ids opaque (\`evt_…\`).

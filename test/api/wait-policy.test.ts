@@ -41,7 +41,7 @@ describe.each(DIALECTS)('one waiting policy over REST (%s)', (dialect) => {
     const openapi = (await t.api('GET', '/openapi.json')).body;
     const params = openapi.paths['/api/v1/events/{id}/my-registration'].get.parameters as Array<{ name: string; schema: { maximum: number } }>;
     expect(params.find((p) => p.name === 'wait')!.schema.maximum).toBe(LONG_POLL_MAX_SECONDS);
-    expect(Object.keys(openapi.paths['/api/v1/events/{id}/result'].get.responses['409'].headers)).toEqual(['Retry-After']);
+    expect(Object.keys(openapi.paths['/api/v1/events/{id}/result'].get.responses['409'].headers)).toEqual(['X-Request-Id', 'Retry-After']);
 
     const skill = (await t.api('GET', '/skill.md')).text;
     expect(skill).toContain(`my-registration?wait=${LONG_POLL_MAX_SECONDS}"`);
