@@ -93,6 +93,6 @@ describe('every documented error code is produced by a black-box test', () => {
   it('reads the assertion forms and not comments or unit tests', () => {
     const sample = withoutComments("// code: 'commented'\nexpect(res.body.code).toBe('real');\n/* expectProblem(res, 404, 'block') */");
     expect([...ASSERTION_FORMS.flatMap((f) => [...sample.matchAll(f)].map((m) => m[1]))]).toEqual(['real']);
-    expect(asserted.get('internal_error')).toEqual(new Set(['test/api/internal-error.test.ts']));
+    expect(asserted.get('internal_error')).toEqual(new Set(['test/api/internal-error.test.ts', 'test/api/request-id.test.ts']));
   });
 });
