@@ -32,6 +32,9 @@ export async function startSmtpReceiver(listenPort = 0, delayMs = 0) {
       });
     },
   });
+  // A sender killed mid-session (the fault tests kill servers with -9) resets its connection; the
+  // receiver reports it as an 'error', which without a listener would end the test process.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
   return {
