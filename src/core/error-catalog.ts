@@ -90,7 +90,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Nothing to fetch: the event’s `cover_url` / `logo_url` is null then.',
   },
   own_project: {
-    when: 'The project belongs to your own team: nobody votes for their own team.',
+    when: 'The project belongs to a team you are in or were in (you left it or were removed): nobody votes for their own team.',
     action: 'Vote for another team’s project.',
   },
   account_too_new: {

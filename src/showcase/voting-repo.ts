@@ -10,13 +10,14 @@ export async function findVoteTarget(db: Executor, eventId: string, projectId: s
     .executeTakeFirst();
 }
 
-/** Whether the user is on the team (any member, not only its leader). */
-export async function isTeamMember(db: Executor, registrationId: string, userId: string): Promise<boolean> {
+/** Whether the user is or was on the team (any member, not only its leader; a former member left or was removed). */
+export async function isOrWasTeamMember(db: Executor, registrationId: string, userId: string): Promise<boolean> {
   const row = await db
     .selectFrom('team_members')
     .select('user_id')
     .where('registration_id', '=', registrationId)
     .where('user_id', '=', userId)
+    .union(db.selectFrom('team_former_members').select('user_id').where('registration_id', '=', registrationId).where('user_id', '=', userId))
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -83,10 +84,34 @@ export async function votesOf(db: Executor, eventId: string, userId: string) {
  * given) only accounts created no later than it.
  */
 export async function countedVotes(db: Executor, eventId: string, accountsBefore: string | null) {
-  let q = judgedProjects(db, eventId).innerJoin('votes', 'votes.project_id', 'projects.id').where('projects.vote_excluded', '=', 0);
-  if (accountsBefore !== null) {
-    q = q.innerJoin('users', 'users.id', 'votes.user_id').where('users.created_at', '<=', accountsBefore);
-  }
+  let q = judgedProjects(db, eventId)
+    .innerJoin('votes', 'votes.project_id', 'projects.id')
+    .innerJoin('users', 'users.id', 'votes.user_id')
+    .where('projects.vote_excluded', '=', 0)
+    // A disabled account's votes do not count, nor a vote for a team its voter is or was in
+    // (voted before joining it, or kept after leaving it).
+    .where('users.disabled_at', 'is', null)
+    .where((eb) =>
+      eb.not(
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('team_members')
+              .select('team_members.user_id')
+              .whereRef('team_members.registration_id', '=', 'registrations.id')
+              .whereRef('team_members.user_id', '=', 'votes.user_id'),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('team_former_members')
+              .select('team_former_members.user_id')
+              .whereRef('team_former_members.registration_id', '=', 'registrations.id')
+              .whereRef('team_former_members.user_id', '=', 'votes.user_id'),
+          ),
+        ]),
+      ),
+    );
+  if (accountsBefore !== null) q = q.where('users.created_at', '<=', accountsBefore);
   return q
     .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
     .select((eb) => eb.fn.countAll<number>().as('votes'))

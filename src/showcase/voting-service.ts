@@ -81,8 +81,8 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     const now = clock.now();
     if (!isOpen(event, now)) throw closed(event, now);
     const project = await target(event.id, projectId);
-    if (await repo.isTeamMember(db, project.registration_id, who.userId)) {
-      throw new AppError('own_project', 'You cannot vote for a project of your own team.');
+    if (await repo.isOrWasTeamMember(db, project.registration_id, who.userId)) {
+      throw new AppError('own_project', 'You cannot vote for a project of a team you are or were in.');
     }
     if (project.vote_excluded) throw new AppError('project_not_in_vote', 'The organizer took this project out of the vote.');
     if (event.voting.exclude_new_accounts) {

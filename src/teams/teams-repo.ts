@@ -160,6 +160,15 @@ export async function deleteMember(db: Executor, registrationId: string, userId:
   return Number(gone.numDeletedRows) > 0;
 }
 
+/** Records that someone left the team (or was removed): they never vote for its project. */
+export async function recordFormerMember(db: Executor, registrationId: string, userId: string, at: string): Promise<void> {
+  await db
+    .insertInto('team_former_members')
+    .values({ registration_id: registrationId, user_id: userId, left_at: at })
+    .onConflict((oc) => oc.columns(['registration_id', 'user_id']).doUpdateSet({ left_at: at }))
+    .execute();
+}
+
 /** Counts one member less. */
 export async function releaseMemberSlot(db: Executor, registrationId: string): Promise<RegistrationRow> {
   return db

@@ -299,6 +299,7 @@ export function createTeamsService(deps: {
     const stamp = iso(clock.now());
     const dropped = await db.transaction().execute(async (tx) => {
       if (!(await repo.deleteMember(tx, registration.id, userId))) return false;
+      await repo.recordFormerMember(tx, registration.id, userId, stamp);
       const reg = await repo.releaseMemberSlot(tx, registration.id);
       await announce(tx, 'team.member.left', { eventId: event.id, registration: reg, userId, removed, memberCount: reg.member_count, at: stamp });
       return true;

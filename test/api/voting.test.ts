@@ -15,6 +15,8 @@ describe.each(DIALECTS)("people's choice voting (%s)", (dialect) => {
   let eventId: string;
   let submission: number;
   const teams: Array<{ key: string; project: string; track: string }> = [];
+  /** A second member of the last team, joined before the submission deadline. */
+  let member: Awaited<ReturnType<typeof quickUser>>;
 
   beforeAll(async () => {
     t = await startTestApp(dialect, { env: { REVIEW_WORKERS: 'false' } });
@@ -71,6 +73,10 @@ describe.each(DIALECTS)("people's choice voting (%s)", (dialect) => {
       expect(res.status).toBe(201);
       teams.push({ key: team.key, project: res.body.id, track });
     }
+    const invitation = await t.api<any>('POST', `/events/${eventId}/team/invitations`, { key: teams[4]!.key, body: {} });
+    expect(invitation.status).toBe(201);
+    member = await quickUser(t);
+    expect((await t.api('POST', `/events/${eventId}/team/join`, { key: member.key, body: { join_code: invitation.body.join_code } })).status).toBe(200);
   });
 
   it('refuses votes before the window opens, with when it opens', async () => {
@@ -136,6 +142,28 @@ describe.each(DIALECTS)("people's choice voting (%s)", (dialect) => {
     expect(tally.body.votes).toBe(203);
     expect(tally.body.voters).toBe(202);
     expect(tally.body.per_hour).toEqual([{ hour: new Date(Math.floor((submission + HOUR) / HOUR) * HOUR).toISOString(), votes: 203 }]);
+  });
+
+  it("never lets a team vote for itself through a member who left, and drops a disabled account's votes", async () => {
+    const votesFor = async (project: string) =>
+      (await t.api<any>('GET', `/events/${eventId}/votes`, { key: org.key })).body.projects.find((p: any) => p.project_id === project)?.votes ?? 0;
+    // In the team: refused. Left the team after the deadline: still refused (a team of n would otherwise give itself n − 1 votes).
+    const inTeam = await t.api<any>('POST', `/events/${eventId}/gallery/${teams[4]!.project}/vote`, { key: member.key });
+    expect(inTeam.status).toBe(403);
+    expect(inTeam.body.code).toBe('own_project');
+    expect((await t.api('POST', `/events/${eventId}/team/leave`, { key: member.key })).status).toBe(204);
+    const left = await t.api<any>('POST', `/events/${eventId}/gallery/${teams[4]!.project}/vote`, { key: member.key });
+    expect(left.status).toBe(403);
+    expect(left.body.code).toBe('own_project');
+    expect(await votesFor(teams[4]!.project)).toBe(0);
+
+    // A vote counts while its account is active, and no longer once an admin disables the account.
+    const voter = await quickUser(t);
+    expect((await t.api('POST', `/events/${eventId}/gallery/${teams[4]!.project}/vote`, { key: voter.key })).status).toBe(201);
+    expect(await votesFor(teams[4]!.project)).toBe(1);
+    const admin = await quickUser(t, 'admin');
+    expect((await t.api('PATCH', `/admin/users/${voter.id}`, { key: admin.key, body: { disabled: true } })).status).toBe(200);
+    expect(await votesFor(teams[4]!.project)).toBe(0);
   });
 
   it('hides the counts from everyone but the owners, and lets them take a project out of the vote', async () => {

@@ -6,7 +6,7 @@
 import type { Generated } from 'kysely';
 import type { ApiKeysTable, InviteCodesTable, PasswordResetsTable, SessionsTable, SignupRequestsTable, UsersTable } from './schema/accounts.js';
 import type { EventCoOrganizersTable, EventMediaTable, EventOrganizersTable, EventsTable } from './schema/events.js';
-import type { ProjectsTable, RegistrationsTable, TeamInvitationsTable, TeamMembersTable } from './schema/registrations.js';
+import type { ProjectsTable, RegistrationsTable, TeamFormerMembersTable, TeamInvitationsTable, TeamMembersTable } from './schema/registrations.js';
 import type { GithubRepoFactsTable, ProjectFlagsTable, ReviewsTable } from './schema/reviews.js';
 import type {
   EventReviewersTable,
@@ -67,6 +67,7 @@ export interface Database {
   event_co_organizers: EventCoOrganizersTable;
   registrations: RegistrationsTable;
   team_members: TeamMembersTable;
+  team_former_members: TeamFormerMembersTable;
   team_invitations: TeamInvitationsTable;
   projects: ProjectsTable;
 }

@@ -37,6 +37,13 @@ export interface TeamMembersTable {
   joined_at: string;
 }
 
+/** Someone who left a team or was removed from it (since 0234): never a voter for its project. */
+export interface TeamFormerMembersTable {
+  registration_id: string;
+  user_id: string;
+  left_at: string;
+}
+
 /** A join code for a team: sha256 stored, the code shown once. */
 export interface TeamInvitationsTable {
   /** `tinv_…` */
