@@ -97,7 +97,7 @@ export interface Config {
    */
   siteLogo: { url: string | null; file: string | null };
   /** Event cover images and logos: the largest upload accepted (bytes) and the largest side (pixels). */
-  media: { coverMaxBytes: number; logoMaxBytes: number; maxDimension: number };
+  media: { coverMaxBytes: number; logoMaxBytes: number; maxDimension: number; maxPixels: number };
   /** Web accounts: who may sign up, session lifetime, sign-in lockout, password-reset links. */
   accounts: AccountsConfig;
   /** Idempotency-Key records: kept `ttlMs` after first use; a claim still running after `leaseMs` may be taken over. */
@@ -526,6 +526,7 @@ export function loadConfig(env: Env = process.env): Config {
       coverMaxBytes: int('MEDIA_COVER_MAX_BYTES', 2 * 1024 * 1024, 1024, 20 * 1024 * 1024),
       logoMaxBytes: int('MEDIA_LOGO_MAX_BYTES', 512 * 1024, 1024, 20 * 1024 * 1024),
       maxDimension: int('MEDIA_MAX_DIMENSION', 8192, 16, 20_000),
+      maxPixels: int('MEDIA_MAX_PIXELS', 16_777_216, 256, 400_000_000),
     },
     accounts: {
       signupMode: signupMode(),

@@ -70,7 +70,7 @@ export function eventMediaRoutes(ctx: EventMediaRoutesDeps) {
           summary: "Upload the event's cover image or logo (raw body: a PNG, JPEG or WebP with its Content-Type)",
           description: [
             'Send the image itself as the body, e.g. `curl -X PUT --data-binary @cover.png -H "Content-Type: image/png"`.',
-            `Content-Type must be ${IMAGE_TYPES.join(', ')} and match the bytes, which are checked (not the name); a cover may be ${eventMedia.limits.coverMaxBytes} bytes, a logo ${eventMedia.limits.logoMaxBytes}, and at most ${eventMedia.limits.maxDimension} pixels a side.`,
+            `Content-Type must be ${IMAGE_TYPES.join(', ')} and match the bytes, which are checked (not the name); a cover may be ${eventMedia.limits.coverMaxBytes} bytes, a logo ${eventMedia.limits.logoMaxBytes}, and at most ${eventMedia.limits.maxDimension} pixels a side and ${eventMedia.limits.maxPixels} pixels in all.`,
             'A new upload replaces the old one; the event’s `cover_url` / `logo_url` change with it. Owners and co-organizers only.',
           ].join(' '),
           params: MediaParams,

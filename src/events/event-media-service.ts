@@ -16,6 +16,8 @@ export interface MediaLimits {
   coverMaxBytes: number;
   logoMaxBytes: number;
   maxDimension: number;
+  /** Largest width × height: a tiny file may state a huge image that every visitor's browser would decode. */
+  maxPixels: number;
 }
 
 /** What is known of a stored image, without its bytes. */
@@ -43,7 +45,7 @@ export const mediaFileName = (kind: EventMediaKind, type: ImageType) => `${kind}
 
 /**
  * Check an upload: the bytes must be a PNG, JPEG or WebP (by their header, not a name), of at most
- * the kind's size and `maxDimension` pixels a side, and the declared Content-Type (and the
+ * the kind's size, `maxDimension` pixels a side and `maxPixels` in all, and the declared Content-Type (and the
  * extension of a file name, when one is given) must name what the bytes are. Pure.
  */
 export function checkUpload(
@@ -81,6 +83,13 @@ export function checkUpload(
     throw new AppError('media_too_large', `the image is ${info.width}×${info.height} pixels; at most ${limits.maxDimension} a side`, {
       extra: { max_dimension: limits.maxDimension, max_bytes: max },
     });
+  }
+  if (info.width * info.height > limits.maxPixels) {
+    throw new AppError(
+      'media_too_large',
+      `the image is ${info.width}×${info.height} = ${info.width * info.height} pixels; at most ${limits.maxPixels} (every visitor's browser decodes them all)`,
+      { extra: { max_pixels: limits.maxPixels, max_dimension: limits.maxDimension, max_bytes: max } },
+    );
   }
   return info;
 }

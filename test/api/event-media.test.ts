@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { approvedTeam, createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
-import { tinyJpeg, tinyPng, tinyWebp } from '../helpers/images.js';
+import { statedSizePng, tinyJpeg, tinyPng, tinyWebp } from '../helpers/images.js';
 import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { quickUser } from '../helpers/quick-users.js';
 
@@ -161,6 +161,15 @@ describe.each(DIALECTS)('event cover images and logos (%s)', (dialect) => {
     const res = await upload(eventId, 'cover', tinyJpeg(9000, 10), 'image/jpeg');
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'media_too_large', max_dimension: 8192 });
+  });
+
+  it('refuses a tiny file that states a huge image (8192 × 8192: 64 megapixels over MEDIA_MAX_PIXELS), as a cover and as a logo', async () => {
+    for (const kind of ['cover', 'logo'] as const) {
+      const res = await upload(eventId, kind, statedSizePng(8192, 8192), 'image/png');
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({ code: 'media_too_large', max_pixels: 16_777_216 });
+    }
+    expect((await upload(eventId, 'logo', statedSizePng(4096, 4096), 'image/png')).status).toBe(200);
   });
 
   it('lets only the event’s organizers upload or remove: 401 without a key, 403 for another organizer', async () => {

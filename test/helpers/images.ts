@@ -36,6 +36,21 @@ export function tinyPng(width = 3, height = 2, rgb: [number, number, number] = [
   ]);
 }
 
+/** A PNG of ~60 bytes whose header states any size (its pixel data is a stub): what a decompression-bomb upload looks like to the header check. */
+export function statedSizePng(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(1))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** A JPEG's header up to its frame (SOI, APP0 JFIF, SOF0 stating the size) and an EOI: enough to be recognised, not to be drawn. */
 export function tinyJpeg(width = 4, height = 3): Buffer {
   const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);

@@ -45,7 +45,7 @@ describe('loadConfig', () => {
       expect(problemsOf({ SITE_LOGO_URL: bad })[0]).toMatch(/^SITE_LOGO_URL=/);
     }
     expect(problemsOf({ SITE_LOGO_URL: '/a.png', SITE_LOGO_FILE: './b.png' })).toEqual(['SITE_LOGO_URL and SITE_LOGO_FILE: set one of them, not both']);
-    expect(loadConfig({}).media).toEqual({ coverMaxBytes: 2 * 1024 * 1024, logoMaxBytes: 512 * 1024, maxDimension: 8192 });
+    expect(loadConfig({}).media).toEqual({ coverMaxBytes: 2 * 1024 * 1024, logoMaxBytes: 512 * 1024, maxDimension: 8192, maxPixels: 16_777_216 });
   });
 
   it('keeps the default database and the outbox together under DATA_DIR', () => {

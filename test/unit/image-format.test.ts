@@ -4,7 +4,7 @@ import { declaredImageType, imageTypeOfName, sniffImage } from '../../src/core/i
 import { withSiteBrand } from '../../src/core/mailer.js';
 import { tinyJpeg, tinyPng, tinyWebp } from '../helpers/images.js';
 
-const LIMITS = { coverMaxBytes: 2000, logoMaxBytes: 500, maxDimension: 100 };
+const LIMITS = { coverMaxBytes: 2000, logoMaxBytes: 500, maxDimension: 100, maxPixels: 5000 };
 
 describe('sniffImage', () => {
   it('tells PNG, JPEG and WebP (lossy, lossless, extended) with their sizes from the header', () => {
@@ -73,7 +73,11 @@ describe('checkUpload', () => {
     expect(() => checkUpload('cover', tinyPng(), 'image/webp', undefined, LIMITS)).toThrow(expect.objectContaining({ code: 'media_type_mismatch' }));
     expect(() => checkUpload('cover', tinyPng(), 'image/png', 'x.jpg', LIMITS)).toThrow(expect.objectContaining({ code: 'media_type_mismatch' }));
     expect(() => checkUpload('cover', tinyJpeg(101, 1), 'image/jpeg', undefined, LIMITS)).toThrow(expect.objectContaining({ code: 'media_too_large' }));
-    expect(checkUpload('cover', tinyJpeg(100, 100), 'image/jpeg', 'a.jpg', LIMITS)).toEqual({ type: 'image/jpeg', width: 100, height: 100 });
+    // Within a side but over the pixel count (100 × 51 > 5000): refused; exactly at it: taken.
+    expect(() => checkUpload('cover', tinyJpeg(100, 51), 'image/jpeg', undefined, LIMITS)).toThrow(
+      expect.objectContaining({ code: 'media_too_large', extra: expect.objectContaining({ max_pixels: 5000 }) }),
+    );
+    expect(checkUpload('cover', tinyJpeg(100, 50), 'image/jpeg', 'a.jpg', LIMITS)).toEqual({ type: 'image/jpeg', width: 100, height: 50 });
   });
 });
 
