@@ -17,6 +17,7 @@ describe('a team’s result on the web (SQLite)', () => {
   let browser: Browser;
   let org: TestUser;
   let member: TestUser;
+  let leader: TestUser;
   let eventId: string;
 
   beforeAll(async () => {
@@ -26,7 +27,7 @@ describe('a team’s result on the web (SQLite)', () => {
     eventId = await createEvent(t, org.key, { name: 'Result Hack', models: [] });
     const now = t.clock.now().toISOString();
     const projects: Record<string, string> = {};
-    let leaderKey = '';
+
     for (const name of ['Kestrel', 'Lantern']) {
       const { team } = await approvedTeam(t, eventId, org.key, { team_name: `${name} team`, track_id: 'tools' });
       const res = await t.api<any>('POST', `/events/${eventId}/submit`, {
@@ -35,11 +36,11 @@ describe('a team’s result on the web (SQLite)', () => {
       });
       expect(res.status).toBe(201);
       projects[name] = res.body.id;
-      if (name === 'Lantern') leaderKey = team.key;
+      if (name === 'Lantern') leader = team;
     }
     // A second person joins the Lantern team: the result is theirs too.
     member = await t.user();
-    const inv = await t.api<any>('POST', `/events/${eventId}/team/invitations`, { key: leaderKey, body: {} });
+    const inv = await t.api<any>('POST', `/events/${eventId}/team/invitations`, { key: leader.key, body: {} });
     expect(inv.status).toBe(201);
     expect((await t.api('POST', `/events/${eventId}/team/join`, { key: member.key, body: { join_code: inv.body.join_code } })).status).toBe(200);
     const review = (project: string, kind: 'human' | 'model', reviewer: string, scores: Record<string, number>, summary: string) => ({
@@ -115,6 +116,23 @@ describe('a team’s result on the web (SQLite)', () => {
       expect(problems).toEqual([]);
       await context.close();
     }
+  });
+
+  it('after publication the leader is offered nothing that would change the team, nor past deadlines as what comes next', async () => {
+    const { page, context, problems } = await openPage(browser, { viewport: 'phone' });
+    await signInSession(context, t.url, leader.email, PASSWORD);
+    await page.goto(`${t.url}/hackathons/${eventId}/team`);
+    await settled(page);
+    await page.getByRole('region', { name: 'Your result' }).waitFor();
+    const members = page.getByRole('region', { name: 'Members' });
+    await members.getByText(member.email).waitFor();
+    // The members are listed, without "Make leader" or "Remove"; no withdrawal, no "What happens next".
+    await expect(members.getByRole('button').count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Withdraw the registration' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('heading', { name: 'What happens next' }).count()).resolves.toBe(0);
+    await screenshot(page, 'team-after-publication-leader-phone');
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   it('withheld feedback is hidden again; the rank stays', async () => {

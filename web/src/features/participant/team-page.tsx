@@ -64,7 +64,10 @@ function TeamView({ event, team }: { event: PublicEvent; team: Team }) {
   const { t } = useT('participant', messages);
   const now = useNow();
   const leader = team.your_role === 'leader';
-  const active = team.status === 'pending' || team.status === 'approved';
+  // Once the event has ended (results published) or was cancelled, its teams can no longer change:
+  // no member actions, no withdrawal, and no "what happens next" of deadlines that have passed.
+  const over = event.status === 'ended' || event.status === 'cancelled';
+  const active = !over && (team.status === 'pending' || team.status === 'approved');
   const joinable = active && !submissionsClosed(event, now);
   return (
     <article className="team-page stack">
@@ -107,11 +110,11 @@ function TeamView({ event, team }: { event: PublicEvent; team: Team }) {
       <div className="team-layout">
         <div className="stack">
           {leader && team.status === 'pending' ? <RenameTeam event={event} team={team} /> : null}
-          <Members event={event} team={team} />
+          <Members event={event} team={team} active={active} />
           {leader && joinable ? <Invitations event={event} team={team} /> : null}
         </div>
         <div className="stack">
-          <NextSteps event={event} />
+          {over ? null : <NextSteps event={event} />}
           {active ? <LeaveOrWithdraw event={event} team={team} /> : null}
         </div>
       </div>
@@ -170,7 +173,7 @@ function RenameTeam({ event, team }: { event: PublicEvent; team: Team }) {
   );
 }
 
-function Members({ event, team }: { event: PublicEvent; team: Team }) {
+function Members({ event, team, active }: { event: PublicEvent; team: Team; active: boolean }) {
   const { t } = useT('participant', messages);
   const f = useFormat();
   const { user } = useSession();
@@ -187,7 +190,7 @@ function Members({ event, team }: { event: PublicEvent; team: Team }) {
         <h2 id="members-title">{t('team.members')}</h2>
         <span className="muted small">{size}</span>
       </div>
-      {team.min_team_size && team.members.length < team.min_team_size ? (
+      {active && team.min_team_size && team.members.length < team.min_team_size ? (
         <p className="alert alert-warn">{t('team.tooSmall', { count: team.min_team_size - team.members.length, min: team.min_team_size })}</p>
       ) : null}
       {error ? <ProblemAlert error={error} /> : null}
@@ -201,7 +204,7 @@ function Members({ event, team }: { event: PublicEvent; team: Team }) {
               <span className="muted small member-email">{m.email}</span>
               <span className="muted small">{t('team.joined', { date: f.date(m.joined_at) })}</span>
             </div>
-            {leader && m.role !== 'leader' && (team.status === 'pending' || team.status === 'approved') ? (
+            {leader && active && m.role !== 'leader' ? (
               <div className="row">
                 <Button
                   variant="secondary"
