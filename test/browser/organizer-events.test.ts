@@ -126,6 +126,10 @@ describe('organizer events pages (SQLite)', () => {
     await preview.getByLabel('Track (required)').waitFor();
 
     await page.getByLabel('Approve teams automatically').check();
+    // Teams of 2 to 4 people.
+    const teamSize = page.getByRole('group', { name: 'Team size' });
+    await teamSize.getByLabel('At least').fill('2');
+    await teamSize.getByLabel('At most').fill('4');
     await screenshot(page, 'event-new-filled-en');
 
     await page.getByRole('button', { name: 'Save draft' }).click();
@@ -157,6 +161,8 @@ describe('organizer events pages (SQLite)', () => {
           { key: 'project_pitch', name: 'project_pitch', label: 'Project pitch', type: 'text', required: true },
           { key: 'demo_link', name: 'demo_link', label: 'Demo link', type: 'url', required: false },
         ],
+        min_team_size: 2,
+        max_team_size: 4,
       },
       co_organizers: [],
     });

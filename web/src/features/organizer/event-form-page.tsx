@@ -270,6 +270,18 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
             <Section id="ev-settings" title={t('form.settings')}>
               <Checkbox label={t('form.open')} hint={t('form.openHint')} {...register('open')} />
               <Checkbox label={t('form.autoApprove')} hint={t('form.autoApproveHint')} {...register('auto_approve')} />
+              <fieldset className="team-size">
+                <legend>{t('form.teamSize')}</legend>
+                <p className="muted small">{t('form.teamSizeHint')}</p>
+                <div className="row">
+                  <Field label={t('form.minTeamSize')} error={err('min_team_size')}>
+                    <input type="number" inputMode="numeric" min={1} max={100} step={1} {...register('min_team_size')} />
+                  </Field>
+                  <Field label={t('form.maxTeamSize')} error={err('max_team_size')}>
+                    <input type="number" inputMode="numeric" min={1} max={100} step={1} {...register('max_team_size')} />
+                  </Field>
+                </div>
+              </fieldset>
               <Field label={t('form.gallery')} hint={t('form.galleryHint')} error={err('gallery_visibility')}>
                 <select {...register('gallery_visibility')}>
                   {GALLERY_VISIBILITIES.map((v) => (

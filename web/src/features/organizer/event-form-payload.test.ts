@@ -57,6 +57,15 @@ describe('values <-> payload', () => {
     expect(changedFields(event, payloadFromValues(values))).toEqual({});
   });
 
+  it('edits the team sizes: empty is no limit, a change sends the registration settings', () => {
+    const values = valuesFromEvent({ ...event, registration_config: { ...event.registration_config, max_team_size: 4 } }, 'UTC');
+    expect([values.min_team_size, values.max_team_size]).toEqual(['', '4']);
+    values.min_team_size = '2';
+    values.max_team_size = '';
+    expect(changedFields(event, payloadFromValues(values, event), 'UTC').registration_config).toMatchObject({ min_team_size: 2, max_team_size: null });
+    expect(formPath('registration_config.min_team_size')).toBe('min_team_size');
+  });
+
   it('does not count seconds the form cannot show as a change', () => {
     const precise = { ...event, registration_deadline: '2026-12-01T03:30:42.123Z' };
     expect(changedFields(precise, payloadFromValues(valuesFromEvent(precise, 'UTC')))).toEqual({});

@@ -27,6 +27,9 @@ export interface EventFormValues {
   fields: BuilderField[];
   open: boolean;
   auto_approve: boolean;
+  /** Team size limits as typed (the leader counted); empty: no limit. */
+  min_team_size: string;
+  max_team_size: string;
   gallery_visibility: GalleryVisibility;
   normalization: Normalization;
   co_organizers: { value: string }[];
@@ -50,7 +53,13 @@ export interface EventPayload {
   tracks: { id: string; name: string; prize: string }[];
   dimensions: { name: string; weight: number }[];
   models: string[];
-  registration_config: { open: boolean; auto_approve: boolean; fields: { key: string; label: string; type: string; required: boolean }[] };
+  registration_config: {
+    open: boolean;
+    auto_approve: boolean;
+    fields: { key: string; label: string; type: string; required: boolean }[];
+    max_team_size: number | null;
+    min_team_size: number | null;
+  };
   gallery_visibility: GalleryVisibility;
   normalization: Normalization;
   co_organizers: string[];
@@ -70,6 +79,8 @@ export function emptyValues(timeZone: string): EventFormValues {
     fields: [],
     open: true,
     auto_approve: false,
+    min_team_size: '',
+    max_team_size: '',
     gallery_visibility: 'after_deadline',
     normalization: 'none',
     co_organizers: [],
@@ -103,10 +114,18 @@ export function valuesFromEvent(event: EventDoc, fallbackZone: string): EventFor
     })),
     open: event.registration_config.open,
     auto_approve: event.registration_config.auto_approve,
+    min_team_size: event.registration_config.min_team_size == null ? '' : String(event.registration_config.min_team_size),
+    max_team_size: event.registration_config.max_team_size == null ? '' : String(event.registration_config.max_team_size),
     gallery_visibility: event.gallery_visibility,
     normalization: event.normalization,
     co_organizers: (event.co_organizers ?? []).map((value) => ({ value })),
   };
+}
+
+/** A team size as typed: empty is no limit (null); anything else is read as a number (the form checks it is a whole one). */
+export function parseTeamSize(text: string): number | null {
+  const t = text.trim();
+  return t === '' ? null : Number(t);
 }
 
 /** A weight as typed: "1,5" is read as 1.5 (a decimal comma); anything else non-numeric is NaN. */
@@ -160,6 +179,8 @@ export function payloadFromValues(v: EventFormValues, stored?: EventDoc | null):
       open: v.open,
       auto_approve: v.auto_approve,
       fields: v.fields.map((f) => ({ key: f.key.trim(), label: f.label.trim(), type: f.type, required: f.required })),
+      max_team_size: parseTeamSize(v.max_team_size),
+      min_team_size: parseTeamSize(v.min_team_size),
     },
     gallery_visibility: v.gallery_visibility,
     normalization: v.normalization,
@@ -192,6 +213,8 @@ export function changedFields(event: EventDoc, next: EventPayload, shownZone?: s
       open: event.registration_config.open,
       auto_approve: event.registration_config.auto_approve,
       fields: event.registration_config.fields.map((f) => ({ key: f.key, label: f.label, type: f.type, required: f.required })),
+      max_team_size: event.registration_config.max_team_size ?? null,
+      min_team_size: event.registration_config.min_team_size ?? null,
     },
     gallery_visibility: event.gallery_visibility,
     normalization: event.normalization,
@@ -233,6 +256,7 @@ export function formPath(apiField: string): string | null {
   if ((m = /^dimensions\.(\d+)(?:\.(name|weight))?$/.exec(f))) return `dimensions.${m[1]}.${m[2] ?? 'name'}`;
   if ((m = /^models\.(\d+)$/.exec(f))) return `models.${m[1]}.value`;
   if ((m = /^co_organizers\.(\d+)$/.exec(f))) return `co_organizers.${m[1]}.value`;
+  if (f === 'registration_config.max_team_size' || f === 'registration_config.min_team_size') return f.slice('registration_config.'.length);
   if ((m = /^registration_config\.fields\.(\d+)(?:\.(key|name|label|type|required))?$/.exec(f))) {
     const part = m[2] === 'name' || !m[2] ? 'key' : m[2];
     return `fields.${m[1]}.${part}`;

@@ -15,6 +15,24 @@ describe('validateValues', () => {
     expect(validateValues(valid())).toEqual([]);
   });
 
+  it('takes team sizes as whole numbers from 1 to 100 (empty: no limit), the smallest not above the largest', () => {
+    const v = valid();
+    v.min_team_size = '2';
+    v.max_team_size = '4';
+    expect(validateValues(v)).toEqual([]);
+    v.min_team_size = '5';
+    expect(validateValues(v)).toEqual([{ path: 'min_team_size', message: 'form.errors.teamSizeOrder' }]);
+    v.min_team_size = '1.5';
+    v.max_team_size = '101';
+    expect(validateValues(v)).toEqual([
+      { path: 'min_team_size', message: 'form.errors.teamSize' },
+      { path: 'max_team_size', message: 'form.errors.teamSize' },
+    ]);
+    v.min_team_size = ' ';
+    v.max_team_size = '';
+    expect(validateValues(v)).toEqual([]);
+  });
+
   it('reports each problem at its input, in page order', () => {
     const v = valid();
     v.name = ' ';

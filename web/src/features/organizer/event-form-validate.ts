@@ -1,5 +1,5 @@
 import { keyProblem, validateFields, type FieldProblemCode } from './event-form-builder';
-import { parseWeight, type EventFormValues } from './event-form-payload';
+import { parseTeamSize, parseWeight, type EventFormValues } from './event-form-payload';
 import { wallToUtc } from './event-form-time';
 
 /** A problem the form finds before sending: the input's path and a message key of `form.errors`. */
@@ -73,6 +73,13 @@ export function validateValues(v: EventFormValues): FormProblem[] {
 
   for (const p of validateFields(v.fields)) add(`fields.${p.index}.${p.field}`, KEY_MESSAGES[p.code]);
 
+  const sizes = { min_team_size: parseTeamSize(v.min_team_size), max_team_size: parseTeamSize(v.max_team_size) };
+  for (const [key, size] of Object.entries(sizes)) {
+    if (size !== null && !(Number.isInteger(size) && size >= 1 && size <= 100)) add(key, 'form.errors.teamSize');
+  }
+  const { min_team_size: min, max_team_size: max } = sizes;
+  if (min !== null && max !== null && Number.isInteger(min) && Number.isInteger(max) && min > max) add('min_team_size', 'form.errors.teamSizeOrder');
+
   v.co_organizers.forEach((c, i) => {
     const email = c.value.trim();
     if (email && !/^[^\s@]+@[^\s@]+$/.test(email)) add(`co_organizers.${i}.value`, 'form.errors.email');
@@ -88,6 +95,8 @@ export function validateValues(v: EventFormValues): FormProblem[] {
     'dimensions',
     'models',
     'fields',
+    'min_team_size',
+    'max_team_size',
     'co_organizers',
   ];
   const rank = (p: string) => {

@@ -126,6 +126,11 @@ export const formMessages = defineMessages({
       openHint: 'While the event is open and before the deadline. Turn off to pause registrations.',
       autoApprove: 'Approve teams automatically',
       autoApproveHint: 'Otherwise you approve or reject each registration.',
+      teamSize: 'Team size',
+      minTeamSize: 'At least',
+      maxTeamSize: 'At most',
+      teamSizeHint:
+        'People per team, the leader counted. Empty: no limit. Teams join by invitation up to the largest size; a team under the smallest cannot submit.',
       gallery: 'Project gallery',
       galleryHint: 'When the projects of approved teams become public, with a page each.',
       galleryOption: {
@@ -183,6 +188,8 @@ export const formMessages = defineMessages({
         duplicate: 'Already used in another row.',
         model: 'Write it as provider/model, for example openai/gpt-4o-mini.',
         email: 'An e-mail address.',
+        teamSize: 'A whole number from 1 to 100, or empty for no limit.',
+        teamSizeOrder: 'Must not be more than the largest team size.',
         key: {
           required: 'Required.',
           too_long: 'At most 64 characters.',
@@ -318,6 +325,10 @@ export const formMessages = defineMessages({
       openHint: '活动开放且未过截止时间时生效。关闭可暂停报名。',
       autoApprove: '自动通过报名',
       autoApproveHint: '否则需要你逐个通过或拒绝报名。',
+      teamSize: '团队人数',
+      minTeamSize: '至少',
+      maxTeamSize: '至多',
+      teamSizeHint: '每队人数，包括队长。留空表示不限。队伍通过邀请加入成员，直到人数上限；少于下限的队伍不能提交项目。',
       gallery: '作品展',
       galleryHint: '已通过团队的作品何时公开（每个作品一个页面）。',
       galleryOption: {
@@ -375,6 +386,8 @@ export const formMessages = defineMessages({
         duplicate: '与其他行重复。',
         model: '格式为 提供方/模型，例如 openai/gpt-4o-mini。',
         email: '请填写邮箱地址。',
+        teamSize: '1 到 100 之间的整数，留空表示不限。',
+        teamSizeOrder: '不能大于团队人数上限。',
         key: {
           required: '必填。',
           too_long: '最多 64 个字符。',
