@@ -195,7 +195,8 @@ function parts(c: MailContext): Parts {
     }
     case 'results_published': {
       const rank = typeof d.rank === 'number' ? d.rank : null;
-      const score = typeof d.score === 'number' ? d.score : null;
+      // Shown as the web shows it: at most two decimals (7.9167 reads 7.92, 7.5 stays 7.5).
+      const score = typeof d.score === 'number' ? String(Math.round(d.score * 100) / 100) : null;
       const trackRank = typeof d.track_rank === 'number' ? d.track_rank : null;
       const track = oneLine(d.track_name);
       const lines: string[] = [];
