@@ -22,6 +22,34 @@ export async function isOrWasTeamMember(db: Executor, registrationId: string, us
   return row !== undefined;
 }
 
+/** The event's projects of teams the user is or was in: never theirs to vote for. */
+export async function ownProjectIds(db: Executor, eventId: string, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('projects')
+    .select('projects.id')
+    .where('projects.event_id', '=', eventId)
+    .where((eb) =>
+      eb.or([
+        eb.exists(
+          eb
+            .selectFrom('team_members')
+            .select('team_members.user_id')
+            .whereRef('team_members.registration_id', '=', 'projects.registration_id')
+            .where('team_members.user_id', '=', userId),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('team_former_members')
+            .select('team_former_members.user_id')
+            .whereRef('team_former_members.registration_id', '=', 'projects.registration_id')
+            .where('team_former_members.user_id', '=', userId),
+        ),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 export async function userCreatedAt(db: Executor, userId: string): Promise<string | undefined> {
   const user = await db.selectFrom('users').select('created_at').where('id', '=', userId).executeTakeFirst();
   return user?.created_at;

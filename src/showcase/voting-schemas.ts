@@ -17,6 +17,9 @@ export const MyVotesSchema = Type.Object({
   votes_per_person: Type.Integer(),
   per_track: Type.Boolean(),
   votes: Type.Array(VoteSchema),
+  own_project_ids: Type.Array(Type.String(), {
+    description: 'the projects you may not vote for: those of a team you are or were in (you left it or were removed)',
+  }),
 });
 
 export const TallySchema = Type.Object({

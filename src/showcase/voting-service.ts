@@ -121,6 +121,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
   async function mine(who: Principal, eventId: string) {
     const event = await events.getPublic(eventId, who);
     const rows = await repo.votesOf(db, event.id, who.userId);
+    const own = await repo.ownProjectIds(db, event.id, who.userId);
     return {
       event_id: event.id,
       enabled: event.voting.enabled,
@@ -129,6 +130,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
       votes_per_person: event.voting.votes_per_person,
       per_track: event.voting.per_track,
       votes: rows.map((r) => ({ project_id: r.project_id, track_id: r.track_id, voted_at: r.created_at })),
+      own_project_ids: own,
     };
   }
 

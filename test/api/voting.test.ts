@@ -101,6 +101,7 @@ describe.each(DIALECTS)("people's choice voting (%s)", (dialect) => {
     const mine = await t.api<any>('GET', `/events/${eventId}/votes/me`, { key: voter.key });
     expect(mine.body).toMatchObject({ open: true, votes_per_person: 1, per_track: true });
     expect(mine.body.votes.map((v: any) => v.project_id).sort()).toEqual([teams[0]!.project, teams[3]!.project].sort());
+    expect(mine.body.own_project_ids).toEqual([]);
     expect((await t.api('DELETE', `/events/${eventId}/gallery/${teams[0]!.project}/vote`, { key: voter.key })).status).toBe(204);
     const again = await t.api<any>('DELETE', `/events/${eventId}/gallery/${teams[0]!.project}/vote`, { key: voter.key });
     expect(again.body.code).toBe('vote_not_found');
@@ -156,6 +157,10 @@ describe.each(DIALECTS)("people's choice voting (%s)", (dialect) => {
     expect(left.status).toBe(403);
     expect(left.body.code).toBe('own_project');
     expect(await votesFor(teams[4]!.project)).toBe(0);
+    // votes/me names the project as not the member's to vote for, before and after leaving; a stranger has none.
+    const mine = await t.api<any>('GET', `/events/${eventId}/votes/me`, { key: member.key });
+    expect(mine.body.own_project_ids).toEqual([teams[4]!.project]);
+    expect((await t.api<any>('GET', `/events/${eventId}/votes/me`, { key: teams[0]!.key })).body.own_project_ids).toEqual([teams[0]!.project]);
 
     // A vote counts while its account is active, and no longer once an admin disables the account.
     const voter = await quickUser(t);

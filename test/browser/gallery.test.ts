@@ -252,13 +252,14 @@ describe("people's choice pages (SQLite)", () => {
     expect(problems.filter((p) => !p.includes('409'))).toEqual([]);
     await context.close();
 
-    // Alpha's own member is refused, in Chinese.
+    // Alpha's own member is told it is their team's project, in Chinese.
     const own = await openPage(browser, { locale: 'zh-CN' });
     await signInSession(own.context, t.url, teams[0]!.user.email, 'correct horse battery');
     await own.page.goto(alpha);
     await settled(own.page);
-    await own.page.getByRole('button', { name: '为这个作品投票' }).click();
-    await own.page.getByText('不能给自己团队的作品投票。').waitFor();
+    // Told before any click: no vote button on the own team's project.
+    await own.page.getByText('这是你所在（或曾在）团队的作品，不能为它投票。').waitFor();
+    await expect(own.page.getByRole('button', { name: '为这个作品投票' }).count()).resolves.toBe(0);
     await screenshot(own.page, 'vote-own-project');
     await own.context.close();
   });

@@ -43,6 +43,7 @@ export function VoteBox({ event, projectId, trackId }: { event: PublicEvent; pro
   const here = `/hackathons/${event.id}/projects/${projectId}`;
   const votes = mine.data?.votes ?? [];
   const voted = votes.some((v) => v.project_id === projectId);
+  const own = mine.data?.own_project_ids.includes(projectId) ?? false;
   const used = votes.filter((v) => !event.voting.per_track || v.track_id === trackId).length;
   const left = Math.max(0, event.voting.votes_per_person - used);
   return (
@@ -57,7 +58,9 @@ export function VoteBox({ event, projectId, trackId }: { event: PublicEvent; pro
       ) : (
         <>
           <p className="muted small">{closesAt ? t('vote.closesAt', { date: f.dateTime(closesAt) }) : null}</p>
-          {voted ? (
+          {own ? (
+            <p className="muted">{t('vote.own')}</p>
+          ) : voted ? (
             <>
               <p role="status" className="vote-done">
                 {t('vote.voted')}
