@@ -125,9 +125,10 @@ export function createReviewersService(deps: {
           to: email,
           eventName: event.name,
           eventDescription: event.description,
-          inviterEmail: who.email,
+          inviterName: who.name,
           link,
           expiresAt: invitation.expires_at,
+          timeZone: event.time_zone,
         }),
       );
     } catch (err) {

@@ -77,11 +77,29 @@ describe('invitation e-mail', () => {
 
   it('mails the link in both parts, escapes the HTML one, and keeps the subject on one line', () => {
     const link = `http://hackathon.test/invitations/${'A'.repeat(43)}`;
-    const mail = invitationMail({ to: 'r@example.com', eventName: hostile, inviterEmail: 'o@example.com', link, expiresAt: '2030-01-08T12:00:00.000Z' });
+    const mail = invitationMail({ to: 'r@example.com', eventName: hostile, inviterName: null, link, expiresAt: '2030-01-08T12:00:00.000Z', timeZone: null });
     expect(mail.subject).not.toMatch(/[\r\n]/);
     expect(mail.text).toContain(link);
     expect(mail.html).toContain(`href="${link}"`);
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&lt;script&gt;');
+  });
+
+  it("names the organizer by display name, never by address, and shows the expiry in the event's time zone", () => {
+    const link = 'http://hackathon.test/invitations/x';
+    const named = invitationMail({
+      to: 'r@example.com',
+      eventName: 'Hack',
+      inviterName: 'Olga',
+      link,
+      expiresAt: '2030-01-08T12:00:00.000Z',
+      timeZone: 'Asia/Shanghai',
+    });
+    expect(named.text).toContain('Olga invites you to review the projects of the hackathon "Hack".');
+    expect(named.text).toContain('expires 8 Jan 2030, 20:00 (Asia/Shanghai).');
+    const unnamed = invitationMail({ to: 'r@example.com', eventName: 'Hack', inviterName: null, link, expiresAt: '2030-01-08T12:00:00.000Z', timeZone: null });
+    expect(unnamed.text).toContain('The organizers of "Hack" invite you to review');
+    expect(unnamed.text).toContain('expires 8 Jan 2030, 12:00 (UTC).');
+    expect(unnamed.text + unnamed.html).not.toContain('@example.com');
   });
 });
