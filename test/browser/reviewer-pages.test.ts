@@ -128,6 +128,10 @@ describe('reviewer pages and the invitation page (SQLite)', () => {
     await settled(page);
     await page.getByText('0 of 3 reviewed').waitFor();
     await page.getByText('66.7% of the total').waitFor();
+    // The list marks the flagged projects: A has two flags, C one, B none.
+    await page.getByText('Flags: 2').waitFor();
+    await page.getByText('Flags: 1').waitFor();
+    expect(await page.getByText(/^Flags: /).count()).toBe(2);
     await expectAccessible(page);
     await screenshot(page, 'review-projects');
 

@@ -36,6 +36,7 @@ export const messages = defineMessages({
       notJudging: 'Reviewing opens when the event moves to judging (it is now “{{status}}”). You can read the projects already.',
       summary: '{{reviewed}} of {{total}} reviewed',
       assignedOnly: 'The organizers assigned these projects to you; other reviewers review the rest.',
+      flags: 'Flags: {{count}}',
     },
     project: {
       declareConflict: 'Declare a conflict of interest',
@@ -161,6 +162,7 @@ export const messages = defineMessages({
       notJudging: '活动进入评审阶段后才能提交评分（当前为“{{status}}”）。你现在可以先浏览项目。',
       summary: '已评审 {{reviewed}} / {{total}}',
       assignedOnly: '这些作品由主办方分配给你；其余作品由其他评审负责。',
+      flags: '标记：{{count}}',
     },
     project: {
       declareConflict: '声明利益冲突',
