@@ -132,6 +132,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
     REVIEW_WORKERS: 'false',
     MAIL_WORKERS: 'false',
     PUBLIC_URL: 'http://127.0.0.1',
+    // Its reviews are seeded, never run: the event's models need no provider.
+    AI_ACCEPT_UNCONFIGURED_MODELS: 'true',
   });
   const database = openDatabase(testDb.config);
   await migrateToLatest(database.db);

@@ -199,7 +199,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     maxEntries: config.eventCacheMaxEntries,
     maxBytes: config.eventCacheMaxBytes,
   });
-  const events = createEventsService({ db, dialect: database.dialect, clock, catalog });
+  const events = createEventsService({ db, dialect: database.dialect, clock, catalog, ai: config.ai });
   const eventMedia = createEventMediaService({ db, clock, events, limits: config.media });
   const waits = createRegistrationWaits({ db, notifier, recheckMs: config.waitRecheckMs });
   const webhookSubscribers = createWebhookSubscribers({ db, notifier, reloadMs: config.webhooks.indexReloadMs });

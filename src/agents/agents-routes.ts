@@ -8,7 +8,7 @@ import { ifNoneMatch } from '../core/http/etag.js';
 import { NotModified } from '../results/results-schemas.js';
 import { AGENT_CARD_PATHS, renderAgentCard, renderLlmsTxt } from './discovery.js';
 import { SCRIPT_NAMES, renderScripts } from './shell-scripts.js';
-import { renderSkillMd, renderSkillOrganizerMd, renderSkillReferenceMd } from './skill-md.js';
+import { renderSkillMd, renderSkillOrganizerMd, renderSkillReferenceMd, renderSkillReviewerMd } from './skill-md.js';
 
 /** A document generated once at start, served with a strong ETag. */
 interface StaticDocument {
@@ -71,6 +71,7 @@ export function agentMaterial(ctx: { config: Config }) {
     skillMd: document(renderSkillMd({ config, version }), 'text/markdown; charset=utf-8'),
     skillOrganizerMd: document(renderSkillOrganizerMd({ config, version }), 'text/markdown; charset=utf-8'),
     skillReferenceMd: document(renderSkillReferenceMd({ config, version }), 'text/markdown; charset=utf-8'),
+    skillReviewerMd: document(renderSkillReviewerMd({ config, version }), 'text/markdown; charset=utf-8'),
     llmsTxt: document(renderLlmsTxt(config), 'text/plain; charset=utf-8'),
     agentCard: document(
       JSON.stringify(renderAgentCard(config, version), null, 2),
@@ -89,6 +90,12 @@ export function skillRoutes(material: AgentMaterial) {
     serve(app, '/skill.md', material.skillMd, "The participant's agent guide (Agent Skills file): the whole flow, fields, limits, error codes");
     serve(app, '/skill-organizer.md', material.skillOrganizerMd, "The organizer's agent guide: events, decisions, judging, publishing, organizer error codes");
     serve(app, '/skill-reference.md', material.skillReferenceMd, 'Agent reference: the MCP server and its tools, webhooks, the shell scripts');
+    serve(
+      app,
+      '/skill-reviewer.md',
+      material.skillReviewerMd,
+      "The reviewer's agent guide: accept an invitation with a key, the queue, flags, save a review, declare a conflict",
+    );
   };
 }
 

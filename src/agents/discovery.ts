@@ -13,13 +13,15 @@ export function renderLlmsTxt(config: Pick<Config, 'publicUrl'>): string {
 > registrations and publish results. Authenticate with \`Authorization: Bearer <API key>\`.
 
 Start with skill.md: it holds a participant's whole flow with real URLs, every field and limit, every
-error code a participant meets and what to do about it. Organizers read skill-organizer.md too.
+error code a participant meets and what to do about it. Organizers read skill-organizer.md too;
+invited reviewers read skill-reviewer.md.
 
 ## Docs
 
 - [skill.md](${base}/skill.md): the participant's agent guide (Agent Skills format)
 - [skill-organizer.md](${base}/skill-organizer.md): the organizer's part: events, decisions, judging, publishing
 - [skill-reference.md](${base}/skill-reference.md): the MCP server's tools, webhooks, the shell scripts in full
+- [skill-reviewer.md](${base}/skill-reviewer.md): the reviewer's part: accept an invitation, the review queue, flags, scores
 - [OpenAPI 3.1 document](${base}/openapi.json): every route, schema and error response
 - [API reference](${site}/docs): the same, readable
 - [Error codes](${site}/problems/validation_failed): \`${site}/problems/<code>\` explains each problem \`code\`
@@ -83,6 +85,12 @@ export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: stri
       skill('submit-project', 'Submit a project', "Create or replace the team's project until the submission deadline.", ['submission']),
       skill('read-result', 'Read the result', 'Read the published ranking of an event.', ['results']),
       skill(
+        'review-projects',
+        'Review projects',
+        "Accept a reviewer invitation (with an API key or a password), read the review queue with each project's flags, save scores per dimension, declare conflicts of interest.",
+        ['reviewer'],
+      ),
+      skill(
         'organize-event',
         'Organize an event',
         'Create and change an event, approve or reject registrations, start judging, follow and re-run reviews, read the live leaderboard, publish results or cancel.',
@@ -94,6 +102,7 @@ export function renderAgentCard(config: Pick<Config, 'publicUrl'>, version: stri
       skill: `${base}/skill.md`,
       skillOrganizer: `${base}/skill-organizer.md`,
       skillReference: `${base}/skill-reference.md`,
+      skillReviewer: `${base}/skill-reviewer.md`,
       openapi: `${base}/openapi.json`,
       docs: `${site}/docs`,
       llms: `${site}/llms.txt`,

@@ -224,6 +224,12 @@ export interface AiConfig {
   backoffMaxMs: number;
   /** INJECTION_CLASSIFIER: the screening's model call (see parseInjectionClassifier). */
   classifier: InjectionClassifierSetting;
+  /**
+   * AI_ACCEPT_UNCONFIGURED_MODELS: accept events naming models whose provider this process has no
+   * configuration for (default off: 422 model_not_configured). For a process that serves the API
+   * without provider keys while other processes (REVIEW_WORKERS on, keys set) run the reviews.
+   */
+  acceptUnconfiguredModels: boolean;
 }
 
 /**
@@ -486,6 +492,7 @@ export function loadConfig(env: Env = process.env): Config {
       backoffBaseMs: int('REVIEW_BACKOFF_MS', 2000, 0, 600_000),
       backoffMaxMs: int('REVIEW_BACKOFF_MAX_MS', 60_000, 0, 3_600_000),
       classifier: parseInjectionClassifier(env.INJECTION_CLASSIFIER, problems),
+      acceptUnconfiguredModels: bool('AI_ACCEPT_UNCONFIGURED_MODELS', false),
     },
     webhooks: {
       allowLoopback: bool('WEBHOOKS_ALLOW_LOOPBACK', false),

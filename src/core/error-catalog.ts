@@ -121,6 +121,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'The webhook URL is not one the server will call: not https (plain http is allowed only to a loopback host, and only when the operator enabled WEBHOOKS_ALLOW_LOOPBACK), it carries credentials, or its host is a private, loopback or otherwise non-public address (names are checked when each delivery resolves them).',
     action: 'Use a public https URL. Retrying the same URL fails the same way.',
   },
+  model_not_configured: {
+    when: 'The event names an AI model whose provider this server is not configured for, so every review by it would fail. The problem lists `unconfigured` (the models refused) and `configured_providers` (what this server can run).',
+    action:
+      'Name models of a configured provider (GET /api/v1/models lists them, e.g. openai/<model>), or none: without models only human reviewers score. Or ask the operator to configure the provider.',
+  },
   session_not_found: {
     when: "You have no live session with this id (it is unknown, someone else's, or already signed out).",
     action: 'List your sessions with GET /api/v1/auth/sessions and use an id from there.',
@@ -245,6 +250,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'The results of the event are published and frozen; nothing that changes the ranking is possible any more.',
     action: 'Do not retry; read the published result.',
   },
+  no_reviewers: {
+    when: 'Assigning reviewers automatically needs reviewers, and no one has joined this event as a reviewer yet (invitations not yet accepted do not count).',
+    action:
+      'Invite reviewers first (POST /api/v1/events/{id}/reviewers with {"email": …}); once they have accepted (GET /api/v1/events/{id}/reviewers lists them), assign again.',
+  },
   invitation_used: {
     when: 'The invitation has already been accepted.',
     action: 'Use the API key you received when accepting; ask the organizer for a new invitation if it is lost.',
@@ -266,8 +276,9 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action: 'Use the ids the API gave you; they are far shorter.',
   },
   unscored_projects: {
-    when: 'Some projects have no score yet, so the ranking cannot be published.',
-    action: 'Wait for the reviews to finish (see the leaderboard), then publish again.',
+    when: 'Some judged projects have no score at all yet (no succeeded AI review, no human review), so publishing would rank them last with 0. `detail` says why for this event: AI reviews still running or failed, or (an event without models) no human review.',
+    action:
+      'With models: wait for the AI reviews (GET /api/v1/events/{id}/reviews), re-run failed ones (POST /api/v1/events/{id}/reviews/rerun). Without models only human reviewers score: invite reviewers (POST /api/v1/events/{id}/reviewers) and have them review, or add a model before judging. Or publish anyway with {"force": true}.',
   },
   unfinished_judging: {
     when: 'Human judging is unfinished: projects have fewer human reviews than reviewers assigned (or, when every reviewer reviews every project, some project has no human review at all).',

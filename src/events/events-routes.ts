@@ -16,6 +16,7 @@ import {
   RegistrationFormSchema,
 } from './events-schemas.js';
 import type { EventInput, EventsService } from './events-service.js';
+import { eventNotes } from './event-notes.js';
 import { effectiveStatus } from './status.js';
 import { validationError } from '../core/errors.js';
 
@@ -49,9 +50,15 @@ export interface EventsRoutesDeps {
 export function eventsRoutes(ctx: EventsRoutesDeps) {
   const { events, clock, config } = ctx;
 
-  async function fullEvent(e: EventRecord, showOrganizers: boolean) {
+  async function fullEvent(e: EventRecord, showOrganizers: boolean, o: { dimensionsDefaulted?: boolean } = {}) {
     const out = eventForApi(e, clock.now(), config.publicUrl);
-    return showOrganizers ? { ...out, feedback_released: e.feedback_released, co_organizers: await events.coOrganizers(e) } : out;
+    if (!showOrganizers) return out;
+    return {
+      ...out,
+      feedback_released: e.feedback_released,
+      co_organizers: await events.coOrganizers(e),
+      notes: eventNotes(e, { ai: config.ai, ...o }),
+    };
   }
 
   /**
@@ -158,13 +165,13 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
           tags: ['organizer'],
           summary: 'Create an event (status "draft" to keep it unpublished)',
           body: CreateEventBody,
-          response: { 201: EventSchema, ...problems('forbidden') },
+          response: { 201: EventSchema, ...problems('forbidden', 'model_not_configured') },
         },
       },
       async (request, reply) => {
         const event = await events.create(principalOf(request), request.body);
         reply.status(201).header('Location', `${config.publicUrl}/api/v1/events/${event.id}`);
-        return fullEvent(event, true);
+        return fullEvent(event, true, { dimensionsDefaulted: request.body.dimensions === undefined });
       },
     );
 
@@ -177,7 +184,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
           summary: 'Change an event; `status` moves it forward (publish, close registration, judge, cancel)',
           params: EventIdParams,
           body: PatchEventBody,
-          response: { 200: EventSchema, ...problems('forbidden', 'event_not_found', 'invalid_transition', 'event_locked') },
+          response: { 200: EventSchema, ...problems('forbidden', 'event_not_found', 'invalid_transition', 'event_locked', 'model_not_configured') },
         },
       },
       async (request) => fullEvent(await events.update(principalOf(request), request.params.id, request.body as EventInput), true),
@@ -199,7 +206,7 @@ export function agentCreateRoute(ctx: EventsRoutesDeps) {
           body: CreateEventBody,
           response: {
             201: Type.Object({ success: Type.Literal(true), data: EventSchema }),
-            ...problems('forbidden'),
+            ...problems('forbidden', 'model_not_configured'),
           },
         },
       },

@@ -93,6 +93,12 @@ export const EventSchema = Type.Object({
   co_organizers: Type.Optional(
     Type.Array(Type.String(), { description: 'The e-mail addresses named as co-organizers (whether or not they have accounts); only shown to the organizers' }),
   ),
+  notes: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'Only shown to the organizers: what to know about how the event will be judged (no AI models: only human reviewers score; a model this server cannot run; the default "overall" dimension). Empty when nothing needs saying',
+    }),
+  ),
   created_at: Type.String(),
   updated_at: Type.String(),
 });

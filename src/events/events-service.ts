@@ -1,3 +1,5 @@
+import { configHint, configuredProviders, splitModelId, unconfiguredModels } from '../core/ai-models.js';
+import type { AiConfig } from '../core/config.js';
 import type { Principal } from '../core/principal.js';
 import { actorOf, fieldChanges, recordAudit } from '../core/audit.js';
 import type { Clock } from '../core/clock.js';
@@ -46,8 +48,34 @@ export interface EventPage {
   nextCursor: string | null;
 }
 
-export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock; catalog: EventCatalog }) {
-  const { db, clock, catalog } = deps;
+export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dialect']; clock: Clock; catalog: EventCatalog; ai: AiConfig }) {
+  const { db, clock, catalog, ai } = deps;
+
+  /**
+   * An event may name only models this server can run (their provider configured): any other would
+   * fail every review once judging starts. 422 model_not_configured names both lists. Checked for
+   * the models a request names (an edit that leaves `models` alone is not refused for them).
+   */
+  function requireConfiguredModels(models: string[] | undefined): void {
+    if (!models || ai.acceptUnconfiguredModels) return;
+    const missing = unconfiguredModels(ai, models);
+    if (missing.length === 0) return;
+    const providers = configuredProviders(ai);
+    const can = providers.length
+      ? `This server can run models of: ${providers.map((p) => p.model_pattern).join(', ')}.`
+      : 'This server has no AI provider configured: leave `models` empty, and human reviewers score the projects.';
+    throw new AppError(
+      'model_not_configured',
+      `This server cannot run ${missing.map((m) => `"${m}" (${configHint(splitModelId(m).provider)})`).join(', ')}. ${can} GET /api/v1/models lists them.`,
+      {
+        errors: missing.map((m) => ({
+          field: `models.${models.indexOf(m)}`,
+          message: `provider "${splitModelId(m).provider}" is not configured on this server`,
+        })),
+        extra: { unconfigured: missing, configured_providers: providers.map((p) => p.name) },
+      },
+    );
+  }
   /** Told after an organizer moved an event's status (AI reviews start at once on judging). */
   const statusListeners: Array<(event: EventRecord) => Promise<void>> = [];
   const onStatusChange = (listener: (event: EventRecord) => Promise<void>) => void statusListeners.push(listener);
@@ -126,6 +154,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     if (status === 'open') errors.push(...publicationDeadlineErrors(config, 'open', clock.now()));
     const coEmails = coOrganizerEmails(input.co_organizers, errors);
     if (errors.length) throw validationError(errors);
+    requireConfiguredModels(input.models);
     const now = iso(clock.now());
     const id = newId('evt');
     await db.transaction().execute(async (tx) => {
@@ -191,6 +220,7 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
     }
     const coEmails = coOrganizerEmails(input.co_organizers, errors);
     if (errors.length) throw validationError(errors);
+    requireConfiguredModels(input.models);
 
     const stamp = iso(now);
     await db.transaction().execute(async (tx) => {

@@ -351,11 +351,18 @@ export function createResultsService(deps: {
         if (!opts.force) {
           const missing = await unscored(tx, event.id, UNSCORED_SAMPLE);
           if (missing.count > 0) {
+            // What to do depends on who scores: without models only human reviewers can.
+            const next =
+              event.models.length === 0
+                ? 'The event has no AI models, so only human reviewers score: invite reviewers (POST /api/v1/events/{id}/reviewers) and have them review these projects ' +
+                  '(GET /api/v1/events/{id}/reviewers shows who has), or publish anyway with {"force": true}.'
+                : 'Wait for the AI reviews still running and re-run failed ones (GET /api/v1/events/{id}/reviews?status=failed says why; POST /api/v1/events/{id}/reviews/rerun), ' +
+                  'or publish anyway with {"force": true}.';
             throw new AppError(
               'unscored_projects',
               `${missing.count} judged project(s) have no score at all (no succeeded review): publishing now would rank them last with score 0. ` +
-                'Check the reviews (failed ones can be re-run), or publish anyway with {"force": true}.',
-              { extra: { unscored_count: missing.count, project_ids: missing.projectIds } },
+                next.replaceAll('{id}', event.id),
+              { extra: { unscored_count: missing.count, project_ids: missing.projectIds, ai_models: event.models.length } },
             );
           }
           const judging = deps.judgingProgress ? await deps.judgingProgress(tx, event.id) : null;

@@ -40,10 +40,10 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
         schema: {
           tags: ['organizer'],
           summary:
-            'Switch to assigned reviewing and assign per_project reviewers to every project, evenly, conflicts respected (assignments without a review are redone; reviewed ones stay). Until results are published',
+            'Switch to assigned reviewing and assign per_project reviewers to every project, evenly, conflicts respected (assignments without a review are redone; reviewed ones stay). Needs at least one reviewer who accepted (409 no_reviewers). Until results are published',
           params: EventIdParams,
           body: AutoAssignBody,
-          response: { 200: AssignmentSummary, ...problems('forbidden', 'event_not_found', 'event_locked', 'results_already_published') },
+          response: { 200: AssignmentSummary, ...problems('forbidden', 'event_not_found', 'event_locked', 'results_already_published', 'no_reviewers') },
         },
       },
       async (request) =>

@@ -177,6 +177,13 @@ export function createAssignmentsService(deps: { db: Db; clock: Clock; events: E
       await repo.lockEvent(tx, event.id);
       // Checked under the lock: a publication that got there first wins.
       await requireUnpublishedIn(tx, event.id);
+      // Nobody to assign: saying "assigned" would leave every project without a reviewer.
+      if ((await repo.reviewersOf(tx, event.id)).length === 0) {
+        throw new AppError(
+          'no_reviewers',
+          `No one has joined this event as a reviewer yet, so there is nobody to assign. Invite reviewers first (POST /api/v1/events/${event.id}/reviewers with {"email": …}); once they have accepted (GET /api/v1/events/${event.id}/reviewers), assign again.`,
+        );
+      }
       await repo.writeReviewSettings(tx, event.id, {
         mode: 'assigned',
         perProject: input.perProject,

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { principalOf, type App } from '../core/http/app-types.js';
 import type { ReviewersService } from './reviewers-service.js';
 import type { AccountsService } from '../accounts/accounts-service.js';
@@ -24,6 +24,7 @@ import {
   RemindAllResponse,
   ReminderSchema,
   ReviewBody,
+  ReviewerFlagSchema,
   ReviewersResponse,
   ReviewSchema,
   TokenParams,
@@ -37,6 +38,8 @@ export interface ReviewersRoutesDeps {
   accounts: AccountsService;
   clock: Clock;
   config: Config;
+  /** The flags of the projects in a reviewer's queue (kept by the AI reviews' screening and build-window checks). */
+  reviews: { reviewerFlags(eventId: string, projectIds: readonly string[]): Promise<Map<string, Array<Static<typeof ReviewerFlagSchema>>>> };
 }
 
 /**
@@ -204,7 +207,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
         schema: {
           tags: ['reviewer'],
           summary:
-            "Accept: sign in the invited address's account (or create it), become a reviewer, get a review-scoped API key (shown once) unless you already hold one",
+            "Accept: sign in the invited address's account (its API key, its web session, or its password; without an account the password creates it), become a reviewer, get a review-scoped API key (shown once) unless you already hold one",
           params: TokenParams,
           body: AcceptBody,
           response: {
@@ -229,7 +232,8 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
         const body = request.body;
         const session = request.principal?.via === 'session' ? request.principal : null;
         const result = await reviewers.accept(request.params.token, {
-          session,
+          // An API key of the invited address signs in like its web session (no password).
+          session: request.principal ?? null,
           ip: request.ip,
           ...(body.password !== undefined ? { password: body.password } : {}),
           ...(body.email !== undefined ? { email: body.email } : {}),
@@ -253,7 +257,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
         schema: {
           tags: ['reviewer'],
           summary:
-            'The projects to review, each with the caller\'s own review, and the event\'s dimensions; `projects` is one page (cursor pagination, Link rel="next")',
+            'The projects to review, each with the caller\'s own review and its flags (screening, build window), and the event\'s dimensions; `projects` is one page (cursor pagination, Link rel="next")',
           params: EventIdParams,
           querystring: PageQuery,
           response: { 200: AssignmentsResponse, ...problems('forbidden', 'event_not_found', 'not_judging', 'event_locked', 'results_already_published') },
@@ -266,6 +270,10 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
           ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
         });
         setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(a.event.id)}/review-assignments`, q, a.nextCursor);
+        const flags = await ctx.reviews.reviewerFlags(
+          a.event.id,
+          a.projects.map((p) => p.id),
+        );
         return {
           event: { id: a.event.id, name: a.event.name, status: a.status },
           reviewing_open: a.reviewingOpen,
@@ -299,6 +307,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
                   updated_at: p.review_updated_at!,
                 }
               : null,
+            flags: flags.get(p.id) ?? [],
           })),
         };
       },

@@ -81,7 +81,7 @@ export const AcceptBody = Type.Object(
         minLength: 1,
         maxLength: 1000,
         description:
-          "The existing account's password, or the new account's (at least 8 characters). Not needed when signed in (web session) as the invited address",
+          "The existing account's password, or the new account's (at least 8 characters). Not needed with an API key of the invited address (Authorization: Bearer) or its web session",
       }),
     ),
     start_session: Type.Optional(Type.Boolean({ description: 'Web app: also sign in (sets the session cookie) and answer csrf_token' })),
@@ -156,6 +156,23 @@ export const ReviewSchema = Type.Object({
   updated_at: Type.String(),
 });
 
+/** A flag of a project as its reviewers see it (the organizers' review page has the same, with their note). */
+export const ReviewerFlagSchema = Type.Object({
+  id: Type.String(),
+  kind: Type.String({
+    description:
+      'prompt_injection: a passage of the submission addressed to the evaluator (the AI models did not see it); build_window: a finding of the build-window checks of the GitHub repository',
+  }),
+  source: Type.String({
+    description:
+      'prompt_injection: where (project.name, project.description, repository.readme); build_window: the check (repo_created_before_start, first_commit_before_start, giant_commit, fork, duplicate_repository)',
+  }),
+  evidence: Type.String({ description: 'the passage as submitted (up to 300 characters), or a sentence with the dates, numbers, parent or other project' }),
+  detail: Nullable(Type.String({ description: 'what found it (a screening pattern id, or classifier:<provider/model>), or the same facts as JSON' })),
+  status: Type.Union([Type.Literal('open'), Type.Literal('checked')], { description: 'checked: an organizer has looked at it' }),
+  created_at: Type.String(),
+});
+
 export const AssignmentSchema = Type.Object({
   project_id: Type.String(),
   project_name: Type.String(),
@@ -171,6 +188,9 @@ export const AssignmentSchema = Type.Object({
   submitted_at: Type.String(),
   updated_at: Type.String(),
   my_review: Nullable(ReviewSchema),
+  flags: Type.Array(ReviewerFlagSchema, {
+    description: 'what screening and the build-window checks found in this project, oldest first: weigh it when you score (empty: nothing found)',
+  }),
 });
 
 export const AssignmentsResponse = Type.Object({

@@ -36,7 +36,7 @@ export interface AcceptInput {
   email?: string;
   /** Needed unless `session` is the invited address's own web session. */
   password?: string;
-  /** The caller's web session, if any: signed in as the invited address, no password is needed. */
+  /** The caller's web session or API key, if any: signed in as the invited address, no password is needed. */
   session?: Principal | null;
   name?: string;
   /** Revoke the reviewer's working review keys and issue a new one (a lost key). */
@@ -376,14 +376,20 @@ export function createReviewersService(deps: {
 
     let user = await findUserByEmail(db, inv.email);
     let accountCreated = false;
-    const session = input.session?.via === 'session' ? input.session : null;
+    // A web session or an API key (full or review-scoped) of the invited address signs in without a password.
+    const session = input.session ?? null;
     if (session) {
       if (session.email !== inv.email) {
-        throw new AppError('forbidden', `This invitation is for ${inv.email}; you are signed in as ${session.email}. Sign out and sign in as ${inv.email}.`);
+        throw new AppError(
+          'forbidden',
+          session.via === 'session'
+            ? `This invitation is for ${inv.email}; you are signed in as ${session.email}. Sign out and sign in as ${inv.email}.`
+            : `This invitation is for ${inv.email}; the API key sent is ${session.email}'s. Send a key of ${inv.email}, or no key and the password of ${inv.email}.`,
+        );
       }
       if (!user) throw new Error('a session without its account');
     } else if (input.password === undefined) {
-      throw validationError([{ field: 'password', message: 'is required (or sign in as the invited address)' }]);
+      throw validationError([{ field: 'password', message: 'is required (or send an API key of the invited address, or sign in as it)' }]);
     } else if (user) {
       if (!(await deps.lockout.check(inv.email, input.password, input.ip, 'password attempts'))) {
         throw new AppError('unauthorized', `Wrong password for the existing account ${inv.email}.`);

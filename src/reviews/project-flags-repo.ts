@@ -63,6 +63,21 @@ export function flagsOf(db: Executor, eventId: string, projectId: string) {
     .execute();
 }
 
+/** The flags of several projects of an event, oldest first per project (as flagsOf), in one query. */
+export function flagsOfProjects(db: Executor, eventId: string, projectIds: readonly string[]) {
+  if (projectIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('project_flags')
+    .select(['id', 'project_id', 'kind', 'source', 'evidence', 'detail', 'status', 'created_at'])
+    .where('event_id', '=', eventId)
+    .where('project_id', 'in', [...projectIds])
+    .orderBy('project_id')
+    .orderBy('created_at')
+    .orderBy('source')
+    .orderBy('id')
+    .execute();
+}
+
 /** Marks a flag of the project checked or open again; undefined when the project has no such flag. */
 export async function setFlagStatus(
   db: Executor,

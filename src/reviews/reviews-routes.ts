@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { principalOf, type App } from '../core/http/app-types.js';
 import type { ReviewsService } from './reviews-service.js';
+import { configuredProviders } from '../core/ai-models.js';
 import type { Config } from '../core/config.js';
 import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
@@ -11,6 +12,7 @@ import {
   ProjectFlagSchema,
   EventProjectReviewsParams,
   ListReviewsQuery,
+  ModelsResponse,
   ProjectReviewsResponse,
   RerunBodyOrNone,
   RerunResponse,
@@ -28,6 +30,28 @@ export interface ReviewsRoutesDeps {
 export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
   const { reviews, config } = ctx;
   return async function plugin(app: App) {
+    app.get(
+      '/models',
+      {
+        schema: {
+          tags: ['organizer'],
+          summary:
+            "What AI models this server can run (an event's `models`): its configured providers; an event naming another is refused (422 model_not_configured)",
+          response: { 200: ModelsResponse },
+        },
+      },
+      async () => {
+        const providers = configuredProviders(config.ai);
+        return {
+          providers,
+          accepts_unconfigured_models: config.ai.acceptUnconfiguredModels,
+          note: providers.length
+            ? `Name models as <provider>/<model>, e.g. ${providers[0]!.example}: any model the provider serves (this server does not list them). Without models only human reviewers score.`
+            : 'No AI provider is configured: create events without models (only human reviewers score), or ask the operator to configure one.',
+        };
+      },
+    );
+
     app.get(
       '/events/:id/reviews',
       {

@@ -187,3 +187,20 @@ export const ProjectReviewsResponse = Type.Object({
     description: 'what screening and the build-window checks found, oldest first; an organizer marks each checked',
   }),
 });
+
+export const ModelsResponse = Type.Object({
+  providers: Type.Array(
+    Type.Object({
+      name: Type.String({ description: 'the provider part of a model id (`openai` in openai/gpt-4o-mini)' }),
+      kind: Type.Union([Type.Literal('openai-compatible'), Type.Literal('anthropic')], { description: 'the wire protocol the server speaks to it' }),
+      model_pattern: Type.String({ description: 'how an event names one of its models: <provider>/<model>' }),
+      example: Type.String({ description: 'an example model id (any model the provider serves works)' }),
+    }),
+    { description: 'the providers this server is configured for, by name; empty: no AI reviews (only human reviewers score)' },
+  ),
+  accepts_unconfigured_models: Type.Boolean({
+    description:
+      'true when the operator let events name models of other providers (AI_ACCEPT_UNCONFIGURED_MODELS); false: they are refused with 422 model_not_configured',
+  }),
+  note: Type.String(),
+});

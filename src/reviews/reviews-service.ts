@@ -14,7 +14,7 @@ import { createBuildWindowJob, withDuplicateViews } from './build-window-job.js'
 import { createGithubContextFetcher } from './github-context.js';
 import { createProviderRegistry, notConfiguredReason, splitModelId } from './providers/index.js';
 import { createReviewWorker, type ReviewLog } from './review-worker.js';
-import { flagsOf, setFlagStatus } from './project-flags-repo.js';
+import { flagsOf, flagsOfProjects, setFlagStatus } from './project-flags-repo.js';
 import * as repo from './reviews-repo.js';
 
 export interface ReviewsServiceDeps {
@@ -344,6 +344,18 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     };
   }
 
+  /**
+   * The flags of projects as their reviewers see them: what screening and the build-window checks
+   * found, and whether an organizer has checked it, without the organizer's note or name. The
+   * caller has made sure the reader reviews these projects.
+   */
+  async function reviewerFlags(eventId: string, projectIds: readonly string[]) {
+    const byProject = new Map<string, Array<Omit<Awaited<ReturnType<typeof flagsOfProjects>>[number], 'project_id'>>>();
+    for (const { project_id, ...f } of await flagsOfProjects(db, eventId, projectIds)) byProject.set(project_id, [...(byProject.get(project_id) ?? []), f]);
+    for (const [projectId, flags] of byProject) byProject.set(projectId, await withDuplicateViews(db, eventId, projectId, flags));
+    return byProject;
+  }
+
   /** One pass of the build-window checks now (their loop runs one every PASS_INTERVAL_MS): how many projects it checked or set to wait for GitHub (not counting one that met a rate limit). */
   async function checkBuildWindows(): Promise<number> {
     await buildWindow.idle();
@@ -363,6 +375,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     rerun,
     projectReviews,
     setFlag,
+    reviewerFlags,
     workerId: worker.owner,
   };
 }

@@ -62,10 +62,11 @@ function fieldSections(markdown: string): Array<{ part: 'Body' | 'Query'; method
 
 describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
   let t: TestApp;
-  /** skill.md (the participant's), skill-organizer.md, skill-reference.md, and all three together. */
+  /** skill.md (the participant's), skill-organizer.md, skill-reference.md, skill-reviewer.md, and all four together. */
   let skill: string;
   let organizer: string;
   let reference: string;
+  let reviewer: string;
   let docs: string;
   const site = PUBLIC_URL;
 
@@ -76,7 +77,8 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     skill = (await t.api('GET', '/skill.md')).text;
     organizer = (await t.api('GET', '/skill-organizer.md')).text;
     reference = (await t.api('GET', '/skill-reference.md')).text;
-    docs = [skill, organizer, reference].join('\n');
+    reviewer = (await t.api('GET', '/skill-reviewer.md')).text;
+    docs = [skill, organizer, reference, reviewer].join('\n');
   });
   afterAll(async () => t?.close());
 
@@ -140,12 +142,13 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(skill).toContain(`my-registration?wait=45"`);
       expect(skill).toContain('at most 50 KB');
       expect(reference).toContain(`"url": "${site}/api/v1/mcp"`);
-      for (const part of [organizer, reference]) expect(urlsIn(part).filter((u) => u !== site && !u.startsWith(`${site}/`) && !githubShape(u))).toEqual([]);
+      for (const part of [organizer, reference, reviewer])
+        expect(urlsIn(part).filter((u) => u !== site && !u.startsWith(`${site}/`) && !githubShape(u))).toEqual([]);
     });
 
     it(`stays lean (under ${SKILL_MD_MAX_BYTES} bytes) and links each other agent file, which is served as Markdown`, async () => {
       expect(Buffer.byteLength(skill)).toBeLessThan(SKILL_MD_MAX_BYTES);
-      expect(SKILL_FILES.map(([file]) => file)).toEqual(['skill-organizer.md', 'skill-reference.md']);
+      expect(SKILL_FILES.map(([file]) => file)).toEqual(['skill-organizer.md', 'skill-reference.md', 'skill-reviewer.md']);
       for (const [file, what] of SKILL_FILES) {
         expect(skill).toContain(`- \`${site}/api/v1/${file}\`: ${what}`);
         const res = await t.api('GET', `/${file}`);
@@ -201,6 +204,8 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'Body POST /api/v1/events',
         'Body POST /api/v1/events/:p/registrations/:p/reject',
         'Query GET /api/v1/events/:p/registrations',
+        'Body POST /api/v1/invitations/:p/accept',
+        'Body PUT /api/v1/events/:p/projects/:p/review',
       ]);
       const checks: Array<[string, string, 'Body' | 'Query', string]> = [];
       for (const s of sections) for (const f of s.fields) checks.push([s.method, routePattern(s.url, site), s.part, f]);
@@ -247,6 +252,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       const byFile = {
         participant: rows(table),
         organizer: rows(organizer),
+        reviewer: rows(reviewer),
         team: rows(section(reference, '', '## Webhooks')),
         webhook: rows(section(reference, '## Webhooks', '## Gallery')),
         showcase: rows(section(reference, '## Gallery', '## Shell scripts')),
@@ -260,6 +266,15 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         expect({ code, holders }).toEqual({ code, holders: group === 'none' ? [] : [group] });
       }
       expect(byFile.organizer).toEqual(expect.arrayContaining(['invalid_transition', 'not_judging', 'unscored_projects', 'event_locked']));
+      expect(byFile.organizer).toEqual(expect.arrayContaining(['model_not_configured', 'no_reviewers']));
+      expect(byFile.reviewer).toEqual([
+        'invitation_not_found',
+        'invitation_used',
+        'invitation_expired',
+        'invitation_closed',
+        'project_not_assigned',
+        'conflict_of_interest',
+      ]);
       expect(byFile.webhook).toEqual(['webhook_not_found', 'webhook_delivery_not_found', 'webhook_url_refused']);
       expect(byFile.showcase).toEqual([
         'bundle_not_available',
@@ -524,6 +539,69 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
     }
   });
 
+  describe("the reviewer's and the organizer's judging", () => {
+    it("skill-reviewer.md holds a reviewer's whole job: every step's route and its MCP tool", () => {
+      const routes = [...new Set(mentionsIn(reviewer, site).map((m) => `${m.method} ${routePattern(m.url, site)}`))].sort();
+      expect(routes).toEqual(
+        [
+          'GET /api/v1/invitations/:p',
+          'POST /api/v1/invitations/:p/accept',
+          'GET /api/v1/me/review-events',
+          'GET /api/v1/events/:p/review-assignments',
+          'PUT /api/v1/events/:p/projects/:p/review',
+          'GET /api/v1/events/:p/projects/:p/review',
+          'POST /api/v1/events/:p/projects/:p/conflict',
+        ].sort(),
+      );
+      // Accepting with a key: the curl example sends the key and no password.
+      const withKey = mentionsIn(reviewer, site).find((m) => m.url.endsWith('/accept') && m.body === '{}');
+      expect(withKey).toBeDefined();
+      for (const tool of ['accept_review_invitation', 'get_review_queue', 'get_my_review', 'save_review', 'declare_conflict'])
+        expect(reviewer).toContain(`\`${tool}\``);
+      // The flags, what each kind means, and the queue's shape with them.
+      for (const text of ['`flags`', 'prompt_injection', 'build_window', 'repo_created_before_start', '"flags": [']) expect(reviewer).toContain(text);
+      expect(reviewer).toContain(`${site}/api/v1/skill.md`);
+    });
+
+    it('skill-organizer.md covers reviewers, assignments and the configured models, with their routes and tools', () => {
+      const routes = new Set(mentionsIn(organizer, site).map((m) => `${m.method} ${routePattern(m.url, site)}`));
+      for (const route of [
+        'GET /api/v1/models',
+        'POST /api/v1/events/:p/reviewers',
+        'GET /api/v1/events/:p/reviewers',
+        'DELETE /api/v1/events/:p/reviewers/:p',
+        'DELETE /api/v1/events/:p/reviewer-invitations/:p',
+        'POST /api/v1/events/:p/reviewers/:p/remind',
+        'POST /api/v1/events/:p/reviewer-reminders',
+        'POST /api/v1/events/:p/assignments/auto',
+        'GET /api/v1/events/:p/assignments',
+        'GET /api/v1/events/:p/assignments/summary',
+        'PATCH /api/v1/events/:p/assignments',
+        'POST /api/v1/events/:p/reviewers/:p/conflicts/:p',
+        'POST /api/v1/events/:p/reviews/rerun',
+      ])
+        expect([...routes]).toContain(route);
+      for (const text of ['`422 model_not_configured`', '`409 no_reviewers`', '`409 unscored_projects`', '`notes`', 'skill-reviewer.md'])
+        expect(organizer).toContain(text);
+      for (const tool of [
+        'invite_reviewer',
+        'list_reviewers',
+        'remove_reviewer',
+        'revoke_reviewer_invitation',
+        'remind_reviewer',
+        'remind_reviewers',
+        'auto_assign_reviewers',
+        'list_assignments',
+        'set_assignment',
+        'set_assignment_mode',
+        'add_reviewer_conflict',
+        'remove_reviewer_conflict',
+        'get_assignment_summary',
+      ])
+        expect(organizer).toContain(`\`${tool}\``);
+    });
+  });
+
   describe('llms.txt and the agent card', () => {
     it('llms.txt follows llmstxt.org (H1, summary, link sections) and links skill.md, OpenAPI, docs, MCP and the scripts', async () => {
       const res = await t.request('GET', '/llms.txt');
@@ -541,6 +619,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
           `${site}/api/v1/skill.md`,
           `${site}/api/v1/skill-organizer.md`,
           `${site}/api/v1/skill-reference.md`,
+          `${site}/api/v1/skill-reviewer.md`,
           `${site}/api/v1/openapi.json`,
           `${site}/docs`,
           `${site}/api/v1/mcp`,
@@ -577,7 +656,11 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(res.text).not.toMatch(/HTTP\+JSON|JSONRPC|GRPC/);
       expect(t.app.hasRoute({ method: 'POST', url: '/api/v1/mcp' })).toBe(true);
       expect(card.links.openapi).toBe(`${site}/api/v1/openapi.json`);
-      expect(card.links).toMatchObject({ skillOrganizer: `${site}/api/v1/skill-organizer.md`, skillReference: `${site}/api/v1/skill-reference.md` });
+      expect(card.links).toMatchObject({
+        skillOrganizer: `${site}/api/v1/skill-organizer.md`,
+        skillReference: `${site}/api/v1/skill-reference.md`,
+        skillReviewer: `${site}/api/v1/skill-reviewer.md`,
+      });
       expect(card.skills.length).toBeGreaterThan(3);
       for (const s of card.skills)
         expect(s).toMatchObject({ id: expect.any(String), name: expect.any(String), description: expect.any(String), tags: expect.any(Array) });
@@ -590,6 +673,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         '/api/v1/skill.md',
         '/api/v1/skill-organizer.md',
         '/api/v1/skill-reference.md',
+        '/api/v1/skill-reviewer.md',
         '/llms.txt',
         '/.well-known/agent-card.json',
         '/.well-known/agent.json',
@@ -605,6 +689,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       ['/api/v1/skill.md', 'text/markdown; charset=utf-8'],
       ['/api/v1/skill-organizer.md', 'text/markdown; charset=utf-8'],
       ['/api/v1/skill-reference.md', 'text/markdown; charset=utf-8'],
+      ['/api/v1/skill-reviewer.md', 'text/markdown; charset=utf-8'],
       ['/llms.txt', 'text/plain; charset=utf-8'],
       ['/.well-known/agent-card.json', 'application/json; charset=utf-8'],
       ['/.well-known/agent.json', 'application/json; charset=utf-8'],

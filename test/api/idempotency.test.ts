@@ -451,7 +451,13 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     {
       route: 'POST /api/v1/events/:id/assignments/auto',
       status: 200,
-      prepare: async () => ({ path: `/api/v1/events/${await createEvent(t, org.key)}/assignments/auto`, body: { per_project: 2 }, key: org.key }),
+      prepare: async () => {
+        // Assigning needs a reviewer (none: 409 no_reviewers).
+        const eventId = await createEvent(t, org.key);
+        const reviewer = await t.user();
+        await t.ctx.db.insertInto('event_reviewers').values({ event_id: eventId, user_id: reviewer.id, created_at: t.clock.now().toISOString() }).execute();
+        return { path: `/api/v1/events/${eventId}/assignments/auto`, body: { per_project: 2 }, key: org.key };
+      },
     },
     ...(['one', 'all'] as const).map((who) => ({
       route: who === 'one' ? 'POST /api/v1/events/:id/reviewers/:userId/remind' : 'POST /api/v1/events/:id/reviewer-reminders',

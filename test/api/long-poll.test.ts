@@ -119,6 +119,8 @@ async function countedApp(dialect: Dialect, env: Record<string, string>) {
     // land in the counted window whenever a slow machine stretches it past their poll interval.
     REVIEW_WORKERS: 'false',
     WEBHOOKS_WORKERS: 'false',
+    // As in the harness: the events name a model no provider is configured for.
+    AI_ACCEPT_UNCONFIGURED_MODELS: 'true',
     MAIL_WORKERS: 'false',
     ...env,
   });

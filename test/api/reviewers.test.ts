@@ -472,6 +472,8 @@ describe.each(DIALECTS)('invitations without SMTP: the outbox (%s)', (dialect) =
       OUTBOX_DIR: outbox,
       RATE_LIMIT_ENABLED: 'false',
       REVIEW_WORKERS: 'false',
+      // As in the harness: the event names a model no provider is configured for.
+      AI_ACCEPT_UNCONFIGURED_MODELS: 'true',
     });
     database = openDatabase(testDb.config);
     await migrateToLatest(database.db);

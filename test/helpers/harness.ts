@@ -89,6 +89,10 @@ export async function startTestApp(
     // Nothing reaches the internet: without a fake GitHub (GITHUB_API_URL in `env`), the review
     // context and the build-window checks (the review loop runs them) meet a closed local port.
     GITHUB_API_URL: 'http://127.0.0.1:9',
+    // Most suites create events naming models (eventBody: openai/gpt-4o-mini) without configuring
+    // their provider: accepted here, their reviews fail as "not configured". Tests of the refusal
+    // (422 model_not_configured) set 'false'.
+    AI_ACCEPT_UNCONFIGURED_MODELS: 'true',
     ...opts.env,
   });
   if (opts.databaseLimits) {

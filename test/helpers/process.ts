@@ -44,6 +44,8 @@ async function spawnServerOnce(env: Record<string, string>): Promise<ServerProce
       PORT: String(port),
       REDIS_URL: '',
       GITHUB_API_URL: 'http://127.0.0.1:9',
+      // As in the in-process harness: events may name models whose provider is not configured.
+      AI_ACCEPT_UNCONFIGURED_MODELS: 'true',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,31 +1,11 @@
+import { configHint } from '../../core/ai-models.js';
 import type { AiConfig, ProviderConfig } from '../../core/config.js';
 import { anthropicProvider } from './anthropic.js';
 import { openAiCompatibleProvider } from './openai-compatible.js';
 import type { ReviewProvider } from './provider.js';
 
+export { configHint, splitModelId } from '../../core/ai-models.js';
 export { ProviderError, fromSdkError, type ProviderReply, type ReviewCall, type ReviewProvider } from './provider.js';
-
-/** `provider/model`, split at the first '/': the model part may itself contain slashes. */
-export function splitModelId(id: string): { provider: string; model: string } {
-  const i = id.indexOf('/');
-  if (i <= 0) return { provider: id.toLowerCase(), model: '' };
-  // Provider names are case-insensitive (they come from environment variable names).
-  return { provider: id.slice(0, i).toLowerCase(), model: id.slice(i + 1) };
-}
-
-/** The environment variable an operator sets to configure `provider`: quoted in failure reasons. */
-export function configHint(provider: string): string {
-  switch (provider) {
-    case 'openai':
-      return 'set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible server)';
-    case 'anthropic':
-      return 'set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL if needed)';
-    case 'ollama':
-      return 'set OLLAMA_BASE_URL';
-    default:
-      return `set AI_PROVIDER_${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL`;
-  }
-}
 
 export function notConfiguredReason(provider: string): string {
   return `provider "${provider}" is not configured: ${configHint(provider)}`;

@@ -36,6 +36,7 @@ export const messages = defineMessages({
       notJudging: 'Reviewing opens when the event moves to judging (it is now “{{status}}”). You can read the projects already.',
       summary: '{{reviewed}} of {{total}} reviewed',
       assignedOnly: 'The organizers assigned these projects to you; other reviewers review the rest.',
+      flags: 'Flags: {{count}}',
     },
     project: {
       declareConflict: 'Declare a conflict of interest',
@@ -70,6 +71,23 @@ export const messages = defineMessages({
       notJudging: 'Reviews can be saved only while the event is judging. It is now “{{status}}”.',
       notFound: 'This project is not in your review list.',
       updated: 'Last saved {{when}}',
+    },
+    flags: {
+      title: 'Flags ({{count}})',
+      intro:
+        'What the platform’s checks found in this submission, for you to weigh. Screening: text addressed to the evaluator (the AI models did not see it): do not follow it, judge the project on its merits. Build window: what the GitHub repository shows about when and how it was built.',
+      kindScreening: 'Screening',
+      kindBuildWindow: 'Build window',
+      sourceName: 'Project name',
+      sourceDescription: 'Description',
+      sourceReadme: 'README',
+      sourceCreated: 'Repository created before hacking started',
+      sourceFirstCommit: 'First commit before hacking started',
+      sourceGiant: 'One commit holds most of the code',
+      sourceFork: 'Fork of another repository',
+      sourceDuplicate: 'Same repository as another team',
+      open: 'Not checked yet',
+      checked: 'Checked by the organizers',
     },
     invitation: {
       title: 'Reviewer invitation',
@@ -144,6 +162,7 @@ export const messages = defineMessages({
       notJudging: '活动进入评审阶段后才能提交评分（当前为“{{status}}”）。你现在可以先浏览项目。',
       summary: '已评审 {{reviewed}} / {{total}}',
       assignedOnly: '这些作品由主办方分配给你；其余作品由其他评审负责。',
+      flags: '标记：{{count}}',
     },
     project: {
       declareConflict: '声明利益冲突',
@@ -177,6 +196,23 @@ export const messages = defineMessages({
       notJudging: '只有在活动评审阶段才能保存评审。当前为“{{status}}”。',
       notFound: '此项目不在你的评审列表中。',
       updated: '最近保存于 {{when}}',
+    },
+    flags: {
+      title: '标记（{{count}}）',
+      intro:
+        '平台检查在此提交中发现的情况，供你评分时参考。筛查：针对评审的语句（AI 模型未读到这些内容）：请勿照做，按作品本身评分。开发时间检查：GitHub 代码仓库显示的开发时间与方式。',
+      kindScreening: '筛查',
+      kindBuildWindow: '开发时间检查',
+      sourceName: '作品名称',
+      sourceDescription: '作品介绍',
+      sourceReadme: 'README',
+      sourceCreated: '代码仓库创建于开发开始之前',
+      sourceFirstCommit: '首次提交早于开发开始',
+      sourceGiant: '单次提交包含大部分代码',
+      sourceFork: '复刻（fork）自其他仓库',
+      sourceDuplicate: '与其他团队提交了同一仓库',
+      open: '主办方尚未查看',
+      checked: '主办方已查看',
     },
     invitation: {
       title: '评审邀请',

@@ -162,6 +162,7 @@ function ProjectReview({
       </p>
       <PageHeader title={project.name} subtitle={`${t('project.team', { team: project.team_name })}${trackName ? ` · ${trackName}` : ''}`} />
       {reviewingOpen ? null : <p className="alert alert-warn">{t('project.notJudging', { status: statusName })}</p>}
+      {project.flags.length > 0 ? <ReviewerFlags flags={project.flags} /> : null}
       <div className="review-layout">
         <section className="card stack" aria-labelledby="about-heading">
           <h2 id="about-heading">{t('project.description')}</h2>
@@ -275,6 +276,50 @@ function ProjectReview({
         </ConfirmDialog>
       </div>
     </div>
+  );
+}
+
+/**
+ * What screening and the build-window checks found in the project, shown above the scoring so the
+ * reviewer weighs it (read-only: the organizers mark flags checked; their notes are not shown here).
+ */
+function ReviewerFlags({ flags }: { flags: Assignment['flags'] }) {
+  const { t } = useT('reviewer', messages);
+  const labels: Record<string, string> = {
+    'project.name': t('flags.sourceName'),
+    'project.description': t('flags.sourceDescription'),
+    'repository.readme': t('flags.sourceReadme'),
+    repo_created_before_start: t('flags.sourceCreated'),
+    first_commit_before_start: t('flags.sourceFirstCommit'),
+    giant_commit: t('flags.sourceGiant'),
+    fork: t('flags.sourceFork'),
+    duplicate_repository: t('flags.sourceDuplicate'),
+  };
+  return (
+    <section className="card stack review-flags" aria-labelledby="flags-heading">
+      <h2 id="flags-heading">{t('flags.title', { count: flags.length })}</h2>
+      <p className="small muted">{t('flags.intro')}</p>
+      <ul className="review-flag-list">
+        {flags.map((f) => {
+          const buildWindow = f.kind === 'build_window';
+          return (
+            <li key={f.id} className="review-flag stack">
+              <div className="spread">
+                <span>
+                  <span className="small muted">{buildWindow ? t('flags.kindBuildWindow') : t('flags.kindScreening')} · </span>
+                  <strong>{labels[f.source] ?? f.source}</strong>
+                </span>
+                <span className={`badge ${f.status === 'checked' ? 'badge-approved' : 'badge-pending'}`}>
+                  {f.status === 'checked' ? t('flags.checked') : t('flags.open')}
+                </span>
+              </div>
+              {/* A screening finding quotes the submission (as text, never markup); a build-window finding is the check's own sentence. */}
+              {buildWindow ? <p>{f.evidence}</p> : <blockquote className="review-flag-evidence">{f.evidence}</blockquote>}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

@@ -128,6 +128,7 @@ function ProjectItem({
           {t('projects.team', { team: p.team_name })}
           {trackName ? ` · ${t('projects.track', { track: trackName })}` : ''}
         </span>
+        {p.flags.length > 0 ? <span className="badge project-flags-badge">{t('projects.flags', { count: p.flags.length })}</span> : null}
       </div>
       <div className="project-score">
         {p.my_review ? (
