@@ -106,7 +106,9 @@ async function siteKeys(io: VerifyIo, site: string): Promise<PublishedKey[]> {
 }
 
 function describeKey(key: PublishedKey): string {
-  const when = [key.created_at ? `created ${key.created_at}` : null, key.retired_at ? `retired ${key.retired_at}` : key.created_at ? 'current' : null].filter(Boolean);
+  const when = [key.created_at ? `created ${key.created_at}` : null, key.retired_at ? `retired ${key.retired_at}` : key.created_at ? 'current' : null].filter(
+    Boolean,
+  );
   return when.length ? ` (${when.join(', ')})` : '';
 }
 
@@ -218,7 +220,8 @@ async function verify(argv: string[], io: VerifyIo, program: string): Promise<nu
       : `ranking: MISMATCH at entry ${diff.index + 1}:\n  bundle:     ${JSON.stringify(diff.stated)}\n  recomputed: ${JSON.stringify(diff.recomputed)}`,
   );
   out.push(signatureLine(verdict, source));
-  if (verdict.signature.status === 'self_signed' && bundle.signer) out.push(`  (the bundle names ${bundle.signer.keys_url}: pass --site with the site's address to check the key is the site's)`);
+  if (verdict.signature.status === 'self_signed' && bundle.signer)
+    out.push(`  (the bundle names ${bundle.signer.keys_url}: pass --site with the site's address to check the key is the site's)`);
   let reason = verdict.reason;
 
   if (site !== null) {

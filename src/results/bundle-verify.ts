@@ -193,7 +193,10 @@ function checkShape(raw: unknown): asserts raw is ResultBundle {
   need(isObject(raw), 'not a JSON object');
   const b = raw as Record<string, unknown>;
   need(b['format'] === BUNDLE_FORMAT, `format is not "${BUNDLE_FORMAT}"`);
-  need(isObject(b['event']) && typeof b['event']['id'] === 'string' && typeof b['event']['published_at'] === 'string', 'event.id or event.published_at missing');
+  need(
+    isObject(b['event']) && typeof b['event']['id'] === 'string' && typeof b['event']['published_at'] === 'string',
+    'event.id or event.published_at missing',
+  );
   need(isObject(b['rubric']) && Array.isArray(b['rubric']['dimensions']), 'rubric.dimensions missing');
   for (const d of (b['rubric'] as { dimensions: unknown[] }).dimensions) {
     need(isObject(d) && typeof d['name'] === 'string' && typeof d['weight'] === 'number', 'a rubric dimension lacks name or weight');
@@ -261,7 +264,8 @@ export function checkSignature(bundle: ResultBundle, trusted: readonly Published
   if (bundle.signer === undefined && bundle.signature === undefined) return { status: 'unsigned' };
   const signer = bundle.signer!;
   const keyId = signer.key_id;
-  if (signer.algorithm !== SIGNATURE_ALGORITHM) return { status: 'invalid', keyId, detail: `algorithm ${JSON.stringify(signer.algorithm)} is not ${SIGNATURE_ALGORITHM}` };
+  if (signer.algorithm !== SIGNATURE_ALGORITHM)
+    return { status: 'invalid', keyId, detail: `algorithm ${JSON.stringify(signer.algorithm)} is not ${SIGNATURE_ALGORITHM}` };
   let key: PublishedKey | undefined;
   if (trusted !== null) {
     const byId = trusted.find((k) => k.key_id === keyId);
@@ -269,7 +273,12 @@ export function checkSignature(bundle: ResultBundle, trusted: readonly Published
       return { status: 'unknown_key', keyId, detail: `the public key the bundle carries for ${keyId} is not the site's key ${keyId}` };
     }
     key = byId ?? trusted.find((k) => k.key_id === null && sameKey(k.public_key, signer.public_key));
-    if (!key) return { status: 'unknown_key', keyId, detail: `the key the bundle names (${keyId}) is not one of the site's keys (${trusted.map((k) => k.key_id ?? 'the key given').join(', ') || 'none'})` };
+    if (!key)
+      return {
+        status: 'unknown_key',
+        keyId,
+        detail: `the key the bundle names (${keyId}) is not one of the site's keys (${trusted.map((k) => k.key_id ?? 'the key given').join(', ') || 'none'})`,
+      };
     if (key.algorithm !== SIGNATURE_ALGORITHM) return { status: 'unknown_key', keyId, detail: `the site's key ${keyId} is not an ${SIGNATURE_ALGORITHM} key` };
   }
   const publicKey = ed25519Key(key?.public_key ?? signer.public_key);
@@ -281,7 +290,8 @@ export function checkSignature(bundle: ResultBundle, trusted: readonly Published
   } catch {
     valid = false;
   }
-  if (!valid) return { status: 'invalid', keyId, detail: `the signature does not match the bundle under key ${keyId}: the bundle was changed after it was signed` };
+  if (!valid)
+    return { status: 'invalid', keyId, detail: `the signature does not match the bundle under key ${keyId}: the bundle was changed after it was signed` };
   return key ? { status: 'trusted', keyId, key } : { status: 'self_signed', keyId };
 }
 
@@ -347,4 +357,3 @@ export function verifyBundle(raw: unknown, opts: VerifyOptions = {}): BundleVerd
     signature,
   };
 }
-

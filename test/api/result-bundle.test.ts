@@ -440,7 +440,9 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     const otherKey = own.publicKey.export({ format: 'jwk' }).x!;
     const wrongKey = await verifyRun([genuineFile, '--key', otherKey]);
     expect(wrongKey.code).toBe(1);
-    expect(wrongKey.last).toMatch(/^NOT VERIFIED: not signed by the site: the key the bundle names \(rsk_\w+\) is not one of the site's keys \(the key given\)/);
+    expect(wrongKey.last).toMatch(
+      /^NOT VERIFIED: not signed by the site: the key the bundle names \(rsk_\w+\) is not one of the site's keys \(the key given\)/,
+    );
   });
 
   it('with --site, a bundle the site no longer serves as it was is refused', async () => {
@@ -451,7 +453,11 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     // The site's copy rewritten (a stored bundle is never changed: this stands for a site that lies later).
     const changed = JSON.parse(text) as Record<string, any>;
     changed.flags = [];
-    await t.ctx.db.updateTable('result_bundles').set({ bundle: canonicalJson(changed) }).where('event_id', '=', eventId).execute();
+    await t.ctx.db
+      .updateTable('result_bundles')
+      .set({ bundle: canonicalJson(changed) })
+      .where('event_id', '=', eventId)
+      .execute();
     try {
       const run = await verifyRun([file, '--site', t.url]);
       expect(run.code).toBe(1);
@@ -475,7 +481,11 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     delete old.signer;
     delete old.signature;
     old.sha256 = bundleHash(old);
-    await t.ctx.db.updateTable('result_bundles').set({ bundle: canonicalJson(old), sha256: old.sha256 }).where('event_id', '=', eventId).execute();
+    await t.ctx.db
+      .updateTable('result_bundles')
+      .set({ bundle: canonicalJson(old), sha256: old.sha256 })
+      .where('event_id', '=', eventId)
+      .execute();
     try {
       const served = await t.request('GET', `/api/v1/events/${eventId}/result/bundle`);
       expect(served.status).toBe(200);
@@ -523,7 +533,9 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     writeFileSync(oldFile, text);
     const old = await verifyRun([oldFile, '--site', t.url]);
     expect(old.code).toBe(0);
-    expect(old.out).toContain(`the site's key ${before[0]!.key_id} from ${t.url}${KEYS_PATH} (created ${before[0]!.created_at}, retired ${retired.retired_at})`);
+    expect(old.out).toContain(
+      `the site's key ${before[0]!.key_id} from ${t.url}${KEYS_PATH} (created ${before[0]!.created_at}, retired ${retired.retired_at})`,
+    );
     // A new publication is signed with the new key.
     const eventId = await randomEvent(dialect === 'postgres' ? 1777 : 777);
     const fresh = (await t.api<any>('GET', `/events/${eventId}/result/bundle`)).body;
