@@ -301,11 +301,6 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     expect(ok.stdout.trim().split('\n').at(-1)).toBe(
       `verified: signed with the site's key ${bundle.signer.key_id}; the ranking follows from the scores and the bundle is unchanged`,
     );
-    // Without the site's keys: the signature alone proves nothing, and the output says so.
-    const alone = await runCli(['results', 'verify', good], {});
-    expect(alone.code).toBe(1);
-    expect(alone.stdout).toContain('which alone proves nothing');
-    expect(alone.stdout).toMatch(/NOT VERIFIED: not vouched for: /);
 
     const tampered = clone(bundle);
     const s = tampered.scores.find((x: any) => Object.values(x.scores).some((v) => typeof v === 'number'));
