@@ -66,7 +66,8 @@ export function resultKeysRoutes(ctx: ResultKeysRoutesDeps) {
         },
       },
       async (_request, reply) => {
-        reply.header('Cache-Control', 'public, max-age=300');
+        // Short: after a rotation, new bundles name the new key, which a cached copy would lack.
+        reply.header('Cache-Control', 'public, max-age=60');
         return resultSigner.document();
       },
     );

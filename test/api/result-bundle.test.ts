@@ -347,6 +347,7 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     const res = await t.request('GET', KEYS_PATH);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
     expect(res.body.site).toBe('http://hackathon.test');
     expect(res.body.keys_url).toBe(`http://hackathon.test${KEYS_PATH}`);
     const [key] = res.body.keys;
