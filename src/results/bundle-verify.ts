@@ -227,8 +227,8 @@ function checkShape(raw: unknown): asserts raw is ResultBundle {
     );
   }
   need(Array.isArray(b['ranking']), 'ranking missing');
-  if (b['signer'] !== undefined || b['signature'] !== undefined) {
-    const signer = b['signer'];
+  const signer = b['signer'];
+  if (signer !== undefined) {
     need(
       isObject(signer) &&
         typeof signer['key_id'] === 'string' &&
@@ -237,8 +237,8 @@ function checkShape(raw: unknown): asserts raw is ResultBundle {
         typeof signer['keys_url'] === 'string',
       'signer lacks key_id, algorithm, public_key or keys_url',
     );
-    need(typeof b['signature'] === 'string', 'signer without a signature');
   }
+  need(b['signature'] === undefined || typeof b['signature'] === 'string', 'signature is not a string');
 }
 
 /** Ed25519 public key object from its raw 32 bytes (base64url); null when they are not a key. */
@@ -262,8 +262,10 @@ const sameKey = (a: string, b: string) => Buffer.from(a, 'base64url').equals(Buf
  */
 export function checkSignature(bundle: ResultBundle, trusted: readonly PublishedKey[] | null): SignatureVerdict {
   if (bundle.signer === undefined && bundle.signature === undefined) return { status: 'unsigned' };
-  const signer = bundle.signer!;
+  if (bundle.signer === undefined) return { status: 'invalid', keyId: '(none)', detail: 'a signature without a signer: the bundle names no key' };
+  const signer = bundle.signer;
   const keyId = signer.key_id;
+  if (bundle.signature === undefined) return { status: 'invalid', keyId, detail: `the bundle names key ${keyId} but carries no signature` };
   if (signer.algorithm !== SIGNATURE_ALGORITHM)
     return { status: 'invalid', keyId, detail: `algorithm ${JSON.stringify(signer.algorithm)} is not ${SIGNATURE_ALGORITHM}` };
   let key: PublishedKey | undefined;

@@ -418,6 +418,18 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     expect(alone.code).toBe(1);
     expect(alone.out).toContain('which alone proves nothing');
     expect(alone.last).toMatch(/^NOT VERIFIED: not vouched for: /);
+    // The signature removed, the signer kept (or the other way round): refused, not taken for an old unsigned bundle.
+    const stripped = clone(genuine);
+    delete stripped.signature;
+    const noSignature = await verifyRun([write('no-signature.json', stripped), '--site', t.url, '--allow-unsigned']);
+    expect(noSignature.code).toBe(1);
+    expect(noSignature.last).toBe(`NOT VERIFIED: bad signature: the bundle names key ${genuine.signer.key_id} but carries no signature`);
+    const unnamed = clone(genuine);
+    delete unnamed.signer;
+    unnamed.sha256 = bundleHash(unnamed);
+    const noSigner = await verifyRun([write('no-signer.json', unnamed), '--site', t.url, '--allow-unsigned']);
+    expect(noSigner.code).toBe(1);
+    expect(noSigner.last).toBe('NOT VERIFIED: bad signature: a signature without a signer: the bundle names no key');
     // Under a key id the site never had.
     forged.signer.key_id = 'rsk_forged';
     forged.sha256 = bundleHash(forged);
