@@ -1,14 +1,18 @@
 /**
  * The results bundle's pure costs at 10,000 projects × 5 models × 6 dimensions (50,000 scores):
- * its canonical JSON (RFC 8785) and SHA-256, and `hackathon results verify`'s work (hash, then the
- * ranking recomputed from the scores with the server's functions and compared entry by entry).
+ * its canonical JSON (RFC 8785) and SHA-256, its Ed25519 signature, and `hackathon results verify`'s
+ * work (hash, the ranking recomputed from the scores with the server's functions and compared entry
+ * by entry, the signature).
  * Each figure: the first (cold) run and the median of the next. No database: publication's share
  * of it is in bench/growth-results.ts (publish), which builds and stores the bundle.
  * Run: `node --import tsx bench/result-bundle.ts` (also part of `npm run bench`).
  */
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { canonicalJson } from '../src/core/canonical-json.js';
-import { BUNDLE_FORMAT, recomputeRanking, verifyBundle, type ResultBundle } from '../src/results/result-bundle.js';
+import { BUNDLE_FORMAT, bundleHash, recomputeRanking, signedText, verifyBundle, type ResultBundle } from '../src/results/result-bundle.js';
+
+const KEY = generateKeyPairSync('ed25519');
+const PUBLIC_KEY = KEY.publicKey.export({ format: 'jwk' }).x!;
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 10_000);
 const MODELS = ['openai/gpt-4o-mini', 'anthropic/claude-sonnet-4-5', 'ollama/llama3.1', 'local/qwen2.5', 'openai/gpt-4.1'];
@@ -55,9 +59,13 @@ function fixture(): ResultBundle {
     sha256: '',
   };
   partial.ranking = recomputeRanking(partial);
-  const { sha256: _, ...rest } = partial;
-  partial.sha256 = createHash('sha256').update(canonicalJson(rest)).digest('hex');
-  return partial;
+  const signed: ResultBundle = {
+    ...partial,
+    signer: { key_id: 'rsk_bench', algorithm: 'Ed25519', public_key: PUBLIC_KEY, keys_url: 'https://bench.test/.well-known/hackathon-results-keys.json' },
+  };
+  signed.sha256 = bundleHash(signed as unknown as Record<string, unknown>);
+  signed.signature = sign(null, Buffer.from(signedText(signed as unknown as Record<string, unknown>)), KEY.privateKey).toString('base64url');
+  return signed;
 }
 
 function time(label: string, fn: () => unknown): void {
@@ -76,6 +84,8 @@ const bundle = fixture();
 const text = canonicalJson(bundle);
 console.log(`results bundle ${PROJECTS}x${MODELS.length}x${DIMENSIONS.length}: ${(text.length / 1e6).toFixed(1)} MB of canonical JSON`);
 time('canonical JSON + SHA-256', () => createHash('sha256').update(canonicalJson(bundle)).digest('hex'));
-time('verify (parse, hash, recompute zscore ranking, compare)', () => {
-  if (!verifyBundle(JSON.parse(text)).ok) throw new Error('the fixture does not verify');
+time('Ed25519 signature of the canonical JSON', () => sign(null, Buffer.from(text), KEY.privateKey));
+const keys = [{ key_id: 'rsk_bench', algorithm: 'Ed25519', public_key: PUBLIC_KEY }];
+time('verify (parse, hash, recompute zscore ranking, compare, signature)', () => {
+  if (!verifyBundle(JSON.parse(text), { keys }).ok) throw new Error('the fixture does not verify');
 });

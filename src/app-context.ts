@@ -16,6 +16,7 @@ import type { ReviewersService } from './reviewers/reviewers-service.js';
 import type { AssignmentsService } from './reviewers/assignments-service.js';
 import type { StandingsRefresher } from './results/standings-refresh.js';
 import type { ResultsService } from './results/results-service.js';
+import type { ResultSigner } from './results/result-signing.js';
 import type { SubmissionsService } from './submissions/submissions-service.js';
 import type { WebhooksService } from './webhooks/webhooks-service.js';
 import type { MailWorker } from './notifications/mail-worker.js';
@@ -57,6 +58,8 @@ export interface AppContext {
   /** Assigned reviewing: who reviews which project, conflicts of interest. */
   assignments: AssignmentsService;
   results: ResultsService;
+  /** The site's results-bundle signing keys (current, rotation, the well-known document). */
+  resultSigner: ResultSigner;
   /** Keeps the live ranking's standings fresh (background recomputation after bulk changes). */
   standings: StandingsRefresher;
   /** Webhook subscriptions and the delivery worker. */

@@ -50,6 +50,7 @@ import { assignmentsRoutes } from './reviewers/assignments-routes.js';
 import { createAssignmentsService } from './reviewers/assignments-service.js';
 import { createReviewersService } from './reviewers/reviewers-service.js';
 import { resultsRoutes } from './results/results-routes.js';
+import { resultKeysRoutes } from './results/result-keys-routes.js';
 import { REVIEW_PROMPT_TEMPLATE_SHA256 } from './reviews/review-prompt.js';
 import { reviewsRoutes } from './reviews/reviews-routes.js';
 import { auditRoutes } from './audit/audit-routes.js';
@@ -59,6 +60,7 @@ import { participantsRoutes } from './participants/participants-routes.js';
 import { createReviewsService, type ScoreLineOf } from './reviews/reviews-service.js';
 import { storedScoreLine } from './results/results-repo.js';
 import { createResultsService } from './results/results-service.js';
+import { createResultSigner } from './results/result-signing.js';
 import { createStandingsRefresher } from './results/standings-refresh.js';
 import { projectScoreLine } from './results/standings.js';
 import { createSubmissionsService } from './submissions/submissions-service.js';
@@ -211,6 +213,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const standings = createStandingsRefresher({ db, dialect: database.dialect, inlineRows: config.leaderboardInlineRefresh, log: () => app.log });
   const voting = createVotingService({ db, clock, events });
   const assignments = createAssignmentsService({ db, clock, events });
+  const resultSigner = createResultSigner({ db, clock, publicUrl: config.publicUrl });
   const results = createResultsService({
     db,
     dialect: database.dialect,
@@ -221,6 +224,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     judgingProgress: assignments.unfinishedJudging,
     notifier,
     promptTemplateSha256: REVIEW_PROMPT_TEMPLATE_SHA256,
+    signer: resultSigner,
   });
   const mailer = createMailer(config.mail, { siteName: config.siteName, publicUrl: config.publicUrl, siteLogo: siteLogo?.url ?? null });
   const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });
@@ -288,6 +292,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     reviewers,
     assignments,
     results,
+    resultSigner,
     standings,
     reviews,
     audit,
@@ -419,6 +424,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   );
   await app.register(agentCreateRoute(ctx));
   await app.register(discoveryRoutes(agents));
+  await app.register(resultKeysRoutes(ctx));
   await app.register(docsRoutes(ctx));
   await app.register(webRoutes(pageHead, siteLogo));
 

@@ -36,10 +36,17 @@ Commands:
                                           last used, expires, revoked ("-" when not set), scope (full or
                                           review); never the key
   keys revoke <key id or prefix>          also takes a line of keys list (its first column is the id)
-  results verify <bundle.json>            checks a results bundle (GET /events/{id}/result/bundle; "-"
-                                          reads stdin): its sha256, and the ranking recomputed from its
-                                          scores alone; exit 0 verified, 1 not (the failed check and
-                                          the first differing entry are printed), 65 not a bundle
+  results verify <bundle.json> [--site URL] [--key KEYS] [--allow-unsigned]
+                                          checks a results bundle (GET /events/{id}/result/bundle; "-"
+                                          reads stdin): its sha256, the ranking recomputed from its
+                                          scores alone, its signature under the site's key (from
+                                          --site's /.well-known/hackathon-results-keys.json or --key)
+                                          and, with --site, that the site serves the same bundle;
+                                          exit 0 verified, 1 not (the last line says why), 65 not a
+                                          bundle. Outside a checkout: node verify-bundle.mjs (served
+                                          by the site at /verify-bundle.mjs), the same code
+  results rotate-key                      a new key signs results bundles from now on; the old one
+                                          stays published so the bundles it signed still verify
 
 Configuration comes from the environment; see docs/operator.md.`;
 
@@ -81,63 +88,32 @@ function role(raw: string): Role {
   return raw as Role;
 }
 
-class VerifyError extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-  ) {
-    super(message);
-  }
-}
-
-/** `results verify <file>`: the verdict on stdout; exit 0 when both checks hold, 1 when one fails. */
+/** `results verify` (bundle-verify-cli.ts: the same code as the served verify-bundle.mjs) and `results rotate-key`. */
 async function resultsCommand(sub: string | undefined, rest: string[]): Promise<void> {
-  if (sub !== 'verify') throw new UsageError(`unknown results command ${JSON.stringify(sub ?? '')}; use verify`);
-  const { positionals } = parse(rest, {});
-  const file = positionals[0];
-  if (!file || positionals.length > 1) throw new UsageError('results verify needs one bundle file (or - for stdin)');
-  const { readFile } = await import('node:fs/promises');
-  const { BundleFormatError, verifyBundle } = await import('./results/result-bundle.js');
-  let text: string;
-  try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
-  } catch (err) {
-    throw new VerifyError(`cannot read ${file}: ${(err as Error).message}`, 66);
+  if (sub === 'verify') {
+    const { nodeIo, runVerify } = await import('./results/bundle-verify-cli.js');
+    process.exitCode = await runVerify(rest, nodeIo());
+    return;
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new VerifyError(`${file} is not JSON: ${(err as Error).message}`, 65);
+  if (sub === 'rotate-key') {
+    parse(rest, {});
+    const config = loadConfig();
+    const { createResultSigner } = await import('./results/result-signing.js');
+    const database = openDatabase(config.database, { poolSize: 2 });
+    try {
+      await migrateToLatest(database.db);
+      const signer = createResultSigner({ db: database.db, clock: { now: () => new Date() }, publicUrl: config.publicUrl });
+      const { retired, current } = await signer.rotate();
+      process.stdout.write(`${current}\n`);
+      process.stderr.write(
+        `new results signing key ${current}${retired ? `; ${retired} retired (still published at ${signer.keysUrl}, so the bundles it signed still verify)` : ''}\n`,
+      );
+    } finally {
+      await database.close();
+    }
+    return;
   }
-  let verdict: ReturnType<typeof verifyBundle>;
-  try {
-    verdict = verifyBundle(parsed);
-  } catch (err) {
-    if (err instanceof BundleFormatError) throw new VerifyError(`${file}: ${err.message}`, 65);
-    throw err;
-  }
-  const out: string[] = [];
-  out.push(
-    verdict.sha256.ok
-      ? `sha256: ok (${verdict.sha256.computed})`
-      : `sha256: MISMATCH: the bundle states ${verdict.sha256.stated ?? '(none)'}, its canonical JSON without sha256 hashes to ${verdict.sha256.computed}`,
-  );
-  const diff = verdict.ranking.firstDifference;
-  out.push(
-    diff === null
-      ? `ranking: ok (${verdict.ranking.entries} entries recomputed from the scores)`
-      : `ranking: MISMATCH at entry ${diff.index + 1}:\n  bundle:     ${JSON.stringify(diff.stated)}\n  recomputed: ${JSON.stringify(diff.recomputed)}`,
-  );
-  out.push(verdict.ok ? 'verified: the ranking follows from the scores and the bundle is unchanged' : 'NOT VERIFIED');
-  process.stdout.write(out.join('\n') + '\n');
-  if (!verdict.ok) process.exitCode = 1;
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  throw new UsageError(`unknown results command ${JSON.stringify(sub ?? '')}; use verify or rotate-key`);
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -146,7 +122,7 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE + '\n');
     return;
   }
-  // Needs no configuration and no database: only the file.
+  // verify needs no configuration and no database: only the file (and the site, if named).
   if (command === 'results') return resultsCommand(sub, rest);
   const config = loadConfig();
 
@@ -336,7 +312,6 @@ export async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) fail(`${err.message}\n\n${USAGE}`, 2);
-  if (err instanceof VerifyError) fail(err.message, err.code);
   if (err instanceof ConfigError) fail(err.message, 78);
   if (err instanceof BackupError) fail(err.message, 1);
   if (err instanceof AppError) fail(err.message, err.status === 404 ? 3 : err.status === 409 ? 4 : 1);

@@ -811,9 +811,9 @@ Counts stay hidden until publication; then \`GET ${base}/events/{id}/result/peop
 
 Results bundle, once published: \`GET ${base}/events/{id}/result/bundle\` (MCP \`get_result_bundle\`): the
 rubric, normalisation, models, every score (human reviewers as \`reviewer-1\`, …), flags, the ranking
-and \`sha256\` (of its RFC 8785 canonical JSON without \`sha256\`). Save it and run
-\`npx hackathon results verify <file>\`: it recomputes the ranking from the scores alone and checks
-the hash; exit 0 only when both hold (1: which check failed and the first differing entry).
+and \`sha256\`, signed by the site (\`signer\`, \`signature\`; keys at \`${site}/.well-known/hackathon-results-keys.json\`). Save it and run
+\`node verify-bundle.mjs <file> --site ${site}\` (the one-file verifier from \`${site}/verify-bundle.mjs\`, Node 20+): it checks the hash,
+the signature and the ranking recomputed from the scores; exit 0 only when all hold (1: the last line says why).
 
 ${errorRows('showcase')}
 

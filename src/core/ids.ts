@@ -28,7 +28,26 @@ function encodeRandom(bytes: number): string {
 }
 
 export type IdPrefix =
-  'evt' | 'reg' | 'prj' | 'usr' | 'key' | 'rev' | 'inv' | 'res' | 'ses' | 'icd' | 'pwr' | 'sgr' | 'whk' | 'msg' | 'tinv' | 'mql' | 'flg' | 'aud' | 'req';
+  | 'evt'
+  | 'reg'
+  | 'prj'
+  | 'usr'
+  | 'key'
+  | 'rev'
+  | 'inv'
+  | 'res'
+  | 'ses'
+  | 'icd'
+  | 'pwr'
+  | 'sgr'
+  | 'whk'
+  | 'msg'
+  | 'tinv'
+  | 'mql'
+  | 'flg'
+  | 'aud'
+  | 'req'
+  | 'rsk';
 
 /**
  * Prefixed, time-sortable identifiers (`evt_01hx…`): the prefix tells a reader what an id names,

@@ -252,7 +252,7 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
         schema: {
           tags: ['results'],
           summary:
-            'The verifiable results bundle (public once published): rubric, normalisation, models, every score (human reviewers pseudonymous), flags and the ranking, with its SHA-256; `hackathon results verify` recomputes the ranking from it',
+            "The verifiable results bundle (public once published): rubric, normalisation, models, every score (human reviewers pseudonymous), flags and the ranking, with its SHA-256 and the site's Ed25519 signature; `node verify-bundle.mjs <file> --site <site>` (the verifier at /verify-bundle.mjs) checks it",
           params: EventIdParams,
           response: {
             200: {

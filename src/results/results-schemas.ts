@@ -225,7 +225,24 @@ export const ResultBundleSchema = Type.Object(
     ),
     ranking: Type.Array(ResultEntrySchema, { description: 'the ranking as published (GET /events/{id}/result)' }),
     peoples_choice: Type.Union([Type.Array(PeoplesChoiceEntrySchema), Type.Null()]),
-    sha256: Type.String({ description: 'SHA-256 (hex) of the canonical JSON (RFC 8785) of the bundle without this member' }),
+    signer: Type.Optional(
+      Type.Object(
+        {
+          key_id: Type.String({ description: 'the site key that signed (listed at keys_url)' }),
+          algorithm: Type.String({ description: 'Ed25519' }),
+          public_key: Type.String({ description: "raw 32-byte public key, base64url: trust it only if it is the site's key of that id" }),
+          keys_url: Type.String({ description: '{site}/.well-known/hackathon-results-keys.json' }),
+        },
+        { description: 'absent from bundles published before signing' },
+      ),
+    ),
+    sha256: Type.String({ description: 'SHA-256 (hex) of the canonical JSON (RFC 8785) of the bundle without this member and signature' }),
+    signature: Type.Optional(
+      Type.String({ description: 'Ed25519 signature (base64url) of the canonical JSON of the bundle without this member; absent before signing' }),
+    ),
   },
-  { description: 'Everything the published ranking was computed from, frozen at publication; verify with `hackathon results verify`' },
+  {
+    description:
+      'Everything the published ranking was computed from, frozen at publication and signed; verify with `node verify-bundle.mjs` (GET /verify-bundle.mjs) or `hackathon results verify`',
+  },
 );

@@ -16,6 +16,7 @@ import { csvRows } from './results-csv.js';
 import { MIN_CORRELATION_PROJECTS, OUTLIER_CORRELATION, OUTLIER_OFFSET, reviewerAgreement, type Normalization, type ReviewerReview } from './normalization.js';
 import { orderGroups, roundScore, SCORE_DECIMALS } from './ranking.js';
 import { buildBundle } from './result-bundle.js';
+import type { ResultSigner } from './result-signing.js';
 import * as repo from './results-repo.js';
 import { refreshAllStandings, type StandingsRefresher } from './standings-refresh.js';
 import { placeOf, scoredGroups, standingsPage, unscored } from './standings-repo.js';
@@ -214,6 +215,8 @@ export function createResultsService(deps: {
   notifier?: Pick<Notifier, 'publish'>;
   /** SHA-256 of the review prompt template (from the reviews domain), recorded in the results bundle. */
   promptTemplateSha256?: string;
+  /** The site's key that signs each results bundle (result-signing.ts). */
+  signer: Pick<ResultSigner, 'current'>;
 }) {
   const { db, clock, events, standings } = deps;
 
@@ -330,6 +333,8 @@ export function createResultsService(deps: {
     await standings.complete(owned.id);
     const now = clock.now();
     const stamp = iso(now);
+    // The signing key is read (made, the first time) outside the transaction: it outlives a publication that fails.
+    const signer = await deps.signer.current();
     let mailsQueued = 0;
     try {
       const published = await db.transaction().execute(async (tx) => {
@@ -449,6 +454,7 @@ export function createResultsService(deps: {
           rankingPieces: pieces,
           peoplesChoice,
           promptTemplateSha256: deps.promptTemplateSha256 ?? null,
+          signer,
         });
         await repo.insertResultBundle(tx, { event_id: event.id, bundle: bundle.text, sha256: bundle.bundle.sha256, created_at: stamp });
         const feedbackReleased = opts.releaseFeedback === true;

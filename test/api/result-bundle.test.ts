@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomUUID } from 'node:crypto';
 import { canonicalJson } from '../../src/core/canonical-json.js';
 import { newId } from '../../src/core/ids.js';
-import { bundleHash, verifyBundle } from '../../src/results/result-bundle.js';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { bundleHash, signedText, verifyBundle, type PublishedKey } from '../../src/results/result-bundle.js';
+import { runVerify, type VerifyIo } from '../../src/results/bundle-verify-cli.js';
 import { runCli } from '../helpers/cli.js';
 import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { DIALECTS } from '../helpers/databases.js';
@@ -53,6 +55,24 @@ function shuffleKeys(v: unknown, rng: Rng): unknown {
 }
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+const KEYS_PATH = '/.well-known/hackathon-results-keys.json';
+
+/** `hackathon results verify` in process (the same code as the CLI and verify-bundle.mjs): its exit code and output. */
+async function verifyRun(args: string[]): Promise<{ code: number; out: string; err: string; last: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const { readFile } = await import('node:fs/promises');
+  const io: VerifyIo = {
+    readFile: (path) => readFile(path, 'utf8'),
+    readStdin: () => Promise.reject(new Error('no stdin here')),
+    fetch: (url) => fetch(url),
+    out: (text) => out.push(text),
+    err: (text) => err.push(text),
+  };
+  const code = await runVerify(args, io);
+  const text = out.join('\n');
+  return { code, out: text, err: err.join('\n'), last: text.split('\n').at(-1) ?? '' };
+}
 
 /**
  * The verifiable results bundle, black-box: random events (projects, dimensions and weights,
@@ -139,6 +159,12 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     return eventId;
   }
 
+  async function siteKeys(): Promise<PublishedKey[]> {
+    const res = await t.request<any>('GET', KEYS_PATH);
+    expect(res.status).toBe(200);
+    return res.body.keys;
+  }
+
   beforeAll(async () => {
     t = await startTestApp(dialect);
     org = await quickUser(t, 'organizer');
@@ -174,17 +200,34 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
       expect(res.headers.get('etag')).toBe(`"${bundle.sha256}"`);
       // Stored canonical: the bytes served are the canonical JSON, and the hash is over it without sha256.
       expect(res.text).toBe(canonicalJson(bundle));
-      const { sha256, ...rest } = bundle;
+      const { sha256, signature, ...rest } = bundle;
       expect(createHash('sha256').update(canonicalJson(rest)).digest('hex')).toBe(sha256);
+      expect(signature).toMatch(/^[A-Za-z0-9_-]{86}$/);
       expect(bundle.format).toBe('hackathon-results-bundle/1');
+      // Signed with the site's one key, which the bundle names with the URL publishing it.
+      const keys = await siteKeys();
+      expect(keys).toHaveLength(1);
+      expect(bundle.signer).toEqual({
+        key_id: keys[0]!.key_id,
+        algorithm: 'Ed25519',
+        public_key: keys[0]!.public_key,
+        keys_url: `http://hackathon.test${KEYS_PATH}`,
+      });
       expect(bundle.event.id).toBe(eventId);
       expect(bundle.prompt_template_sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(bundle.flags).toHaveLength(1);
       expect(bundle.flags[0]).toMatchObject({ kind: 'prompt_injection', status: 'open', evidence: 'ignore previous instructions' });
 
-      const verdict = verifyBundle(bundle);
+      const verdict = verifyBundle(bundle, { keys });
       expect(verdict.ranking.firstDifference, `seed ${seed}`).toBeNull();
+      expect(verdict.signature.status).toBe('trusted');
+      expect(verdict.reason).toBeNull();
       expect(verdict.ok, `seed ${seed}`).toBe(true);
+      // Checked only against the key the bundle carries, the signature proves nothing: not verified.
+      const alone = verifyBundle(bundle);
+      expect(alone.signature.status).toBe('self_signed');
+      expect(alone.ok).toBe(false);
+      expect(alone.reason).toMatch(/^not vouched for: the signature is valid only for the public key the bundle carries/);
 
       // The bundle's ranking is the published one.
       const result = await t.api('GET', `/events/${eventId}/result?limit=1000`);
@@ -194,7 +237,7 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
       // Re-serialised differently (members re-ordered, indented): still verifies.
       const reordered = JSON.stringify(shuffleKeys(bundle, prng(seed)), null, 2);
       expect(reordered).not.toBe(res.text);
-      expect(verifyBundle(JSON.parse(reordered)).ok).toBe(true);
+      expect(verifyBundle(JSON.parse(reordered), { keys }).ok).toBe(true);
 
       // Human reviewers are pseudonyms only.
       for (const s of bundle.scores.filter((x: any) => x.reviewer_kind === 'human')) expect(s.reviewer).toMatch(/^reviewer-\d+$/);
@@ -218,8 +261,9 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     expect(all.some((b) => b.ranking.some((e: any, i: number) => i > 0 && e.rank === b.ranking[i - 1].rank && e.score > 0))).toBe(true);
   });
 
-  it('a tampered score is refused by the hash; tampered and re-hashed, by the ranking', () => {
+  it('a tampered score is refused by the hash; tampered and re-hashed, by the ranking', async () => {
     expect(published.length).toBeGreaterThan(0);
+    const keys = await siteKeys();
     for (const { text, seed } of published) {
       const bundle = JSON.parse(text) as Record<string, any>;
       const dims: string[] = bundle.rubric.dimensions.map((d: any) => d.name);
@@ -229,11 +273,11 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
       const s = tampered.scores[bundle.scores.indexOf(target)];
       const dim = dims.find((d) => typeof s.scores[d] === 'number')!;
       s.scores[dim] = s.scores[dim] >= 5 ? 0 : 10;
-      const v1 = verifyBundle(tampered);
+      const v1 = verifyBundle(tampered, { keys });
       expect(v1.ok, `seed ${seed}`).toBe(false);
       expect(v1.sha256.ok).toBe(false);
       tampered.sha256 = bundleHash(tampered);
-      const v2 = verifyBundle(tampered);
+      const v2 = verifyBundle(tampered, { keys });
       expect(v2.sha256.ok).toBe(true);
       expect(v2.ranking.ok, `seed ${seed}`).toBe(false);
       expect(v2.ok).toBe(false);
@@ -247,11 +291,16 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     const bundle = JSON.parse(text) as Record<string, any>;
     const good = join(dir, 'good.json');
     writeFileSync(good, JSON.stringify(shuffleKeys(bundle, prng(seed + 1)), null, 4));
-    const ok = await runCli(['results', 'verify', good], {});
+    const ok = await runCli(['results', 'verify', good, '--site', t.url], {});
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('sha256: ok');
     expect(ok.stdout).toContain(`ranking: ok (${bundle.ranking.length} entries`);
+    expect(ok.stdout).toContain(`signature: ok: Ed25519, the site's key ${bundle.signer.key_id} from ${t.url}${KEYS_PATH}`);
+    expect(ok.stdout).toContain(`site: the same bundle as ${t.url}/api/v1/events/${bundle.event.id}/result/bundle serves`);
+    expect(ok.stdout.trim().split('\n').at(-1)).toBe(
+      `verified: signed with the site's key ${bundle.signer.key_id}; the ranking follows from the scores and the bundle is unchanged`,
+    );
 
     const tampered = clone(bundle);
     const s = tampered.scores.find((x: any) => Object.values(x.scores).some((v) => typeof v === 'number'));
@@ -259,14 +308,14 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     s.scores[dim] = s.scores[dim] >= 5 ? 0 : 10;
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify(tampered));
-    const refused = await runCli(['results', 'verify', bad], {});
+    const refused = await runCli(['results', 'verify', bad, '--site', t.url], {});
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('sha256: MISMATCH');
     expect(refused.stdout).toContain('NOT VERIFIED');
 
     tampered.sha256 = bundleHash(tampered);
     writeFileSync(bad, JSON.stringify(tampered));
-    const rehashed = await runCli(['results', 'verify', bad], {});
+    const rehashed = await runCli(['results', 'verify', bad, '--site', t.url], {});
     expect(rehashed.code).toBe(1);
     expect(rehashed.stdout).toContain('sha256: ok');
     expect(rehashed.stdout).toMatch(/ranking: MISMATCH at entry \d+/);
@@ -284,13 +333,252 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     try {
       const got = toolOk(await client.callTool({ name: 'get_result_bundle', arguments: { event_id: eventId } }));
       expect(canonicalJson(got)).toBe(text);
-      expect(verifyBundle(got).ok).toBe(true);
+      expect(verifyBundle(got, { keys: await siteKeys() }).ok).toBe(true);
       t.clock.set(T0.getTime());
       const early = await createEvent(t, org.key, { models: [] });
       const refused = toolProblem(await client.callTool({ name: 'get_result_bundle', arguments: { event_id: early } }));
       expect(refused.code).toBe('results_not_published');
     } finally {
       await client.close();
+    }
+  });
+
+  it('the well-known URL serves the public keys only; the bundle names them', async () => {
+    const res = await t.request('GET', KEYS_PATH);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(res.body.site).toBe('http://hackathon.test');
+    expect(res.body.keys_url).toBe(`http://hackathon.test${KEYS_PATH}`);
+    const [key] = res.body.keys;
+    expect(key).toEqual({
+      key_id: expect.stringMatching(/^rsk_/),
+      algorithm: 'Ed25519',
+      public_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      jwk: { kty: 'OKP', crv: 'Ed25519', x: key.public_key, kid: key.key_id, alg: 'EdDSA', use: 'sig' },
+      created_at: expect.any(String),
+      retired_at: null,
+    });
+    // The private half stays in the database.
+    const row = await t.ctx.db.selectFrom('result_signing_keys').selectAll().executeTakeFirstOrThrow();
+    expect(row.private_key.length).toBeGreaterThan(40);
+    expect(res.text.includes(row.private_key)).toBe(false);
+    expect(res.text.includes(row.private_key.slice(-40))).toBe(false);
+  });
+
+  it('forgeries are refused, each with a one-line reason; a re-serialised genuine bundle verifies', async () => {
+    const { text, seed } = published.find(({ text }) => JSON.parse(text).scores.length > 0)!;
+    const genuine = JSON.parse(text) as Record<string, any>;
+    const write = (name: string, value: unknown, space?: number) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(value, null, space));
+      return path;
+    };
+    const good = await verifyRun([write('genuine.json', shuffleKeys(genuine, prng(seed + 7)), 3), '--site', t.url]);
+    expect(good.code).toBe(0);
+    expect(good.last).toMatch(/^verified: signed with the site's key rsk_/);
+
+    const forgeries: Array<[string, (b: Record<string, any>) => void]> = [
+      ['peoples_choice +1,000 votes', (b) => (b.peoples_choice = [{ rank: 1, project_id: b.projects[0].id, votes: 1000 }])],
+      ['flags emptied', (b) => (b.flags = [])],
+      ['models changed', (b) => (b.models = [...b.models, 'openai/gpt-forged'])],
+      ['prompt template hash changed', (b) => (b.prompt_template_sha256 = 'f'.repeat(64))],
+      ['event name changed', (b) => (b.event.name = 'A Different Hackathon')],
+    ];
+    for (const [what, forge] of forgeries) {
+      const forged = clone(genuine);
+      forge(forged);
+      forged.sha256 = bundleHash(forged);
+      const file = write(`forged-${forgeries.findIndex(([w]) => w === what)}.json`, forged);
+      for (const args of [[file, '--site', t.url], [file]]) {
+        const run = await verifyRun(args);
+        expect(run.code, `${what} ${args.join(' ')}`).toBe(1);
+        expect(run.out).toContain('sha256: ok');
+        expect(run.last, what).toBe(
+          `NOT VERIFIED: bad signature: the signature does not match the bundle under key ${genuine.signer.key_id}: the bundle was changed after it was signed`,
+        );
+      }
+    }
+
+    // Forged and re-signed with a key of the forger's own: the bundle's own key proves nothing.
+    const own = generateKeyPairSync('ed25519');
+    const forged = clone(genuine);
+    forged.event.name = 'A Different Hackathon';
+    forged.signer = { ...forged.signer, public_key: own.publicKey.export({ format: 'jwk' }).x };
+    forged.sha256 = bundleHash(forged);
+    forged.signature = sign(null, Buffer.from(signedText(forged)), own.privateKey).toString('base64url');
+    const resigned = write('resigned.json', forged);
+    expect(verifyBundle(forged).signature.status).toBe('self_signed');
+    const bySite = await verifyRun([resigned, '--site', t.url]);
+    expect(bySite.code).toBe(1);
+    expect(bySite.last).toBe(
+      `NOT VERIFIED: not signed by the site: the public key the bundle carries for ${genuine.signer.key_id} is not the site's key ${genuine.signer.key_id}`,
+    );
+    const alone = await verifyRun([resigned]);
+    expect(alone.code).toBe(1);
+    expect(alone.out).toContain('which alone proves nothing');
+    expect(alone.last).toMatch(/^NOT VERIFIED: not vouched for: /);
+    // The signature removed, the signer kept (or the other way round): refused, not taken for an old unsigned bundle.
+    const stripped = clone(genuine);
+    delete stripped.signature;
+    const noSignature = await verifyRun([write('no-signature.json', stripped), '--site', t.url, '--allow-unsigned']);
+    expect(noSignature.code).toBe(1);
+    expect(noSignature.last).toBe(`NOT VERIFIED: bad signature: the bundle names key ${genuine.signer.key_id} but carries no signature`);
+    const unnamed = clone(genuine);
+    delete unnamed.signer;
+    unnamed.sha256 = bundleHash(unnamed);
+    const noSigner = await verifyRun([write('no-signer.json', unnamed), '--site', t.url, '--allow-unsigned']);
+    expect(noSigner.code).toBe(1);
+    expect(noSigner.last).toBe('NOT VERIFIED: bad signature: a signature without a signer: the bundle names no key');
+    // Under a key id the site never had.
+    forged.signer.key_id = 'rsk_forged';
+    forged.sha256 = bundleHash(forged);
+    forged.signature = sign(null, Buffer.from(signedText(forged)), own.privateKey).toString('base64url');
+    const unknown = await verifyRun([write('unknown-key.json', forged), '--site', t.url]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.last).toMatch(/^NOT VERIFIED: not signed by the site: the key the bundle names \(rsk_forged\) is not one of the site's keys \(rsk_/);
+
+    // --key: the keys document saved earlier (no network), a JWK, or the bare public key.
+    const keysDoc = (await t.request('GET', KEYS_PATH)).text;
+    const keysFile = join(dir, 'keys.json');
+    writeFileSync(keysFile, keysDoc);
+    const genuineFile = write('genuine-compact.json', genuine);
+    expect((await verifyRun([genuineFile, '--key', keysFile])).code).toBe(0);
+    expect((await verifyRun([genuineFile, '--key', genuine.signer.public_key])).code).toBe(0);
+    const otherKey = own.publicKey.export({ format: 'jwk' }).x!;
+    const wrongKey = await verifyRun([genuineFile, '--key', otherKey]);
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.last).toMatch(
+      /^NOT VERIFIED: not signed by the site: the key the bundle names \(rsk_\w+\) is not one of the site's keys \(the key given\)/,
+    );
+  });
+
+  it('with --site, a bundle the site no longer serves as it was is refused', async () => {
+    const { eventId, text } = published[2]!;
+    const original = await t.ctx.db.selectFrom('result_bundles').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
+    const file = join(dir, 'kept.json');
+    writeFileSync(file, text);
+    // The site's copy rewritten (a stored bundle is never changed: this stands for a site that lies later).
+    const changed = JSON.parse(text) as Record<string, any>;
+    changed.flags = [];
+    await t.ctx.db
+      .updateTable('result_bundles')
+      .set({ bundle: canonicalJson(changed) })
+      .where('event_id', '=', eventId)
+      .execute();
+    try {
+      const run = await verifyRun([file, '--site', t.url]);
+      expect(run.code).toBe(1);
+      expect(run.out).toContain('signature: ok');
+      expect(run.last).toBe('NOT VERIFIED: the site serves a different bundle for this event (it differs in flags)');
+    } finally {
+      await t.ctx.db.updateTable('result_bundles').set({ bundle: original.bundle }).where('event_id', '=', eventId).execute();
+    }
+    // An event the site does not know.
+    const gone = clone(JSON.parse(text) as Record<string, any>);
+    gone.event.id = 'evt_unknown';
+    gone.sha256 = bundleHash(gone);
+    const goneRun = await verifyRun([(writeFileSync(join(dir, 'gone.json'), JSON.stringify(gone)), join(dir, 'gone.json')), '--site', t.url]);
+    expect(goneRun.code).toBe(1);
+  });
+
+  it('a bundle published before signing: served as it is; verify says integrity only, and accepts it only with --allow-unsigned', async () => {
+    const { eventId, text } = published[3]!;
+    const original = await t.ctx.db.selectFrom('result_bundles').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
+    const old = JSON.parse(text) as Record<string, any>;
+    delete old.signer;
+    delete old.signature;
+    old.sha256 = bundleHash(old);
+    await t.ctx.db
+      .updateTable('result_bundles')
+      .set({ bundle: canonicalJson(old), sha256: old.sha256 })
+      .where('event_id', '=', eventId)
+      .execute();
+    try {
+      const served = await t.request('GET', `/api/v1/events/${eventId}/result/bundle`);
+      expect(served.status).toBe(200);
+      expect(served.text).toBe(canonicalJson(old));
+      const file = join(dir, 'unsigned.json');
+      writeFileSync(file, served.text);
+      const refused = await verifyRun([file, '--site', t.url]);
+      expect(refused.code).toBe(1);
+      expect(refused.out).toContain('signature: none (a bundle published before results were signed)');
+      expect(refused.last).toBe(
+        'NOT VERIFIED: unsigned: integrity only, not vouched for (a bundle published before results were signed); --allow-unsigned accepts it',
+      );
+      const allowed = await verifyRun([file, '--site', t.url, '--allow-unsigned']);
+      expect(allowed.code).toBe(0);
+      expect(allowed.last).toMatch(/^verified \(integrity only\): unsigned, so nothing vouches that the site published it/);
+      // A signed bundle stripped of its signature is caught by --site: the site serves the signed one.
+      await t.ctx.db.updateTable('result_bundles').set({ bundle: original.bundle, sha256: original.sha256 }).where('event_id', '=', eventId).execute();
+      const stripped = await verifyRun([file, '--site', t.url, '--allow-unsigned']);
+      expect(stripped.code).toBe(1);
+      expect(stripped.last).toBe('NOT VERIFIED: the site serves a different bundle for this event (it differs in sha256, signature, signer)');
+    } finally {
+      await t.ctx.db.updateTable('result_bundles').set({ bundle: original.bundle, sha256: original.sha256 }).where('event_id', '=', eventId).execute();
+    }
+  });
+
+  it('hackathon results rotate-key: a new key signs from then on; the old one stays published and its bundles verify', async () => {
+    const before = (await t.request<any>('GET', KEYS_PATH)).body.keys as PublishedKey[];
+    expect(before).toHaveLength(1);
+    const rotated = await runCli(['results', 'rotate-key'], { DATABASE_URL: t.config.database.url, PUBLIC_URL: 'http://hackathon.test' });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const newId = rotated.stdout.trim();
+    expect(newId).toMatch(/^rsk_/);
+    expect(newId).not.toBe(before[0]!.key_id);
+    expect(rotated.stderr).toContain(`${before[0]!.key_id} retired (still published at http://hackathon.test${KEYS_PATH}`);
+    const after = (await t.request<any>('GET', KEYS_PATH)).body.keys as Array<PublishedKey & { retired_at: string | null }>;
+    // (Listed oldest first; here the CLI's real clock is earlier than the test's, so not asserted.)
+    expect(after.map((k) => k.key_id).sort()).toEqual([before[0]!.key_id, newId].sort());
+    const retired = after.find((k) => k.key_id === before[0]!.key_id)!;
+    expect(retired.retired_at).toEqual(expect.any(String));
+    expect(after.find((k) => k.key_id === newId)!.retired_at).toBeNull();
+
+    // An old bundle still verifies (against the retired key, still published).
+    const { text } = published[1]!;
+    const oldFile = join(dir, 'old.json');
+    writeFileSync(oldFile, text);
+    const old = await verifyRun([oldFile, '--site', t.url]);
+    expect(old.code).toBe(0);
+    expect(old.out).toContain(
+      `the site's key ${before[0]!.key_id} from ${t.url}${KEYS_PATH} (created ${before[0]!.created_at}, retired ${retired.retired_at})`,
+    );
+    // A new publication is signed with the new key.
+    const eventId = await randomEvent(dialect === 'postgres' ? 1777 : 777);
+    const fresh = (await t.api<any>('GET', `/events/${eventId}/result/bundle`)).body;
+    expect(fresh.signer.key_id).toBe(newId);
+    const newFile = join(dir, 'new.json');
+    writeFileSync(newFile, JSON.stringify(fresh));
+    const run = await verifyRun([newFile, '--site', t.url]);
+    expect(run.code).toBe(0);
+    expect(run.last).toBe(`verified: signed with the site's key ${newId}; the ranking follows from the scores and the bundle is unchanged`);
+  }, 60_000);
+
+  it('two first publications at once make one key', async () => {
+    const fresh = await startTestApp(dialect);
+    try {
+      const owner = await quickUser(fresh, 'organizer');
+      const ids: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        fresh.clock.set(T0.getTime());
+        const eventId = await createEvent(fresh, owner.key, { models: [] });
+        await seedProjects(fresh, eventId, [{ track: null, score: null }]);
+        ids.push(eventId);
+      }
+      fresh.clock.set(T0.getTime() + 2 * DAY + HOUR);
+      const both = await Promise.all(ids.map((id) => fresh.api('POST', `/events/${id}/results/publish`, { key: owner.key, body: { force: true } })));
+      expect(both.map((r) => r.status)).toEqual([200, 200]);
+      const keys = (await fresh.request<any>('GET', KEYS_PATH)).body.keys;
+      expect(keys).toHaveLength(1);
+      expect(await fresh.ctx.db.selectFrom('result_signing_keys').select('id').execute()).toHaveLength(1);
+      for (const id of ids) {
+        const bundle = (await fresh.api<any>('GET', `/events/${id}/result/bundle`)).body;
+        expect(bundle.signer.key_id).toBe(keys[0].key_id);
+        expect(verifyBundle(bundle, { keys }).ok).toBe(true);
+      }
+    } finally {
+      await fresh.close();
     }
   });
 

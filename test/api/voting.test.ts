@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
-import { verifyBundle } from '../../src/results/result-bundle.js';
+import { bundleHash, verifyBundle } from '../../src/results/result-bundle.js';
 import { parseCsv } from '../helpers/csv.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type TestApp } from '../helpers/harness.js';
@@ -235,10 +235,19 @@ describe.each(DIALECTS)("people's choice voting (%s)", (dialect) => {
     const bundle = await t.api<any>('GET', `/events/${eventId}/result/bundle`);
     expect(bundle.status).toBe(200);
     expect(bundle.body.peoples_choice).toEqual(published.body.peoples_choice);
-    expect(verifyBundle(bundle.body).ok).toBe(true);
+    const keys = (await t.request<any>('GET', '/.well-known/hackathon-results-keys.json')).body.keys;
+    expect(verifyBundle(bundle.body, { keys }).ok).toBe(true);
     const tampered = structuredClone(bundle.body);
     tampered.peoples_choice[0].votes += 1;
-    expect(verifyBundle(tampered).sha256.ok).toBe(false);
+    expect(verifyBundle(tampered, { keys }).sha256.ok).toBe(false);
+    // 1,000 votes more and the hash recomputed: the site's signature refuses it.
+    tampered.peoples_choice[0].votes += 999;
+    tampered.sha256 = bundleHash(tampered);
+    const forged = verifyBundle(tampered, { keys });
+    expect(forged.sha256.ok).toBe(true);
+    expect(forged.signature.status).toBe('invalid');
+    expect(forged.ok).toBe(false);
+    expect(forged.reason).toMatch(/^bad signature: the signature does not match the bundle under key rsk_/);
     // The organizer's CSV carries each project's people's choice place and votes next to its rank.
     const csv = await t.api('GET', `/events/${eventId}/leaderboard.csv`, { key: org.key });
     expect(csv.status).toBe(200);

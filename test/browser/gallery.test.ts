@@ -150,6 +150,9 @@ describe('project gallery pages (SQLite)', () => {
     // The verifiable results bundle is one click away, and downloads as JSON that verifies.
     const bundleLink = page.getByRole('link', { name: 'Download the verifiable results' });
     await expect(bundleLink.getAttribute('href')).resolves.toBe(`/api/v1/events/${eventId}/result/bundle`);
+    // …and so is the verifier that checks it, with the command to run.
+    await expect(page.getByRole('link', { name: 'the verifier' }).getAttribute('href')).resolves.toBe('/verify-bundle.mjs');
+    await page.getByText(`node verify-bundle.mjs ${eventId}-result-bundle.json --site ${t.url}`).waitFor();
     const bundle = await t.api('GET', `/events/${eventId}/result/bundle`);
     expect(bundle.status).toBe(200);
     expect(bundle.body.ranking.map((e: any) => e.project_name)).toEqual(['Lighthouse', 'Pixel Garden', 'Tidy Bot']);

@@ -15,7 +15,7 @@ import type {
   ReviewerInvitationsTable,
   ReviewerRemindersTable,
 } from './schema/reviewers.js';
-import type { ResultBundlesTable, ResultEntriesTable, ResultsTable, StandingsTable } from './schema/results.js';
+import type { ResultBundlesTable, ResultEntriesTable, ResultSigningKeysTable, ResultsTable, StandingsTable } from './schema/results.js';
 import type { PeoplesChoiceTable, VotesTable } from './schema/showcase.js';
 import type { AuditLogTable } from './schema/audit.js';
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
@@ -55,6 +55,7 @@ export interface Database {
   reviewer_invitations: ReviewerInvitationsTable;
   results: ResultsTable;
   result_bundles: ResultBundlesTable;
+  result_signing_keys: ResultSigningKeysTable;
   users: UsersTable;
   sessions: SessionsTable;
   invite_codes: InviteCodesTable;

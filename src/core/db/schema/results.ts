@@ -53,6 +53,25 @@ export interface ResultBundlesTable {
   created_at: string;
 }
 
+/**
+ * The site's Ed25519 keys that sign results bundles (src/results/result-signing.ts): one current
+ * (is_current 1), the others retired (NULL) and still published so old bundles verify.
+ */
+export interface ResultSigningKeysTable {
+  /** `rsk_…`: named by the bundles it signs. */
+  id: string;
+  /** `Ed25519`. */
+  algorithm: string;
+  /** The raw 32-byte public key, base64url (a JWK's `x`). */
+  public_key: string;
+  /** PKCS#8 DER, base64: never logged, never served. */
+  private_key: string;
+  /** 1 for the current key, NULL once retired (unique: at most one current key). */
+  is_current: number | null;
+  created_at: string;
+  retired_at: string | null;
+}
+
 /** One entry of a published result: its JSON after `{"rank":N`, and its overall and per-track place. */
 export interface ResultEntriesTable {
   event_id: string;

@@ -87,6 +87,16 @@ function Result({ event }: { event: PublicEvent }) {
           </>
         }
       />
+      <p className="muted small result-verify">
+        {t('result.verifyLead')}{' '}
+        <a href="/verify-bundle.mjs" download>
+          {t('result.verifyLink')}
+        </a>{' '}
+        {t('result.verifyRun')}{' '}
+        <code>
+          node verify-bundle.mjs {`${event.id}-result-bundle.json`} --site {window.location.origin}
+        </code>
+      </p>
       {event.tracks.length > 0 ? (
         <div className="track-switch">
           <Field label={t('result.trackLabel')} hint={t('result.trackHint')}>
