@@ -27,14 +27,31 @@ import { PublishResponse, ResultEntrySchema } from '../results/results-schemas.j
 import { SubmitBody } from '../submissions/submissions-schemas.js';
 import { ProjectSchema } from '../registrations/project-schema.js';
 import { TeamResultSchema } from '../registrations/team-result-schema.js';
-import { MCP_TOOLS } from '../mcp/mcp-tools.js';
+import { TOOL_ROLES, type ToolSpec } from '../mcp/mcp-tools.js';
 import { fieldTable, shapeLine, shapeText } from './schema-text.js';
 import { EXIT_CODES, SCRIPT_NAMES } from './shell-scripts.js';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook-events.js';
 import { CreateWebhookBody } from '../webhooks/webhooks-schemas.js';
 
-/** The MCP server's own tools (name, what it does), in the order of the flow: never a copy. */
-export const MCP_TOOL_LINES: ReadonlyArray<readonly [string, string]> = MCP_TOOLS.map((tool) => [tool.name, tool.annotations.title ?? tool.name]);
+/** What the guides say of an MCP tool: the server's own tools (collected from the routes), never a copy. */
+export type ToolLine = Pick<ToolSpec, 'name' | 'role' | 'annotations'>;
+
+const ROLE_HEADINGS: Record<ToolLine['role'], string> = {
+  participant: 'Everyone (participants, teams, webhooks)',
+  reviewer: 'Reviewers (a review-scoped key sees only these)',
+  organizer: 'Organizers (owners and co-organizers of an event)',
+};
+
+/** The tools as Markdown tables, one per role, in the server's order. */
+function toolTables(tools: readonly ToolLine[]): string {
+  return TOOL_ROLES.map(
+    (role) =>
+      `**${ROLE_HEADINGS[role]}**\n\n| tool | does |\n|---|---|\n${tools
+        .filter((t) => t.role === role)
+        .map((t) => `| \`${t.name}\` | ${t.annotations.title} |`)
+        .join('\n')}`,
+  ).join('\n\n');
+}
 
 /** What an agent should do about each code; codes without advice fall back to "read `detail`". */
 const ADVICE: Partial<Record<ErrorCode, string>> = {
@@ -194,31 +211,6 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 1000)} s`;
 }
 
-/** The MCP tools only an organizer may use, named in skill-organizer.md. */
-const ORGANIZER_TOOLS = new Set<string>([
-  'create_event',
-  'list_registrations',
-  'approve_registration',
-  'reject_registration',
-  'get_leaderboard',
-  'publish_results',
-  'set_feedback_release',
-  'update_event',
-  'start_judging',
-  'cancel_event',
-  'list_reviews',
-  'rerun_reviews',
-  'get_project_reviews',
-  'set_project_flag',
-  'remind_reviewer',
-  'upload_event_media',
-  'remove_event_media',
-  'auto_assign_reviewers',
-  'list_assignments',
-  'set_assignment',
-  'get_audit_log',
-]);
-
 /**
  * my-registration's shape, its project written as \`Project\` (the submit answer's shape, printed
  * once) and its result as \`TeamResult\` (its shape is in skill-reference.md's Teams section).
@@ -375,9 +367,10 @@ MCP server \`${base}/mcp\` (same key) and scripts \`${site}/scripts/<name>.sh\`:
 }
 
 /** `{base_url}/skill-organizer.md`: everything an organizer does, and the codes only they meet. */
-export function renderSkillOrganizerMd(input: SkillMdInput): string {
+export function renderSkillOrganizerMd(input: SkillMdInput, tools: readonly ToolLine[]): string {
   const { site, base } = context(input);
-  const organizerTools = MCP_TOOLS.filter((tool) => ORGANIZER_TOOLS.has(tool.name))
+  const organizerTools = tools
+    .filter((tool) => tool.role === 'organizer')
     .map((tool) => `\`${tool.name}\``)
     .join(', ');
   return `# For organizers: hackathon platform at ${site}
@@ -516,11 +509,10 @@ ${errorRows('organizer')}
 }
 
 /** `{base_url}/skill-reference.md`: teams, the MCP server, webhooks and the shell scripts in full. */
-export function renderSkillReferenceMd(input: SkillMdInput): string {
+export function renderSkillReferenceMd(input: SkillMdInput, tools: readonly ToolLine[]): string {
   const { site, base, wait } = context(input);
   const exitCodes = EXIT_CODES.map(([c, what]) => `| ${c} | ${what} |`).join('\n');
   const scripts = SCRIPT_NAMES.map((n) => `- \`${site}/scripts/${n}.sh\``).join('\n');
-  const tools = MCP_TOOL_LINES.map(([n, what]) => `| \`${n}\` | ${what} |`).join('\n');
   return `# Reference: teams, MCP, webhooks and scripts of the hackathon platform at ${site}
 
 The flow, fields and error codes are in \`${base}/skill.md\` (participants) and \`${base}/skill-organizer.md\` (organizers).
@@ -551,11 +543,14 @@ ${errorRows('team')}
 (\`Authorization: Bearer <key>\`). Its tools take the same fields as the REST routes and fail with the same
 error codes: a refused call is a result with \`isError: true\` whose text is the problem document plus
 \`action\`, a sentence saying what to do next (and \`retry_after_seconds\` where REST sends \`Retry-After\`). \`get_my_registration\`'s \`wait\`
-is capped at ${wait} s, so it answers before an MCP client's usual ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s request timeout:
+is capped at ${wait} s, so it answers before an MCP client's usual ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s request timeout.
 
-| tool | does |
-|---|---|
-${tools}
+\`tools/list\` shows the tools of your role: a review-scoped key the reviewers'; an account the everyone's and
+the reviewers' (anyone may be invited to review); organizers, admins and co-organizers of an event all of them.
+Each tool is its REST route (a tool not in your list answers as its route would, e.g. \`403 forbidden\`);
+results are the route's JSON as text (a list: \`{"items", "next_cursor"}\`; pass \`next_cursor\` back as \`cursor\`).
+
+${toolTables(tools)}
 
 Add it to an MCP client (e.g. the \`mcpServers\` section of its JSON configuration):
 
