@@ -170,7 +170,7 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
         ? { ...Object.fromEntries(spec.pathArgs.map((name) => [name, args[name]])), deleted: true }
         : res.statusCode === 204
           ? { done: true }
-          : spec.list
+          : spec.list || Array.isArray(body)
             ? { items: body, next_cursor: nextCursorOf(link) }
             : (body as Record<string, unknown>);
     // An object answer with a page inside (a review queue, the reviewers): the next page's cursor too.

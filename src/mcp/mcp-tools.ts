@@ -157,8 +157,10 @@ function responsesOf(route: RouteFacts): Record<string, unknown> {
   return (route.schema?.response ?? {}) as Record<string, unknown>;
 }
 
-function isArraySchema(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'array';
+/** Whether a 200 answer is a JSON array: its schema, or the JSON one of its `content` (a route answering CSV too). */
+function isArraySchema(response: unknown): boolean {
+  const r = response as { type?: unknown; content?: Record<string, { schema?: { type?: unknown } }> } | undefined;
+  return r?.type === 'array' || r?.content?.['application/json']?.schema?.type === 'array';
 }
 
 /**

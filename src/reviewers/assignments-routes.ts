@@ -75,7 +75,7 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
             title: 'Set the reviewing mode',
             role: 'organizer',
             description:
-              'Switch your event between every reviewer reviewing every project (`every`) and assigned reviewing (`assigned`), or change the same e-mail domain conflict rule.',
+              'Switch your event back to every reviewer reviewing every project (`every`) or to `assigned` (after a first auto_assign_reviewers), or change the same e-mail domain conflict rule.',
           },
         },
         schema: {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { createMcpToolRegistry, nextCursorOf, toolPath, toolsOfRoute, visibleRoles, type RouteFacts } from '../../src/mcp/mcp-tools.js';
+import { createMcpToolRegistry, listedTools, nextCursorOf, toolPath, toolsOfRoute, visibleRoles, type RouteFacts } from '../../src/mcp/mcp-tools.js';
 
 const EventParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const mcp = { name: 'do_it', title: 'Do it', description: 'Does it.', role: 'organizer' } as const;
@@ -35,7 +35,9 @@ describe('toolsOfRoute: a tool built from its route', () => {
     // A defaulted member is offered but not required; the JSON is plain (no TypeBox symbols).
     expect(tool!.inputSchema.required).toEqual(['event_id', 'project_id', 'user_id', 'note']);
     expect(Object.keys(tool!.inputSchema.properties)).toEqual(['event_id', 'project_id', 'user_id', 'note', 'count', 'idempotency_key']);
-    expect(tool!.inputSchema.properties.event_id).toMatchObject({ type: 'string', description: 'event id (evt_…), from list_events' });
+    // A path argument keeps its type only (ids are all alike; the route checks them); a known one says where it comes from.
+    expect(tool!.inputSchema.properties.event_id).toEqual({ type: 'string' });
+    expect(tool!.inputSchema.properties.project_id).toEqual({ type: 'string', description: 'prj_…' });
     expect(Object.getOwnPropertySymbols(tool!.inputSchema.properties.note)).toEqual([]);
   });
 
@@ -44,6 +46,14 @@ describe('toolsOfRoute: a tool built from its route', () => {
       route({ method: ['GET', 'HEAD'], schema: { params: EventParams, response: { 200: Type.Array(Type.String()), 404: Type.Object({}) } } }),
     );
     expect(list).toMatchObject({ list: true, annotations: { readOnlyHint: true, idempotentHint: true } });
+    // A route that answers JSON or CSV declares its array under content.
+    const [both] = toolsOfRoute(
+      route({
+        method: 'GET',
+        schema: { params: EventParams, response: { 200: { description: 'rows', content: { 'application/json': { schema: Type.Array(Type.String()) } } } } },
+      }),
+    );
+    expect(both!.list).toBe(true);
     const [gone] = toolsOfRoute(
       route({
         method: 'DELETE',
@@ -115,5 +125,32 @@ describe('nextCursorOf', () => {
     expect(nextCursorOf(undefined)).toBeNull();
     expect(nextCursorOf('<http://h.test/a?cursor=p>; rel="prev"')).toBeNull();
     expect(nextCursorOf('<not a url>; rel="next"')).toBeNull();
+  });
+});
+
+describe('listedTools: what tools/list shows', () => {
+  it('drops output schemas and default hints, and says a long description or a large argument schema once', () => {
+    const long = 'a description long enough to be worth saying only once in a list';
+    const big = Type.Object({
+      a: Type.String({ maxLength: 100 }),
+      b: Type.String({ maxLength: 100 }),
+      c: Type.Array(Type.String({ maxLength: 50 }), { maxItems: 9 }),
+      d: Type.Integer({ minimum: 1, maximum: 100 }),
+    });
+    const make = (name: string) =>
+      toolsOfRoute(
+        route({
+          url: `/api/v1/events/:id/${name}`,
+          config: { auth: true, mcp: { ...mcp, name } },
+          schema: { params: EventParams, body: Type.Object({ note: Type.String({ description: long }), settings: big }) },
+        }),
+      )[0]!;
+    const [first, second] = listedTools([make('first'), make('second')]);
+    expect(first!.inputSchema.properties.note).toEqual({ type: 'string', description: long });
+    expect(second!.inputSchema.properties.note).toEqual({ type: 'string' });
+    expect(first!.inputSchema.properties.settings).toMatchObject({ type: 'object', properties: { a: { maxLength: 100 } } });
+    expect(second!.inputSchema.properties.settings).toEqual({ type: 'object', description: 'as in first' });
+    expect(first!.annotations).toEqual({ destructiveHint: false, openWorldHint: false });
+    expect(Object.keys(first!)).toEqual(['name', 'title', 'description', 'inputSchema', 'annotations']);
   });
 });
