@@ -1,4 +1,3 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.js';
 import { callTool, connectMcp } from '../helpers/mcp-client.js';
