@@ -23,4 +23,7 @@ export const MCP_NEXT_ACTIONS: Partial<Record<ErrorCode, string>> = {
   team_too_small: 'Invite more members with create_team_invitation; submit_project once they have joined.',
   team_member_not_found: 'Use a user_id from the members of get_team.',
   webhook_delivery_not_found: 'Use a delivery id from list_webhook_deliveries.',
+  not_assigned_mode: 'Switch to assigned reviewing first with auto_assign_reviewers (per_project), then set_assignment.',
+  project_not_assigned: 'Review the projects get_review_queue lists; ask the organizer if you should review this one.',
+  no_open_reviews: "Nothing to do; list_reviewers shows each reviewer's open_reviews.",
 };

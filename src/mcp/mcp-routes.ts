@@ -110,8 +110,8 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
   /**
    * A refused call: the REST problem document plus what an MCP-only client cannot get elsewhere
    * (it cannot open the \`type\` URL nor see headers): the next \`action\` as a sentence and the
-   * \`Retry-After\` header as \`retry_after_seconds\`. Text content only: a structuredContent would
-   * have to match the tool's output schema, which describes the success.
+   * \`Retry-After\` header as \`retry_after_seconds\`. Text content only: structuredContent is the
+   * success's JSON.
    */
   function refusal(problem: Record<string, unknown>, retryAfter?: string | string[] | number): CallToolResult {
     const code = problem.code as ProblemCode | undefined;

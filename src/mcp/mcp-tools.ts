@@ -39,7 +39,7 @@ export interface ToolSpec {
   path: string;
   /** The route's own path (Fastify syntax, under /api/v1), to find it again (`app.hasRoute`). */
   routeUrl: string;
-  /** Tool argument name → the route's path parameter, in path order. */
+  /** The path arguments (tool argument names), in path order. */
   pathArgs: string[];
   inputSchema: ObjectJsonSchema;
   /** The route answers a bare JSON array (one page): the result is `{ items, next_cursor }`. */
@@ -252,7 +252,7 @@ function buildTool(route: RouteFacts, method: ToolMethod, mcp: McpToolConfig): T
     type: 'object',
     properties,
     required,
-    ...(source.anyOf && !omit.size ? { anyOf: source.anyOf } : {}),
+    ...(source.anyOf ? { anyOf: source.anyOf } : {}),
     additionalProperties: false,
   };
   const readOnly = method === 'GET';
