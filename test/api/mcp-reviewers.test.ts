@@ -99,6 +99,8 @@ describe.each(DIALECTS)("MCP: the organizer's reviewers and assignments, the rev
     // The review-scoped key from the answer sees the reviewer's tools only, and works with them.
     const reviewer = await connect(accepted.api_key.key as string);
     expect((await reviewer.listTools()).tools.map((x) => x.name).sort()).toEqual([...REVIEWER_MCP_TOOLS].sort());
+    // A tool outside its list still runs as its REST call, and the route refuses a review key.
+    expect(toolProblem(await callTool(reviewer, 'list_registrations', { event_id: eventId }))).toMatchObject({ code: 'forbidden', status: 403 });
     expect(toolOk(await callTool(reviewer, 'get_review_queue', { event_id: eventId }))).toMatchObject({ reviewing_open: false });
 
     toolOk(await callTool(org, 'start_judging', { event_id: eventId }));
