@@ -24,6 +24,7 @@ import type { SettingsService } from './notifications/settings-service.js';
 import type { GalleryService } from './showcase/gallery-service.js';
 import type { VotingService } from './showcase/voting-service.js';
 import type { TeamsService } from './teams/teams-service.js';
+import type { McpToolRegistry } from './mcp/mcp-tools.js';
 
 /**
  * Everything buildApp builds once: the wiring's own view. Route modules do not import it: each
@@ -74,6 +75,8 @@ export interface AppContext {
   voting: VotingService;
   /** Teams: members, join codes, leadership. */
   teams: TeamsService;
+  /** The MCP tools, collected from the routes that declare `config.mcp` as they are registered. */
+  mcpTools: McpToolRegistry;
 }
 
 export type { App } from './core/http/app-types.js';

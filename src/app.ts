@@ -42,6 +42,7 @@ import { createEventsService } from './events/events-service.js';
 import { eventMediaRoutes } from './events/event-media-routes.js';
 import { createEventMediaService } from './events/event-media-service.js';
 import { mcpRoutes } from './mcp/mcp-routes.js';
+import { createMcpToolRegistry } from './mcp/mcp-tools.js';
 import { createRegistrationsService } from './registrations/registrations-service.js';
 import { registrationsRoutes } from './registrations/registrations-routes.js';
 import { createRegistrationWaits } from './registrations/registration-waits.js';
@@ -302,6 +303,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     gallery,
     voting,
     teams,
+    mcpTools: createMcpToolRegistry(),
   };
 
   const app = Fastify({
@@ -385,6 +387,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
 
   // Before any route is added: it hooks the routes declared `idempotent` as they are registered.
   installIdempotency(app, { db, clock, ...config.idempotency });
+  // Before any route too: each route declaring `config.mcp` becomes an MCP tool, built from its own definition.
+  app.addHook('onRoute', (route) => ctx.mcpTools.onRoute(route));
   // Before any route, so the OpenAPI document sees every one of them (hidden ones aside).
   await app.register(fastifySwagger, swaggerOptions(config, OPENAPI_VERSION));
 
@@ -397,7 +401,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     return { ok: database === 'up', database, redis: redisHealth() };
   });
 
-  const agents = agentMaterial(ctx);
+  // Rendered on first request, once every route (and so every tool) is registered.
+  const agents = agentMaterial(ctx, () => ctx.mcpTools.all());
   await app.register(
     async (api) => {
       await api.register(skillRoutes(agents));

@@ -8,19 +8,36 @@ import { ifNoneMatch } from '../core/http/etag.js';
 import { NotModified } from '../results/results-schemas.js';
 import { AGENT_CARD_PATHS, renderAgentCard, renderLlmsTxt } from './discovery.js';
 import { SCRIPT_NAMES, renderScripts } from './shell-scripts.js';
-import { renderSkillMd, renderSkillOrganizerMd, renderSkillReferenceMd, renderSkillReviewerMd } from './skill-md.js';
+import { renderSkillMd, renderSkillOrganizerMd, renderSkillReferenceMd, renderSkillReviewerMd, type ToolLine } from './skill-md.js';
 
-/** A document generated once at start, served with a strong ETag. */
+/** A document generated once (on its first request, when every route is registered), served with a strong ETag. */
 interface StaticDocument {
-  body: string;
+  readonly body: string;
   contentType: string;
-  etag: string;
+  readonly etag: string;
   /** What the body is, for the route's response schema (text, or the JSON object of the agent card). */
   schema: ReturnType<typeof Type.String> | ReturnType<typeof Type.Object>;
 }
 
-function document(body: string, contentType: string, schema: StaticDocument['schema'] = Type.String()): StaticDocument {
-  return { body, contentType, schema, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+function document(render: () => string, contentType: string, schema: StaticDocument['schema'] = Type.String()): StaticDocument {
+  let rendered: { body: string; etag: string } | undefined;
+  const once = () => {
+    if (!rendered) {
+      const body = render();
+      rendered = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+    }
+    return rendered;
+  };
+  return {
+    contentType,
+    schema,
+    get body() {
+      return once().body;
+    },
+    get etag() {
+      return once().etag;
+    },
+  };
 }
 
 /** The package version: the same file sits two levels above both src/agents and dist/agents. */
@@ -62,23 +79,26 @@ function serve(app: App, url: string, doc: StaticDocument, summary: string) {
   );
 }
 
-/** The agent material, all generated at start from the live configuration and the code's own schemas. */
-export function agentMaterial(ctx: { config: Config }) {
+/**
+ * The agent material, generated from the live configuration, the code's own schemas and the MCP
+ * tools (`tools`: read once the routes are registered, so the guides render on first request).
+ */
+export function agentMaterial(ctx: { config: Config }, tools: () => readonly ToolLine[]) {
   const version = packageVersion();
   const { config } = ctx;
   const scripts = renderScripts(config);
   return {
-    skillMd: document(renderSkillMd({ config, version }), 'text/markdown; charset=utf-8'),
-    skillOrganizerMd: document(renderSkillOrganizerMd({ config, version }), 'text/markdown; charset=utf-8'),
-    skillReferenceMd: document(renderSkillReferenceMd({ config, version }), 'text/markdown; charset=utf-8'),
-    skillReviewerMd: document(renderSkillReviewerMd({ config, version }), 'text/markdown; charset=utf-8'),
-    llmsTxt: document(renderLlmsTxt(config), 'text/plain; charset=utf-8'),
+    skillMd: document(() => renderSkillMd({ config, version }), 'text/markdown; charset=utf-8'),
+    skillOrganizerMd: document(() => renderSkillOrganizerMd({ config, version }, tools()), 'text/markdown; charset=utf-8'),
+    skillReferenceMd: document(() => renderSkillReferenceMd({ config, version }, tools()), 'text/markdown; charset=utf-8'),
+    skillReviewerMd: document(() => renderSkillReviewerMd({ config, version }, tools()), 'text/markdown; charset=utf-8'),
+    llmsTxt: document(() => renderLlmsTxt(config, tools()), 'text/plain; charset=utf-8'),
     agentCard: document(
-      JSON.stringify(renderAgentCard(config, version), null, 2),
+      () => JSON.stringify(renderAgentCard(config, version), null, 2),
       'application/json; charset=utf-8',
       Type.Object({ name: Type.String(), description: Type.String(), url: Type.String(), version: Type.String() }, { additionalProperties: true }),
     ),
-    scripts: SCRIPT_NAMES.map((name) => ({ name, doc: document(scripts[name], 'text/x-shellscript; charset=utf-8') })),
+    scripts: SCRIPT_NAMES.map((name) => ({ name, doc: document(() => scripts[name], 'text/x-shellscript; charset=utf-8') })),
   };
 }
 

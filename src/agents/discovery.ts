@@ -1,9 +1,9 @@
 import type { Config } from '../core/config.js';
-import { MCP_TOOL_LINES as MCP_TOOLS } from './skill-md.js';
+import type { ToolLine } from './skill-md.js';
 import { SCRIPT_NAMES } from './shell-scripts.js';
 
 /** `{site_url}/llms.txt` (llmstxt.org): an H1, a blockquote summary, then sections of links. */
-export function renderLlmsTxt(config: Pick<Config, 'publicUrl'>): string {
+export function renderLlmsTxt(config: Pick<Config, 'publicUrl'>, tools: readonly Pick<ToolLine, 'name'>[]): string {
   const site = config.publicUrl;
   const base = `${site}/api/v1`;
   return `# Hackathon platform
@@ -28,7 +28,7 @@ invited reviewers read skill-reviewer.md.
 
 ## MCP
 
-- [MCP server](${base}/mcp): streamable HTTP, same bearer key; tools ${MCP_TOOLS.map(([n]) => `\`${n}\``).join(', ')}
+- [MCP server](${base}/mcp): streamable HTTP, same bearer key; tools ${tools.map(({ name }) => `\`${name}\``).join(', ')} (tools/list shows those of your role)
 
 ## Scripts
 

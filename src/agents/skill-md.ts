@@ -27,15 +27,32 @@ import { PublishResponse, ResultEntrySchema } from '../results/results-schemas.j
 import { SubmitBody } from '../submissions/submissions-schemas.js';
 import { ProjectSchema } from '../registrations/project-schema.js';
 import { TeamResultSchema } from '../registrations/team-result-schema.js';
-import { MCP_TOOLS } from '../mcp/mcp-tools.js';
+import { TOOL_ROLES, type ToolSpec } from '../mcp/mcp-tools.js';
 import { AcceptBody, AssignmentsResponse, ReviewBody } from '../reviewers/reviewers-schemas.js';
 import { fieldTable, shapeLine, shapeText } from './schema-text.js';
 import { EXIT_CODES, SCRIPT_NAMES } from './shell-scripts.js';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook-events.js';
 import { CreateWebhookBody } from '../webhooks/webhooks-schemas.js';
 
-/** The MCP server's own tools (name, what it does), in the order of the flow: never a copy. */
-export const MCP_TOOL_LINES: ReadonlyArray<readonly [string, string]> = MCP_TOOLS.map((tool) => [tool.name, tool.annotations.title ?? tool.name]);
+/** What the guides say of an MCP tool: the server's own tools (collected from the routes), never a copy. */
+export type ToolLine = Pick<ToolSpec, 'name' | 'role' | 'annotations'>;
+
+const ROLE_HEADINGS: Record<ToolLine['role'], string> = {
+  participant: 'Everyone (participants, teams, webhooks)',
+  reviewer: 'Reviewers (a review-scoped key sees only these)',
+  organizer: 'Organizers (owners and co-organizers of an event)',
+};
+
+/** The tools as Markdown tables, one per role, in the server's order. */
+function toolTables(tools: readonly ToolLine[]): string {
+  return TOOL_ROLES.map(
+    (role) =>
+      `**${ROLE_HEADINGS[role]}**\n\n| tool | does |\n|---|---|\n${tools
+        .filter((t) => t.role === role)
+        .map((t) => `| \`${t.name}\` | ${t.annotations.title} |`)
+        .join('\n')}`,
+  ).join('\n\n');
+}
 
 /** What an agent should do about each code; codes without advice fall back to "read `detail`". */
 const ADVICE: Partial<Record<ErrorCode, string>> = {
@@ -210,40 +227,6 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 1000)} s`;
 }
 
-/** The MCP tools only an organizer may use, named in skill-organizer.md. */
-const ORGANIZER_TOOLS = new Set<string>([
-  'create_event',
-  'list_registrations',
-  'approve_registration',
-  'reject_registration',
-  'get_leaderboard',
-  'publish_results',
-  'set_feedback_release',
-  'update_event',
-  'start_judging',
-  'cancel_event',
-  'list_reviews',
-  'rerun_reviews',
-  'get_project_reviews',
-  'set_project_flag',
-  'remind_reviewer',
-  'upload_event_media',
-  'remove_event_media',
-  'auto_assign_reviewers',
-  'list_assignments',
-  'set_assignment',
-  'get_audit_log',
-  'invite_reviewer',
-  'list_reviewers',
-  'remove_reviewer',
-  'revoke_reviewer_invitation',
-  'remind_reviewers',
-  'set_assignment_mode',
-  'add_reviewer_conflict',
-  'remove_reviewer_conflict',
-  'get_assignment_summary',
-]);
-
 /** The reviewer's MCP tools, one per step of skill-reviewer.md (each the twin of the REST route beside it). */
 export const REVIEWER_TOOLS = {
   accept: 'accept_review_invitation',
@@ -409,10 +392,11 @@ MCP server \`${base}/mcp\` (same key) and scripts \`${site}/scripts/<name>.sh\`:
 }
 
 /** `{base_url}/skill-organizer.md`: everything an organizer does, and the codes only they meet. */
-export function renderSkillOrganizerMd(input: SkillMdInput): string {
+export function renderSkillOrganizerMd(input: SkillMdInput, tools: readonly ToolLine[]): string {
   const { site, base } = context(input);
   const providers = Object.keys(input.config.ai.providers).sort();
-  const organizerTools = MCP_TOOLS.filter((tool) => ORGANIZER_TOOLS.has(tool.name))
+  const organizerTools = tools
+    .filter((tool) => tool.role === 'organizer')
     .map((tool) => `\`${tool.name}\``)
     .join(', ');
   return `# For organizers: hackathon platform at ${site}
@@ -594,9 +578,13 @@ ${errorRows('organizer')}
 }
 
 /** `{base_url}/skill-reviewer.md`: a human reviewer's (or their agent's) whole job, from the invitation to the last score. */
-export function renderSkillReviewerMd(input: SkillMdInput): string {
+export function renderSkillReviewerMd(input: SkillMdInput, tools: readonly ToolLine[]): string {
   const { site, base } = context(input);
   const T = REVIEWER_TOOLS;
+  // The guide names only live tools: a renamed or removed one fails here (and the guide's test), not an agent.
+  for (const name of Object.values(T)) {
+    if (!tools.some((tool) => tool.name === name && tool.role === 'reviewer')) throw new Error(`skill-reviewer.md names ${name}, which is not a reviewer tool`);
+  }
   return `# For reviewers: hackathon platform at ${site}
 
 An organizer invites reviewers by e-mail to score the projects of an event. This is a reviewer's
@@ -712,11 +700,10 @@ ${errorRows('reviewer')}
 }
 
 /** `{base_url}/skill-reference.md`: teams, the MCP server, webhooks and the shell scripts in full. */
-export function renderSkillReferenceMd(input: SkillMdInput): string {
+export function renderSkillReferenceMd(input: SkillMdInput, tools: readonly ToolLine[]): string {
   const { site, base, wait } = context(input);
   const exitCodes = EXIT_CODES.map(([c, what]) => `| ${c} | ${what} |`).join('\n');
   const scripts = SCRIPT_NAMES.map((n) => `- \`${site}/scripts/${n}.sh\``).join('\n');
-  const tools = MCP_TOOL_LINES.map(([n, what]) => `| \`${n}\` | ${what} |`).join('\n');
   return `# Reference: teams, MCP, webhooks and scripts of the hackathon platform at ${site}
 
 The flow, fields and error codes are in \`${base}/skill.md\` (participants), \`${base}/skill-organizer.md\` (organizers) and \`${base}/skill-reviewer.md\` (reviewers).
@@ -747,11 +734,14 @@ ${errorRows('team')}
 (\`Authorization: Bearer <key>\`). Its tools take the same fields as the REST routes and fail with the same
 error codes: a refused call is a result with \`isError: true\` whose text is the problem document plus
 \`action\`, a sentence saying what to do next (and \`retry_after_seconds\` where REST sends \`Retry-After\`). \`get_my_registration\`'s \`wait\`
-is capped at ${wait} s, so it answers before an MCP client's usual ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s request timeout:
+is capped at ${wait} s, so it answers before an MCP client's usual ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s request timeout.
 
-| tool | does |
-|---|---|
-${tools}
+\`tools/list\` shows the tools of your role: a review-scoped key the reviewers'; an account the everyone's and
+the reviewers' (anyone may be invited to review); organizers, admins and co-organizers of an event all of them.
+Each tool is its REST route (a tool not in your list answers as its route would, e.g. \`403 forbidden\`);
+results are the route's JSON as text (a list: \`{"items", "next_cursor"}\`; pass \`next_cursor\` back as \`cursor\`).
+
+${toolTables(tools)}
 
 Add it to an MCP client (e.g. the \`mcpServers\` section of its JSON configuration):
 

@@ -19,7 +19,16 @@ export function auditRoutes(ctx: AuditRoutesDeps) {
     app.get(
       '/events/:id/audit',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'get_audit_log',
+            title: 'Read the audit log',
+            role: 'organizer',
+            description:
+              "Your event's audit log, newest first: every organizer and admin action on it, with who did it and each changed field's before and after; filter by action.",
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary:

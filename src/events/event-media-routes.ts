@@ -62,7 +62,18 @@ export function eventMediaRoutes(ctx: EventMediaRoutesDeps) {
     app.put(
       '/events/:id/media/:kind',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'upload_event_media',
+            title: 'Upload an event image',
+            role: 'organizer',
+            destructive: true,
+            rawBody: { contentTypes: IMAGE_TYPES },
+            description:
+              "Set your event's cover (a wide banner) or logo from a PNG, JPEG or WebP in base64; the bytes must be what content_type says. Over MCP it must fit the request size limit (about 70 KB of image by default); larger ones go to PUT /api/v1/events/{id}/media/{kind} as raw bytes.",
+          },
+        },
         // The parser enforces each kind's own limit; this only lifts the JSON limit for this route.
         bodyLimit: Math.max(eventMedia.limits.coverMaxBytes, eventMedia.limits.logoMaxBytes),
         schema: {
@@ -92,7 +103,16 @@ export function eventMediaRoutes(ctx: EventMediaRoutesDeps) {
     app.delete(
       '/events/:id/media/:kind',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'remove_event_media',
+            title: 'Remove an event image',
+            role: 'organizer',
+            destructive: true,
+            description: "Remove your event's cover image or logo (done also when there was none).",
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: "Remove the event's cover image or logo (204 also when there was none)",

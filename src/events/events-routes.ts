@@ -17,7 +17,7 @@ import {
 } from './events-schemas.js';
 import type { EventInput, EventsService } from './events-service.js';
 import { eventNotes } from './event-notes.js';
-import { effectiveStatus } from './status.js';
+import { effectiveStatus, EVENT_STATUS_INPUTS } from './status.js';
 import { validationError } from '../core/errors.js';
 
 /** `?fields=a,b`: the named summary fields, validated (unknown names answer 422 listing the allowed ones). */
@@ -83,6 +83,15 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
     app.get(
       '/events',
       {
+        config: {
+          mcp: {
+            name: 'list_events',
+            title: 'List events',
+            role: 'participant',
+            description: `Public events, newest first. \`status\` filters (comma-separated: ${EVENT_STATUS_INPUTS.filter((s) => s !== 'recruiting').join(', ')}; draft needs mine: true); \`mine: true\` lists the events you organize, drafts included.`,
+            omit: ['fields'],
+          },
+        },
         schema: {
           tags: ['events'],
           summary: 'List public events (newest first), with cursor pagination',
@@ -127,6 +136,14 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
     app.get(
       '/events/:id',
       {
+        config: {
+          mcp: {
+            name: 'get_event',
+            title: 'Get an event',
+            role: 'participant',
+            description: 'One event: timeline, tracks, scoring dimensions, AI models and registration settings.',
+          },
+        },
         schema: {
           tags: ['events'],
           summary: 'One event with its timeline, tracks, dimensions and registration form',
@@ -147,6 +164,15 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
     app.get(
       '/events/:id/register',
       {
+        config: {
+          mcp: {
+            name: 'get_registration_form',
+            title: 'Get the registration form',
+            role: 'participant',
+            description:
+              'Whether registration is open, the tracks (register with one of their ids as track_id) and the custom fields (answer each required one under `fields` by its key). Read it before register_team.',
+          },
+        },
         schema: {
           tags: ['registration'],
           summary: 'The registration form and timeline; read it before registering',
@@ -160,7 +186,16 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
     app.post(
       '/events',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'create_event',
+            title: 'Create an event',
+            role: 'organizer',
+            description: 'Create an event; status "draft" keeps it unlisted, otherwise it opens at once.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Create an event (status "draft" to keep it unpublished)',
@@ -178,7 +213,35 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
     app.patch(
       '/events/:id',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: [
+            {
+              name: 'update_event',
+              title: 'Change an event',
+              role: 'organizer',
+              description:
+                'Change your event: send only what changes (the fields of create_event). `status` moves it forward: "open" publishes a draft, "active" closes registration ("judging" and "cancelled": start_judging, cancel_event).',
+            },
+            {
+              name: 'start_judging',
+              title: 'Start judging',
+              role: 'organizer',
+              destructive: true,
+              fixedBody: { status: 'judging' },
+              description:
+                'Close submissions now and start judging (it also happens at the submission deadline); follow with list_reviews and get_leaderboard, then publish_results.',
+            },
+            {
+              name: 'cancel_event',
+              title: 'Cancel an event',
+              role: 'organizer',
+              destructive: true,
+              fixedBody: { status: 'cancelled' },
+              description: 'Cancel your event. Final: no more registrations or submissions, never results.',
+            },
+          ],
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Change an event; `status` moves it forward (publish, close registration, judge, cancel)',

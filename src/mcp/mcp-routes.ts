@@ -20,7 +20,9 @@ import { problems } from '../core/http/schemas.js';
 import { ajvToFieldErrors, validatorCompiler } from '../core/http/validation.js';
 import { McpAccepted, McpRequestBody, McpResponseBody } from './mcp-schemas.js';
 import { IDEMPOTENCY_HEADER } from '../idempotency/idempotency-key.js';
-import { IDEMPOTENCY_ARG, MCP_NEXT_ACTIONS, MCP_TOOLS, nextCursorOf, toolPath, type ToolSpec } from './mcp-tools.js';
+import type { EventsService } from '../events/events-service.js';
+import { MCP_NEXT_ACTIONS } from './mcp-next-actions.js';
+import { IDEMPOTENCY_ARG, listedTools, nextCursorOf, toolPath, visibleRoles, type ListedTool, type McpToolRegistry, type ToolSpec } from './mcp-tools.js';
 
 type ArgsValidator = ((data: unknown) => boolean) & { errors?: Parameters<typeof ajvToFieldErrors>[0] | null };
 
@@ -53,9 +55,15 @@ function checkTransportRules(request: FastifyRequest): void {
   }
 }
 
-/** The MCP endpoint needs only the configuration: its tools call the HTTP routes. */
+/**
+ * The MCP endpoint needs the configuration, the tools (collected from the routes as they are
+ * registered) and whether a caller organizes an event (to list the organizer's tools): its tools
+ * call the HTTP routes.
+ */
 export interface McpRoutesDeps {
   config: Config;
+  mcpTools: McpToolRegistry;
+  events: Pick<EventsService, 'list'>;
 }
 
 /**
@@ -69,18 +77,31 @@ export interface McpRoutesDeps {
  * exactly as the schema the client was shown says.
  */
 export function mcpRoutes(ctx: McpRoutesDeps) {
-  const { config } = ctx;
-  const validators = new Map<string, ArgsValidator>(
-    MCP_TOOLS.map((t) => [t.name, validatorCompiler({ schema: t.inputSchema, httpPart: 'body', method: 'POST', url: '/mcp' }) as unknown as ArgsValidator]),
-  );
-  const tools = MCP_TOOLS.map((t) => ({
-    name: t.name,
-    title: t.annotations.title,
-    description: t.description,
-    inputSchema: t.inputSchema,
-    outputSchema: t.outputSchema,
-    annotations: t.annotations,
-  }));
+  const { config, mcpTools } = ctx;
+  // Compiled on first use: the routes (and so the tools) are registered after this plugin.
+  const validators = new Map<string, ArgsValidator>();
+  function validatorOf(spec: ToolSpec): ArgsValidator {
+    let validate = validators.get(spec.name);
+    if (!validate) {
+      validate = validatorCompiler({ schema: spec.inputSchema, httpPart: 'body', method: 'POST', url: '/mcp' }) as unknown as ArgsValidator;
+      validators.set(spec.name, validate);
+    }
+    return validate;
+  }
+
+  /** The few possible lists (by the set of roles shown), made once. */
+  const lists = new Map<string, ListedTool[]>();
+  /** The caller's tools: by key scope and role (see visibleRoles); a plain user who organizes an event sees the organizer's too. */
+  async function toolsFor(request: FastifyRequest) {
+    const principal = request.principal!;
+    const plainUser = principal.scope !== 'review' && principal.role === 'user';
+    const organizes = plainUser && (await ctx.events.list({ mine: true, limit: 1 }, principal)).events.length > 0;
+    const roles = visibleRoles(principal, organizes);
+    const key = [...roles].sort().join(',');
+    let list = lists.get(key);
+    if (!list) lists.set(key, (list = listedTools(mcpTools.all().filter((t) => roles.has(t.role)))));
+    return list;
+  }
 
   function toolError(err: AppError, requestId: string): CallToolResult {
     return refusal({ ...toProblem(err, config.publicUrl), request_id: requestId });
@@ -89,8 +110,8 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
   /**
    * A refused call: the REST problem document plus what an MCP-only client cannot get elsewhere
    * (it cannot open the \`type\` URL nor see headers): the next \`action\` as a sentence and the
-   * \`Retry-After\` header as \`retry_after_seconds\`. Text content only: a structuredContent would
-   * have to match the tool's output schema, which describes the success.
+   * \`Retry-After\` header as \`retry_after_seconds\`. Text content only: structuredContent is the
+   * success's JSON.
    */
   function refusal(problem: Record<string, unknown>, retryAfter?: string | string[] | number): CallToolResult {
     const code = problem.code as ProblemCode | undefined;
@@ -104,7 +125,7 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
   async function callTool(app: App, request: FastifyRequest, spec: ToolSpec, rawArgs: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     // A copy: the validator fills defaults in.
     const args: Record<string, unknown> = { ...rawArgs };
-    const validate = validators.get(spec.name)!;
+    const validate = validatorOf(spec);
     if (!validate(args)) return toolError(validationError(ajvToFieldErrors(validate.errors ?? [], 'body')), request.id);
 
     const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !spec.pathArgs.includes(k) && k !== IDEMPOTENCY_ARG));
@@ -124,9 +145,7 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
       headers['content-type'] = content_type;
       const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
       if ([...search.keys()].length) url += `?${search}`;
-    } else if (spec.method === 'DELETE') {
-      // The DELETE routes take no body.
-    } else if (spec.method === 'GET') {
+    } else if (spec.method === 'GET' || spec.method === 'DELETE') {
       const query = new URLSearchParams();
       for (const [k, v] of Object.entries(rest)) query.set(k, String(v));
       if ([...query.keys()].length) url += `?${query}`;
@@ -145,13 +164,17 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
       const problem = isJson && body && typeof body === 'object' ? (body as Record<string, unknown>) : { status: res.statusCode, detail: res.body };
       return refusal(problem, res.headers['retry-after']);
     }
-    const structured: Record<string, unknown> = spec.noContent
-      ? { ...Object.fromEntries(spec.pathArgs.map((name) => [name, args[name]])), deleted: true }
-      : res.statusCode === 204
-        ? { done: true }
-        : spec.list
-          ? { items: body, next_cursor: nextCursorOf(res.headers.link as string | undefined) }
-          : (body as Record<string, unknown>);
+    const link = res.headers.link as string | undefined;
+    const structured: Record<string, unknown> =
+      spec.noContent && spec.method === 'DELETE'
+        ? { ...Object.fromEntries(spec.pathArgs.map((name) => [name, args[name]])), deleted: true }
+        : res.statusCode === 204
+          ? { done: true }
+          : spec.list || Array.isArray(body)
+            ? { items: body, next_cursor: nextCursorOf(link) }
+            : (body as Record<string, unknown>);
+    // An object answer with a page inside (a review queue, the reviewers): the next page's cursor too.
+    if (!spec.list && 'cursor' in spec.inputSchema.properties) structured.next_cursor = nextCursorOf(link);
     if (spec.countHeader) structured[spec.countHeader.property] = Number(res.headers[spec.countHeader.header] ?? 0);
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
@@ -161,12 +184,14 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
       { name: 'hackathon-platform', title: 'Hackathon platform', version: '1.0.0' },
       {
         capabilities: { tools: {} },
-        instructions: `Tools for the hackathon platform at ${config.publicUrl}: find an event (list_events), read its registration form, register_team, wait for the decision with get_my_registration (wait), submit_project, then get_result. Organizers: create_event, update_event, list_registrations, approve/reject_registration, start_judging, list_reviews, rerun_reviews, get_leaderboard, publish_results, cancel_event. The full guide is ${config.publicUrl}/api/v1/skill.md. A refused call returns isError with the REST problem document: its \`code\`, \`detail\` and an \`action\` sentence saying what to do next.`,
+        instructions: `Tools for the hackathon platform at ${config.publicUrl}: find an event (list_events), read its registration form, register_team, wait for the decision with get_my_registration (wait), submit_project, then get_result. Organizers: create_event, update_event, list_registrations, approve/reject_registration, invite_reviewer, start_judging, list_reviews, get_leaderboard, publish_results. Reviewers: accept_review_invitation, get_review_queue, save_review. tools/list shows the tools of your role. The full guide is ${config.publicUrl}/api/v1/skill.md. A refused call returns isError with the REST problem document: its \`code\`, \`detail\` and an \`action\` sentence saying what to do next.`,
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await toolsFor(request) }));
+    // A tool missing from the caller's list still runs: the call is the REST call, and the REST
+    // route decides whether this caller may make it (403 forbidden, say, with its reason).
     server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
-      const spec = MCP_TOOLS.find((t) => t.name === call.params.name);
+      const spec = mcpTools.get(call.params.name);
       if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${call.params.name}; tools/list names them.`);
       return callTool(app, request, spec, call.params.arguments ?? {}, AbortSignal.any([gone, extra.signal]));
     });
@@ -177,7 +202,8 @@ export function mcpRoutes(ctx: McpRoutesDeps) {
     app.post(
       '/mcp',
       {
-        config: { auth: true },
+        // Review-scoped keys too: they see the reviewer's tools, and each call is checked by its route.
+        config: { auth: true, reviewKeyAllowed: true },
         schema: {
           tags: ['mcp'],
           summary: 'MCP server (streamable HTTP, stateless): JSON-RPC requests such as initialize, tools/list, tools/call',

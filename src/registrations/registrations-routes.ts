@@ -7,7 +7,7 @@ import type { TeamResultSource } from './team-result-schema.js';
 import type { Config } from '../core/config.js';
 import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
-import { effectiveWaitSeconds } from '../core/wait-policy.js';
+import { effectiveWaitSeconds, LONG_POLL_MAX_SECONDS, MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS } from '../core/wait-policy.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import {
   DecisionBody,
@@ -40,7 +40,17 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
     app.post(
       '/events/:id/register',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'register_team',
+            title: 'Register a team',
+            role: 'participant',
+            description:
+              'Register your team (one per account and event). It stays pending until an organizer approves it, unless the event auto-approves: follow it with get_my_registration.',
+          },
+        },
         schema: {
           tags: ['registration'],
           summary: 'Register a team (pending until approved, unless the event auto-approves)',
@@ -74,7 +84,15 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
     app.get(
       '/events/:id/my-registration',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'get_my_registration',
+            title: 'Get my registration',
+            role: 'participant',
+            description: `Your registration (pending, approved, or rejected with a reason) and project. \`wait\` holds a pending one until it is decided (at most ${LONG_POLL_MAX_SECONDS} s, within the ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s timeout of MCP SDK clients); still pending: call again.`,
+          },
+        },
         schema: {
           tags: ['registration'],
           summary: "The caller's registration and project; `?wait=N` holds a pending one up to N seconds for a decision",
@@ -101,7 +119,15 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
     app.get(
       '/events/:id/registrations',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'list_registrations',
+            title: 'List registrations',
+            role: 'organizer',
+            description: 'The registrations of your event with contact details and answers; filter by status, track_id or team-name prefix q.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Registrations of the event, with contact details: one page (cursor pagination, Link rel="next")',
@@ -163,7 +189,28 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
       app.post(
         `/events/:id/registrations/:rid/${action}`,
         {
-          config: { auth: true, idempotent: true },
+          config: {
+            auth: true,
+            idempotent: true,
+            mcp:
+              action === 'approve'
+                ? {
+                    name: 'approve_registration',
+                    title: 'Approve a registration',
+                    role: 'organizer',
+                    idempotent: true,
+                    description: 'Approve a registration of your event: the team may then submit.',
+                  }
+                : {
+                    name: 'reject_registration',
+                    title: 'Reject a registration',
+                    role: 'organizer',
+                    destructive: true,
+                    idempotent: true,
+                    description:
+                      '`reason` is shown to the team, which may re-apply with changed answers until the registration deadline unless `final` is true.',
+                  },
+          },
           schema: {
             tags: ['organizer'],
             summary:

@@ -87,7 +87,18 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
     app.get(
       '/events/:id/leaderboard',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'get_leaderboard',
+            title: 'Get the leaderboard',
+            role: 'organizer',
+            omit: ['format'],
+            countHeader: { header: 'leaderboard-pending', property: 'pending' },
+            description:
+              'The live ranking of your event from the reviews so far, with raw and normalised scores and review coverage. `pending` > 0: that many projects are being recomputed; call again in a few seconds.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'The live ranking from the reviews so far (owners, any time), paginated; entries as the result, plus review coverage',
@@ -163,7 +174,18 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
     app.post(
       '/events/:id/results/publish',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'publish_results',
+            title: 'Publish the results',
+            role: 'organizer',
+            destructive: true,
+            description:
+              'Publish the ranking of your judging event: freezes the result and ends the event, for good. `release_feedback: true` lets each team read its reviews (later: set_feedback_release).',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary:
@@ -197,7 +219,15 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
     app.put(
       '/events/:id/results/feedback',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'set_feedback_release',
+            title: 'Release feedback to teams',
+            role: 'organizer',
+            description: 'After publish_results: release the reviews to the teams (each reads its own, reviewers unnamed) or hide them again.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Release (or hide again) the reviews to the teams after publication: each team reads its own, reviewers unnamed',
@@ -212,6 +242,14 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
     app.get(
       '/events/:id/result',
       {
+        config: {
+          mcp: {
+            name: 'get_result',
+            title: 'Get the result',
+            role: 'participant',
+            description: 'The published ranking, best first. Before publication: results_not_published with event_status and retry_after_seconds.',
+          },
+        },
         schema: {
           tags: ['results'],
           summary: 'The published ranking, best first, paginated (cacheable; send If-None-Match)',
@@ -249,6 +287,15 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
     app.get(
       '/events/:id/result/bundle',
       {
+        config: {
+          mcp: {
+            name: 'get_result_bundle',
+            title: 'Get the results bundle',
+            role: 'participant',
+            description:
+              'The verifiable results bundle of a published event (rubric, models, every score, flags, ranking, sha256); `npx hackathon results verify <file>` recomputes the ranking from it.',
+          },
+        },
         schema: {
           tags: ['results'],
           summary:

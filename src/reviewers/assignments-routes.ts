@@ -36,7 +36,19 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
     app.post(
       '/events/:id/assignments/auto',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'auto_assign_reviewers',
+            title: 'Assign reviewers automatically',
+            role: 'organizer',
+            destructive: true,
+            idempotent: true,
+            description:
+              'Switch your event to assigned reviewing and give every project per_project reviewers, evenly, never one from its team or with a conflict; new projects and reviewers are assigned as they come.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary:
@@ -56,7 +68,16 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
     app.patch(
       '/events/:id/assignments',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'set_assignment_mode',
+            title: 'Set the reviewing mode',
+            role: 'organizer',
+            description:
+              'Switch your event back to every reviewer reviewing every project (`every`) or to `assigned` (after a first auto_assign_reviewers), or change the same e-mail domain conflict rule.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Change the reviewing mode (every / assigned) or the same e-mail domain conflict rule; until results are published',
@@ -75,7 +96,15 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
     app.get(
       '/events/:id/assignments',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'list_assignments',
+            title: 'List reviewer assignments',
+            role: 'organizer',
+            description: 'Per judged project of your event: its assigned reviewer_ids, who has reviewed it, and whether it was set by hand.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary:
@@ -96,7 +125,16 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
     app.get(
       '/events/:id/assignments/summary',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'get_assignment_summary',
+            title: 'Get the assignment summary',
+            role: 'organizer',
+            description:
+              "Your event's reviewing mode, reviewers per project, the e-mail domain rule and how the assignments stand (counts, least and most loaded reviewer).",
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'The reviewing mode, k, the e-mail domain rule, and how the assignments stand (counts and the least and most loaded reviewer)',
@@ -111,7 +149,18 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
       // Not the static siblings (auto, summary): a PUT there is a wrong method (405), not a project id.
       '/events/:id/assignments/:project_id(^(?!auto$|summary$).+)',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'set_assignment',
+            title: "Set a project's reviewers",
+            role: 'organizer',
+            destructive: true,
+            args: { project_id: 'project id (prj_…), from list_assignments' },
+            description:
+              "Set a project's reviewers by hand (user ids of your event's reviewers); they stay as set, and [] hands it back to automatic assignment. Needs assigned reviewing.",
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: "Set a project's reviewers by hand (kept as set); [] hands it back to the automatic rule. Assigned reviewing only",
@@ -137,7 +186,18 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
     app.post(
       '/events/:id/reviewers/:userId/conflicts/:project_id',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'add_reviewer_conflict',
+            title: 'Record a conflict of interest',
+            role: 'organizer',
+            destructive: true,
+            idempotent: true,
+            args: { user_id: "the reviewer's user_id, from list_reviewers" },
+            description: "Record a reviewer's conflict of interest with a project: it leaves their assignments and their review of it is removed.",
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: "Record a reviewer's conflict of interest with a project: it leaves their assignments and their review of it is removed",
@@ -157,7 +217,16 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
     app.delete(
       '/events/:id/reviewers/:userId/conflicts/:project_id',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'remove_reviewer_conflict',
+            title: 'Remove a conflict of interest',
+            role: 'organizer',
+            args: { user_id: "the reviewer's user_id, from list_reviewers" },
+            description: 'Remove a recorded conflict of interest (own-team and e-mail domain conflicts are rules, not records, and stay).',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Remove a recorded conflict of interest (own-team and e-mail domain conflicts are not records and stay)',
@@ -177,7 +246,20 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
     app.post(
       '/events/:id/projects/:pid/conflict',
       {
-        config: { auth: true, reviewKeyAllowed: true },
+        config: {
+          auth: true,
+          reviewKeyAllowed: true,
+          mcp: {
+            name: 'declare_conflict',
+            title: 'Declare a conflict of interest',
+            role: 'reviewer',
+            destructive: true,
+            idempotent: true,
+            args: { project_id: 'project id (prj_…), from get_review_queue' },
+            description:
+              'Declare your conflict of interest with a project: it leaves your queue (your review of it, if any, is removed) and goes to another reviewer.',
+          },
+        },
         schema: {
           tags: ['reviewer'],
           summary: 'Declare a conflict of interest with a project: it leaves your queue (your review of it, if any, is removed) and goes to another reviewer',

@@ -54,7 +54,17 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     app.post(
       '/events/:id/reviewers',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'invite_reviewer',
+            title: 'Invite a reviewer',
+            role: 'organizer',
+            description:
+              'Invite a human reviewer by e-mail: the mail carries the link they accept with (accept_review_invitation takes its token). Re-inviting an address replaces its unused invitation.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Invite a human reviewer by e-mail (re-inviting an address replaces its unused invitation)',
@@ -73,7 +83,15 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     app.get(
       '/events/:id/reviewers',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'list_reviewers',
+            title: 'List reviewers',
+            role: 'organizer',
+            description: "Your event's human reviewers (reviews given, open reviews, last reminder), then its invitations not yet accepted.",
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'The event\'s human reviewers, then its invitations not yet accepted: one page of both (cursor pagination, Link rel="next")',
@@ -102,7 +120,17 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     app.delete(
       '/events/:id/reviewers/:userId',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'remove_reviewer',
+            title: 'Remove a reviewer',
+            role: 'organizer',
+            destructive: true,
+            args: { user_id: "the reviewer's user_id, from list_reviewers" },
+            description: 'Remove a reviewer from your event together with the reviews they gave (refused once results are published).',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Remove a reviewer and the reviews they gave (refused once results are published)',
@@ -119,7 +147,18 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     app.post(
       '/events/:id/reviewers/:userId/remind',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'remind_reviewer',
+            title: 'Remind a reviewer',
+            role: 'organizer',
+            args: { user_id: "the reviewer's user_id, from list_reviewers" },
+            description:
+              'E-mail a reviewer of your judging event how many projects they still have to review; once in 24 hours per reviewer (reminder_too_soon names next_allowed_at).',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary:
@@ -150,7 +189,17 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     app.post(
       '/events/:id/reviewer-reminders',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'remind_reviewers',
+            title: 'Remind all reviewers',
+            role: 'organizer',
+            description:
+              'Remind every reviewer of your judging event who has open reviews and was not reminded in the last 24 hours; the answer says who was reminded and who skipped.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Remind every reviewer who has open reviews and was not reminded in the last 24 hours (while judging)',
@@ -164,7 +213,17 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     app.delete(
       '/events/:id/reviewer-invitations/:invitationId',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'revoke_reviewer_invitation',
+            title: 'Revoke a reviewer invitation',
+            role: 'organizer',
+            destructive: true,
+            args: { invitation_id: 'invitation id, from list_reviewers' },
+            description: 'Withdraw a reviewer invitation not yet accepted; its link stops working.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Withdraw an invitation that has not been accepted; its link stops working',
@@ -200,7 +259,18 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     app.post(
       '/invitations/:token/accept',
       {
-        config: { reviewKeyAllowed: true },
+        config: {
+          reviewKeyAllowed: true,
+          mcp: {
+            name: 'accept_review_invitation',
+            title: 'Accept a review invitation',
+            role: 'reviewer',
+            omit: ['start_session'],
+            args: { token: 'the token at the end of the invitation link' },
+            description:
+              "Accept a reviewer invitation: the invited address's account (made if none) becomes a reviewer of the event; a review-scoped key in the answer is shown once. Then get_review_queue.",
+          },
+        },
         // A browser without a session may sign in here (start_session): refuse other sites (login CSRF).
         // With a session the auth hook has already checked origin and CSRF token.
         onRequest: (request, reply, done) => (request.principal?.via === 'session' ? done() : loginOriginCheck(request, reply, done)),
@@ -253,7 +323,17 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     app.get(
       '/events/:id/review-assignments',
       {
-        config: { auth: true, reviewKeyAllowed: true },
+        config: {
+          auth: true,
+          reviewKeyAllowed: true,
+          mcp: {
+            name: 'get_review_queue',
+            title: 'Get my review queue',
+            role: 'reviewer',
+            description:
+              'The projects you are to review in an event, each with your review so far, plus its dimensions and score scale; reviewing_open says whether save_review is accepted now.',
+          },
+        },
         schema: {
           tags: ['reviewer'],
           summary:
@@ -316,7 +396,19 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     app.put(
       '/events/:id/projects/:pid/review',
       {
-        config: { auth: true, reviewKeyAllowed: true },
+        config: {
+          auth: true,
+          reviewKeyAllowed: true,
+          mcp: {
+            name: 'save_review',
+            title: 'Save my review',
+            role: 'reviewer',
+            destructive: true,
+            args: { project_id: 'project id (prj_…), from get_review_queue' },
+            description:
+              'Create or replace your review of a project while the event is judging: a score for every dimension of the queue, and an optional comment.',
+          },
+        },
         schema: {
           tags: ['reviewer'],
           summary: `Create (201) or replace (200) your review: every dimension scored ${SCORE_MIN}..${SCORE_MAX}, comment up to ${COMMENT_MAX} characters; while the event is judging`,
@@ -348,7 +440,17 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
     app.get(
       '/events/:id/projects/:pid/review',
       {
-        config: { auth: true, reviewKeyAllowed: true },
+        config: {
+          auth: true,
+          reviewKeyAllowed: true,
+          mcp: {
+            name: 'get_my_review',
+            title: 'Get my review',
+            role: 'reviewer',
+            args: { project_id: 'project id (prj_…), from get_review_queue' },
+            description: 'Your own review of a project (not_found before you saved one).',
+          },
+        },
         schema: {
           tags: ['reviewer'],
           summary: 'Your own review of a project',

@@ -55,7 +55,16 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
     app.get(
       '/events/:id/reviews',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'list_reviews',
+            title: 'List reviews',
+            role: 'organizer',
+            description:
+              'The reviews of your event, one per project and model or human reviewer: status, scores, summary and failure_reason; filter by status or project_id.',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary:
@@ -81,7 +90,17 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
     app.get(
       '/events/:id/projects/:project_id/reviews',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'get_project_reviews',
+            title: "Read a project's reviews",
+            role: 'organizer',
+            args: { project_id: 'project id (prj_…), from get_leaderboard or list_reviews' },
+            description:
+              "One project's review page: the project, its AI and human reviews (scores, summaries, failures), its flags and its current score line.",
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary:
@@ -96,7 +115,18 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
     app.put(
       '/events/:id/projects/:project_id/flags/:flag_id',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'set_project_flag',
+            title: 'Mark a flag checked or open',
+            role: 'organizer',
+            destructive: true,
+            args: { flag_id: 'flag id (flg_…), from get_project_reviews' },
+            description:
+              "Mark a project's flag (screening: text addressed to the evaluator; build_window: what the repository's history shows) checked with an optional note, or open again.",
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: 'Mark a flag of a project (screening or build window) checked, with a note, or open again',
@@ -111,7 +141,17 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
     app.post(
       '/events/:id/reviews/rerun',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'rerun_reviews',
+            title: 'Re-run reviews',
+            role: 'organizer',
+            description:
+              'Queue reviews of your judging event again: every failed one by default, or one model\'s (`model`; with `status: "failed"` only its failed ones).',
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary: "Re-queue reviews: every failed one by default, or one model's (`model`, optionally only `status: failed`)",

@@ -19,6 +19,15 @@ export function galleryRoutes(ctx: GalleryRoutesDeps) {
     app.get(
       '/events/:id/gallery',
       {
+        config: {
+          mcp: {
+            name: 'list_gallery',
+            title: 'List the gallery',
+            role: 'participant',
+            description:
+              "The event's public projects in submission order, by track_id and by q (part of the name). Opens when the organizer chose; before that gallery_not_open with opens_at.",
+          },
+        },
         schema: {
           tags: ['showcase'],
           summary: 'The event\'s public projects, in submission order, by track and name (cursor pagination, Link rel="next")',
@@ -40,6 +49,15 @@ export function galleryRoutes(ctx: GalleryRoutesDeps) {
     app.get(
       '/events/:id/gallery/:project_id',
       {
+        config: {
+          mcp: {
+            name: 'get_gallery_project',
+            title: 'Get a gallery project',
+            role: 'participant',
+            args: { project_id: 'project id (prj_…), from list_gallery' },
+            description: 'One public project: description, links, the team by name, and after the results its rank, score and prize.',
+          },
+        },
         schema: {
           tags: ['showcase'],
           summary: "One public project: its description rendered, the team's members by name, and after the results its rank, score and prize",

@@ -17,7 +17,19 @@ export function votingRoutes(ctx: VotingRoutesDeps) {
     app.post(
       '/events/:id/gallery/:project_id/vote',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'vote_for_project',
+            title: 'Vote for a project',
+            role: 'participant',
+            idempotent: true,
+            args: { project_id: 'project id (prj_…), from list_gallery' },
+            description:
+              "People's choice: vote for a project while voting is open (never your own team's); you hold votes_per_person votes (per track when per_track).",
+          },
+        },
         schema: {
           tags: ['showcase'],
           summary: "Vote for a project (people's choice): 201 a new vote, 200 when it was already yours",
@@ -39,7 +51,17 @@ export function votingRoutes(ctx: VotingRoutesDeps) {
     app.delete(
       '/events/:id/gallery/:project_id/vote',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'withdraw_vote',
+            title: 'Withdraw a vote',
+            role: 'participant',
+            destructive: true,
+            args: { project_id: 'project id (prj_…), from get_my_votes' },
+            description: 'Withdraw your vote for a project while voting is open (to vote for another).',
+          },
+        },
         schema: {
           tags: ['showcase'],
           summary: 'Withdraw your vote for a project (while voting is open)',
@@ -56,7 +78,15 @@ export function votingRoutes(ctx: VotingRoutesDeps) {
     app.get(
       '/events/:id/votes/me',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'get_my_votes',
+            title: 'Get my votes',
+            role: 'participant',
+            description: 'Your votes in an event, whether voting is open, its window and how many votes you have.',
+          },
+        },
         schema: {
           tags: ['showcase'],
           summary: 'Your votes in an event, the voting window and how many votes you have',
@@ -103,6 +133,14 @@ export function votingRoutes(ctx: VotingRoutesDeps) {
     app.get(
       '/events/:id/result/peoples-choice',
       {
+        config: {
+          mcp: {
+            name: 'get_peoples_choice',
+            title: "Get the people's choice",
+            role: 'participant',
+            description: "The people's choice published with the results: projects by votes, most first (before publication: results_not_published).",
+          },
+        },
         schema: {
           tags: ['results'],
           summary: "The people's choice published with the results: projects by votes, most first",

@@ -20,7 +20,19 @@ export function submissionsRoutes(ctx: SubmissionsRoutesDeps) {
     app.post(
       '/events/:id/submit',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'submit_project',
+            title: 'Submit or update the project',
+            role: 'participant',
+            destructive: true,
+            idempotent: true,
+            description:
+              'Submit your project (approved teams, until the submission deadline). Send the whole project each time: a second call replaces it (`updated: true`).',
+          },
+        },
         schema: {
           tags: ['submission'],
           summary: "Create (201) or replace (200) the team's project until the submission deadline",

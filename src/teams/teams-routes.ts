@@ -33,7 +33,16 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
     app.get(
       '/events/:id/team',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'get_team',
+            title: 'Get my team',
+            role: 'participant',
+            description:
+              'Your team in an event: status, leader, members, your_role, size limits, open join codes (leader only) and the project. Every member may submit_project.',
+          },
+        },
         schema: {
           tags,
           summary:
@@ -51,7 +60,15 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
     app.patch(
       '/events/:id/team',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'rename_team',
+            title: 'Rename the team',
+            role: 'participant',
+            description: "Team leaders: change the team's name while the registration is pending.",
+          },
+        },
         schema: {
           tags,
           summary: 'Rename the team (leader, while the registration is pending)',
@@ -69,7 +86,16 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
     app.delete(
       '/events/:id/team',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'withdraw_registration',
+            title: 'Withdraw the registration',
+            role: 'participant',
+            destructive: true,
+            description: "Team leaders: withdraw your team's registration (out of judging, join codes revoked); register_team again re-applies.",
+          },
+        },
         schema: {
           tags,
           summary: 'Withdraw the registration (leader): status withdrawn, out of judging; the team may register again',
@@ -83,7 +109,15 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
     app.post(
       '/events/:id/team/invitations',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'create_team_invitation',
+            title: 'Invite a team member',
+            role: 'participant',
+            description: 'Team leaders: make a join code (shown only here; `email` also mails the link). The person calls join_team with it.',
+          },
+        },
         schema: {
           tags,
           summary: 'Make a join code (leader); `email` also sends the join link there. The code is shown only in this answer',
@@ -106,7 +140,17 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
     app.delete(
       '/events/:id/team/invitations/:code',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'revoke_team_invitation',
+            title: 'Revoke a join code',
+            role: 'participant',
+            destructive: true,
+            args: { code: 'the join code, or its invitation id (tinv_…) from get_team' },
+            description: 'Team leaders: revoke a join code; nobody can join with it afterwards.',
+          },
+        },
         schema: {
           tags,
           summary: 'Revoke a join code (leader); `:code` is the join code or the invitation id',
@@ -123,7 +167,17 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
     app.post(
       '/events/:id/team/join',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'join_team',
+            title: 'Join a team',
+            role: 'participant',
+            idempotent: true,
+            description:
+              'Join a team with the join code its leader gave you (until the submission deadline); then get_my_registration and submit_project work for you.',
+          },
+        },
         schema: {
           tags,
           summary: "Join a team with its join code (open until the submission deadline; at most the event's max_team_size members)",
@@ -141,7 +195,17 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
     app.post(
       '/events/:id/team/leave',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'leave_team',
+            title: 'Leave the team',
+            role: 'participant',
+            destructive: true,
+            idempotent: true,
+            description: 'Leave your team (a leader hands over first with hand_over_team, or withdraws when alone).',
+          },
+        },
         schema: {
           tags,
           summary: 'Leave the team (a member; the leader hands over first, or withdraws when alone)',
@@ -158,7 +222,17 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
     app.delete(
       '/events/:id/team/members/:user_id',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'remove_team_member',
+            title: 'Remove a team member',
+            role: 'participant',
+            destructive: true,
+            args: { user_id: "a member's user_id, from get_team" },
+            description: 'Team leaders: remove a member; they lose access to the registration at once.',
+          },
+        },
         schema: {
           tags,
           summary: 'Remove a member from the team (leader)',
@@ -178,7 +252,17 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
     app.post(
       '/events/:id/team/leader',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'hand_over_team',
+            title: 'Hand over the team',
+            role: 'participant',
+            destructive: true,
+            idempotent: true,
+            description: 'Team leaders: make another member the leader; you become a member.',
+          },
+        },
         schema: {
           tags,
           summary: 'Hand leadership to another member (leader); the caller becomes a member',

@@ -30,7 +30,17 @@ export function webhooksRoutes(ctx: WebhooksRoutesDeps) {
     app.post(
       '/webhooks',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'create_webhook',
+            title: 'Create a webhook',
+            role: 'participant',
+            description:
+              'Subscribe an https endpoint to events (organizers: their events; teams: their own registration, project and results). The signing secret is shown only in this answer.',
+          },
+        },
         schema: {
           tags: ['webhooks'],
           summary:
@@ -49,7 +59,10 @@ export function webhooksRoutes(ctx: WebhooksRoutesDeps) {
     app.get(
       '/webhooks',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: { name: 'list_webhooks', title: 'List webhooks', role: 'participant', description: 'Your webhook subscriptions (without secrets).' },
+        },
         schema: { tags: ['webhooks'], summary: 'Your webhook subscriptions (without their secrets)', response: { 200: Type.Array(WebhookSchema) } },
       },
       async (request) => (await webhooks.list(principalOf(request))).map(webhookForApi),
@@ -58,7 +71,16 @@ export function webhooksRoutes(ctx: WebhooksRoutesDeps) {
     app.delete(
       '/webhooks/:id',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'delete_webhook',
+            title: 'Delete a webhook',
+            role: 'participant',
+            destructive: true,
+            description: 'Delete one of your webhook subscriptions and its deliveries, for good.',
+          },
+        },
         schema: {
           tags: ['webhooks'],
           summary: 'Delete one of your webhook subscriptions and its deliveries',
@@ -75,7 +97,16 @@ export function webhooksRoutes(ctx: WebhooksRoutesDeps) {
     app.post(
       '/webhooks/:id/test',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'test_webhook',
+            title: 'Test a webhook',
+            role: 'participant',
+            description: 'Queue a webhook.test message to one of your subscriptions; follow it with list_webhook_deliveries.',
+          },
+        },
         schema: {
           tags: ['webhooks'],
           summary: 'Queue a `webhook.test` message to this subscription; follow it in its deliveries',
@@ -93,7 +124,15 @@ export function webhooksRoutes(ctx: WebhooksRoutesDeps) {
     app.get(
       '/webhooks/:id/deliveries',
       {
-        config: { auth: true },
+        config: {
+          auth: true,
+          mcp: {
+            name: 'list_webhook_deliveries',
+            title: 'List webhook deliveries',
+            role: 'participant',
+            description: "A subscription's deliveries, newest first: status, attempts, last status code and error.",
+          },
+        },
         schema: {
           tags: ['webhooks'],
           summary: 'A subscription\'s deliveries, newest first: status, attempts, last status code, duration and error (cursor pagination, Link rel="next")',
@@ -113,7 +152,16 @@ export function webhooksRoutes(ctx: WebhooksRoutesDeps) {
     app.post(
       '/webhooks/:id/deliveries/:delivery_id/retry',
       {
-        config: { auth: true, idempotent: true },
+        config: {
+          auth: true,
+          idempotent: true,
+          mcp: {
+            name: 'retry_webhook_delivery',
+            title: 'Retry a webhook delivery',
+            role: 'participant',
+            description: 'Send a delivery again now (same webhook-id); enables its subscription again if failures had disabled it.',
+          },
+        },
         schema: {
           tags: ['webhooks'],
           summary: 'Send a delivery again now (same webhook-id); enables the subscription again if failures had disabled it',

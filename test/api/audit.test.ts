@@ -8,7 +8,7 @@ import { createEvent, registrationBody, startTestApp, type TestApp, type TestUse
 import { insertFlag } from '../helpers/flags.js';
 import { tinyPng } from '../helpers/images.js';
 import { quickUser } from '../helpers/quick-users.js';
-import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
+import { callTool, connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 
 const DAY = 86_400_000;
 
@@ -361,13 +361,13 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
     const stranger = await quickUser(t, 'organizer');
     const [mine, theirs] = [await connectMcp(t, org.key, 'audit-test'), await connectMcp(t, stranger.key, 'audit-test')];
     try {
-      const page = toolOk(await mine.callTool({ name: 'get_audit_log', arguments: { event_id: eventId } }));
+      const page = toolOk(await callTool(mine, 'get_audit_log', { event_id: eventId }));
       expect(page.items.map((e: Entry) => e.action)).toEqual(['event.updated', 'event.created']);
       expect(page.items[0].data.changes).toEqual([{ field: 'name', before: 'Agents Hack', after: 'Over MCP' }]);
       expect(page.next_cursor).toBeNull();
-      const filtered = toolOk(await mine.callTool({ name: 'get_audit_log', arguments: { event_id: eventId, action: 'event.created' } }));
+      const filtered = toolOk(await callTool(mine, 'get_audit_log', { event_id: eventId, action: 'event.created' }));
       expect(filtered.items.map((e: Entry) => e.action)).toEqual(['event.created']);
-      expect(toolProblem(await theirs.callTool({ name: 'get_audit_log', arguments: { event_id: eventId } }))).toMatchObject({ code: 'forbidden' });
+      expect(toolProblem(await callTool(theirs, 'get_audit_log', { event_id: eventId }))).toMatchObject({ code: 'forbidden' });
     } finally {
       await Promise.all([mine.close(), theirs.close()]);
     }

@@ -5,7 +5,7 @@ import { createGithubContextFetcher } from '../../src/reviews/github-context.js'
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/databases.js';
 import { fakeCommits, startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
-import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
+import { callTool, connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
 import { seedProjects } from '../helpers/seed-projects.js';
 
@@ -119,11 +119,11 @@ describe.each(DIALECTS)('build-window checks (%s)', (dialect) => {
   it('MCP: create_event and update_event take hacking_starts_at', async () => {
     const client = await connectMcp(t, org.key);
     try {
-      const created = toolOk(await client.callTool({ name: 'create_event', arguments: { ...eventBodyFor(t), hacking_starts_at: '2030-01-01T18:00:00Z' } }));
+      const created = toolOk(await callTool(client, 'create_event', { ...eventBodyFor(t), hacking_starts_at: '2030-01-01T18:00:00Z' }));
       expect(created.hacking_starts_at).toBe('2030-01-01T18:00:00.000Z');
-      const moved = toolOk(await client.callTool({ name: 'update_event', arguments: { event_id: created.id, hacking_starts_at: '2030-01-02T06:00:00Z' } }));
+      const moved = toolOk(await callTool(client, 'update_event', { event_id: created.id, hacking_starts_at: '2030-01-02T06:00:00Z' }));
       expect(moved.hacking_starts_at).toBe('2030-01-02T06:00:00.000Z');
-      const late = toolProblem(await client.callTool({ name: 'update_event', arguments: { event_id: created.id, hacking_starts_at: '2030-01-09T00:00:00Z' } }));
+      const late = toolProblem(await callTool(client, 'update_event', { event_id: created.id, hacking_starts_at: '2030-01-09T00:00:00Z' }));
       expect(late).toMatchObject({ code: 'validation_failed', errors: [{ field: 'hacking_starts_at', message: 'must be before submission_deadline' }] });
     } finally {
       await client.close();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { approvedTeam, createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { statedSizePng, tinyJpeg, tinyPng, tinyWebp } from '../helpers/images.js';
-import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
+import { callTool, connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { quickUser } from '../helpers/quick-users.js';
 
 /** The contents of every <meta> tag of a page, by name or property. */
@@ -232,28 +232,30 @@ describe.each(DIALECTS)('event cover images and logos (%s)', (dialect) => {
     const mcp = await connectMcp(t, org.key);
     const logo = tinyWebp(16, 16);
     const up = toolOk(
-      await mcp.callTool({
-        name: 'upload_event_media',
-        arguments: { event_id: eventId, kind: 'logo', content_type: 'image/webp', data_base64: logo.toString('base64'), filename: 'logo.webp' },
+      await callTool(mcp, 'upload_event_media', {
+        event_id: eventId,
+        kind: 'logo',
+        content_type: 'image/webp',
+        data_base64: logo.toString('base64'),
+        filename: 'logo.webp',
       }),
     );
     expect(up).toMatchObject({ kind: 'logo', content_type: 'image/webp', width: 16, height: 16, size: logo.length });
     expect((await download(eventId, 'logo')).bytes.equals(logo)).toBe(true);
     const wrong = toolProblem(
-      await mcp.callTool({
-        name: 'upload_event_media',
-        arguments: { event_id: eventId, kind: 'logo', content_type: 'image/png', data_base64: logo.toString('base64') },
-      }),
+      await callTool(mcp, 'upload_event_media', { event_id: eventId, kind: 'logo', content_type: 'image/png', data_base64: logo.toString('base64') }),
     );
     expect(wrong).toMatchObject({ code: 'media_type_mismatch', status: 415 });
     const notImage = toolProblem(
-      await mcp.callTool({
-        name: 'upload_event_media',
-        arguments: { event_id: eventId, kind: 'logo', content_type: 'image/png', data_base64: Buffer.from('<svg/>').toString('base64') },
+      await callTool(mcp, 'upload_event_media', {
+        event_id: eventId,
+        kind: 'logo',
+        content_type: 'image/png',
+        data_base64: Buffer.from('<svg/>').toString('base64'),
       }),
     );
     expect(notImage).toMatchObject({ code: 'media_type_unsupported', status: 415 });
-    expect(toolOk(await mcp.callTool({ name: 'remove_event_media', arguments: { event_id: eventId, kind: 'logo' } }))).toEqual({
+    expect(toolOk(await callTool(mcp, 'remove_event_media', { event_id: eventId, kind: 'logo' }))).toEqual({
       event_id: eventId,
       kind: 'logo',
       deleted: true,

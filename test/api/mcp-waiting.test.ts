@@ -1,11 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../../src/app.js';
 import type { Config } from '../../src/core/config.js';
 import { LONG_POLL_MAX_SECONDS } from '../../src/core/wait-policy.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { connectMcp, toolProblem } from '../helpers/mcp-client.js';
+import { callTool, connectMcp, toolProblem } from '../helpers/mcp-client.js';
 import { createEvent, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { until } from '../helpers/until.js';
 
@@ -40,7 +39,7 @@ describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
     expect(LONG_POLL_MAX_SECONDS).toBeLessThanOrEqual(45);
     expect(tool.inputSchema.properties!.wait).toMatchObject({ type: 'integer', minimum: 0, maximum: LONG_POLL_MAX_SECONDS });
     expect(tool.description).toContain(`at most ${LONG_POLL_MAX_SECONDS}`);
-    const tooLong = toolProblem(await client.callTool({ name: 'get_my_registration', arguments: { event_id: eventId, wait: LONG_POLL_MAX_SECONDS + 1 } }));
+    const tooLong = toolProblem(await callTool(client, 'get_my_registration', { event_id: eventId, wait: LONG_POLL_MAX_SECONDS + 1 }));
     expect(tooLong).toMatchObject({ code: 'validation_failed', errors: [{ field: 'wait', message: `must be between 0 and ${LONG_POLL_MAX_SECONDS}` }] });
   });
 
@@ -49,9 +48,7 @@ describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
     // Only what the leaving client causes: start-up warnings (e.g. the open sign-up one) are not its.
     const from = logged.length;
     const abort = new AbortController();
-    const call = client.callTool({ name: 'get_my_registration', arguments: { event_id: eventId, wait: LONG_POLL_MAX_SECONDS } }, undefined, {
-      signal: abort.signal,
-    });
+    const call = callTool(client, 'get_my_registration', { event_id: eventId, wait: LONG_POLL_MAX_SECONDS }, { signal: abort.signal });
     await until('the wait to park on the server', () => t.ctx.registrations.waitsStarted() === before + 1);
     abort.abort('the user gave up');
     await expect(call).rejects.toThrow();
@@ -60,7 +57,7 @@ describe.each(DIALECTS)('MCP waiting (%s)', (dialect) => {
     await client.close();
     await until('no request to be waiting', () => t.ctx.registrations.waiting() === 0);
     client = await connectMcp(t, team.key, 'mcp-waiting-test');
-    const after = (await client.callTool({ name: 'get_my_registration', arguments: { event_id: eventId } })) as CallToolResult;
+    const after = await callTool(client, 'get_my_registration', { event_id: eventId });
     expect(after.isError).toBeFalsy();
     expect(after.structuredContent).toMatchObject({ status: 'pending' });
     expect(logged.slice(from).filter((l) => l.level >= 40)).toEqual([]);

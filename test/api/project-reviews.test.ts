@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { startFakeOpenAI, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, startTestApp, T0, type TestApp, type TestUser } from '../helpers/harness.js';
-import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
+import { callTool, connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { decodeMail, mailSubject, startSmtpReceiver } from '../helpers/smtp-receiver.js';
 
 const DAY = 86_400_000;
@@ -282,13 +282,13 @@ describe.each(DIALECTS)('project review page and reviewer reminders (%s)', (dial
   it('MCP: get_project_reviews and remind_reviewer answer as REST does', async () => {
     const client = await connectMcp(t, org.key);
     try {
-      const got = toolOk(await client.callTool({ name: 'get_project_reviews', arguments: { event_id: eventId, project_id: projects.B } }));
+      const got = toolOk(await callTool(client, 'get_project_reviews', { event_id: eventId, project_id: projects.B }));
       expect(got.project).toMatchObject({ id: projects.B, project_name: 'Project Beta' });
       expect(got.ai_reviews.map((r: any) => r.model)).toEqual([GPT, MISTRAL]);
-      const refused = toolProblem(await client.callTool({ name: 'remind_reviewer', arguments: { event_id: eventId, user_id: grace.id } }));
+      const refused = toolProblem(await callTool(client, 'remind_reviewer', { event_id: eventId, user_id: grace.id }));
       expect(refused).toMatchObject({ code: 'reminder_too_soon', next_allowed_at: expect.any(String) });
       t.clock.advance(DAY);
-      const sent = toolOk(await client.callTool({ name: 'remind_reviewer', arguments: { event_id: eventId, user_id: grace.id } }));
+      const sent = toolOk(await callTool(client, 'remind_reviewer', { event_id: eventId, user_id: grace.id }));
       expect(sent).toMatchObject({ user_id: grace.id, open_reviews: 2, mail_queued: true });
     } finally {
       await client.close();

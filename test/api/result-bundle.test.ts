@@ -9,7 +9,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { bundleHash, signedText, verifyBundle, type PublishedKey } from '../../src/results/result-bundle.js';
 import { runVerify, type VerifyIo } from '../../src/results/bundle-verify-cli.js';
 import { runCli } from '../helpers/cli.js';
-import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
+import { callTool, connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { createEvent, startTestApp, T0, type TestApp } from '../helpers/harness.js';
 import { insertFlag } from '../helpers/flags.js';
@@ -331,12 +331,12 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
     const { eventId, text } = published[1]!;
     const client = await connectMcp(t, org.key);
     try {
-      const got = toolOk(await client.callTool({ name: 'get_result_bundle', arguments: { event_id: eventId } }));
+      const got = toolOk(await callTool(client, 'get_result_bundle', { event_id: eventId }));
       expect(canonicalJson(got)).toBe(text);
       expect(verifyBundle(got, { keys: await siteKeys() }).ok).toBe(true);
       t.clock.set(T0.getTime());
       const early = await createEvent(t, org.key, { models: [] });
-      const refused = toolProblem(await client.callTool({ name: 'get_result_bundle', arguments: { event_id: early } }));
+      const refused = toolProblem(await callTool(client, 'get_result_bundle', { event_id: early }));
       expect(refused.code).toBe('results_not_published');
     } finally {
       await client.close();

@@ -3,7 +3,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/data
 import { startFakeAnthropic, startFakeGithub, startFakeOpenAI, type FakeGithub, type FakeProvider } from '../helpers/fake-providers.js';
 import { createEvent, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickApprovedTeam, quickUser } from '../helpers/quick-users.js';
-import { connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
+import { callTool, connectMcp, toolOk, toolProblem } from '../helpers/mcp-client.js';
 import { REMOVED_MARKER } from '../../src/reviews/injection-screen.js';
 
 /**
@@ -231,15 +231,18 @@ describe.each(DIALECTS)('AI reviews (%s)', (dialect) => {
     const client = await connectMcp(t, org.key);
     try {
       const viaMcp = toolOk(
-        await client.callTool({
-          name: 'set_project_flag',
-          arguments: { event_id: eventId, project_id: projectIds[0], flag_id: flagId, status: 'checked', note: 'Checked by our agent.' },
+        await callTool(client, 'set_project_flag', {
+          event_id: eventId,
+          project_id: projectIds[0],
+          flag_id: flagId,
+          status: 'checked',
+          note: 'Checked by our agent.',
         }),
       );
       expect(viaMcp).toMatchObject({ id: flagId, status: 'checked', note: 'Checked by our agent.' });
       expect((await openFlags()).get(projectIds[0]!)).toBe(1);
       const missing = toolProblem(
-        await client.callTool({ name: 'set_project_flag', arguments: { event_id: eventId, project_id: projectIds[1], flag_id: flagId, status: 'open' } }),
+        await callTool(client, 'set_project_flag', { event_id: eventId, project_id: projectIds[1], flag_id: flagId, status: 'open' }),
       );
       expect(missing).toMatchObject({ code: 'flag_not_found' });
     } finally {

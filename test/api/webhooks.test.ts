@@ -1,7 +1,6 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS } from '../helpers/databases.js';
-import { connectMcp } from '../helpers/mcp-client.js';
+import { callTool, connectMcp } from '../helpers/mcp-client.js';
 import { createEvent, registrationBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
 import { startReceiver, verifySignature, type Received } from '../helpers/webhook-receiver.js';
@@ -213,45 +212,44 @@ describe.each(DIALECTS)('webhooks (%s)', (dialect) => {
   it('MCP tools create, list, test, retry and delete webhooks with the REST answers and codes', async () => {
     const u = await quickUser(t);
     const client = await connectMcp(t, u.key, 'webhooks-test');
-    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
     try {
-      const created = await call('create_webhook', { url: rx.url('/mcp'), events: ['registration.created'] });
+      const created = await callTool(client, 'create_webhook', { url: rx.url('/mcp'), events: ['registration.created'] });
       expect(created.isError).toBeFalsy();
       const hook = created.structuredContent as { id: string; secret: string };
       expect(hook.secret).toMatch(/^whsec_/);
-      const listed = await call('list_webhooks', {});
+      const listed = await callTool(client, 'list_webhooks', {});
       expect((listed.structuredContent as { items: Array<{ id: string }> }).items.map((w) => w.id)).toEqual([hook.id]);
-      const sent = await call('test_webhook', { webhook_id: hook.id });
+      const sent = await callTool(client, 'test_webhook', { webhook_id: hook.id });
       const delivery = sent.structuredContent as { id: string; type: string };
       expect(delivery.type).toBe('webhook.test');
       await rx.until(() => at('/mcp').length >= 1);
       expect(verifySignature(hook.secret, at('/mcp')[0]!)).toBe(true);
       await settle();
-      const deliveries = await call('list_webhook_deliveries', { webhook_id: hook.id });
+      const deliveries = await callTool(client, 'list_webhook_deliveries', { webhook_id: hook.id });
       expect((deliveries.structuredContent as { items: Array<{ id: string; status: string }> }).items).toEqual([
         expect.objectContaining({ id: delivery.id, status: 'delivered' }),
       ]);
-      expect((await call('retry_webhook_delivery', { webhook_id: hook.id, delivery_id: delivery.id })).isError).toBeFalsy();
+      expect((await callTool(client, 'retry_webhook_delivery', { webhook_id: hook.id, delivery_id: delivery.id })).isError).toBeFalsy();
       await rx.until(() => at('/mcp').length >= 2);
-      const refused = await call('create_webhook', { url: 'https://10.1.2.3/x', events: ['registration.created'] });
+      const refused = await callTool(client, 'create_webhook', { url: 'https://10.1.2.3/x', events: ['registration.created'] });
       expect(refused.isError).toBe(true);
       expect(JSON.parse((refused.content[0] as { text: string }).text)).toMatchObject({ code: 'webhook_url_refused', status: 422 });
-      const missing = await call('test_webhook', { webhook_id: 'whk_nope' });
+      const missing = await callTool(client, 'test_webhook', { webhook_id: 'whk_nope' });
       expect(JSON.parse((missing.content[0] as { text: string }).text)).toMatchObject({ code: 'webhook_not_found', status: 404 });
 
       // Another account's subscription is not found, and stays.
       const other = await quickUser(t);
       const otherHook = await subscribe(other.key, '/other', ['registration.created']);
-      const foreign = await call('delete_webhook', { webhook_id: otherHook.body.id });
+      const foreign = await callTool(client, 'delete_webhook', { webhook_id: otherHook.body.id });
       expect(foreign.isError).toBe(true);
       expect(JSON.parse((foreign.content[0] as { text: string }).text)).toMatchObject({ code: 'webhook_not_found', status: 404 });
       expect((await t.api('GET', '/webhooks', { key: other.key })).body.map((w: { id: string }) => w.id)).toEqual([otherHook.body.id]);
 
-      const deleted = await call('delete_webhook', { webhook_id: hook.id });
+      const deleted = await callTool(client, 'delete_webhook', { webhook_id: hook.id });
       expect(deleted.isError).toBeFalsy();
       expect(deleted.structuredContent).toEqual({ webhook_id: hook.id, deleted: true });
-      expect((await call('list_webhooks', {})).structuredContent).toMatchObject({ items: [] });
-      const again = await call('delete_webhook', { webhook_id: hook.id });
+      expect((await callTool(client, 'list_webhooks', {})).structuredContent).toMatchObject({ items: [] });
+      const again = await callTool(client, 'delete_webhook', { webhook_id: hook.id });
       expect(JSON.parse((again.content[0] as { text: string }).text)).toMatchObject({ code: 'webhook_not_found', status: 404 });
     } finally {
       await client.close();

@@ -1,11 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import type { TestApp } from './harness.js';
 
 /**
- * The MCP tools the server must offer, in the order of the flow: written out here (not taken from
+ * The MCP tools the server must offer (an organizer sees them all): written out here (not taken from
  * src/mcp) so that a tool added, renamed or dropped is a deliberate change to the tests too.
  */
 export const EXPECTED_MCP_TOOLS = [
@@ -59,7 +60,32 @@ export const EXPECTED_MCP_TOOLS = [
   'upload_event_media',
   'remove_event_media',
   'get_audit_log',
+  'invite_reviewer',
+  'list_reviewers',
+  'remove_reviewer',
+  'revoke_reviewer_invitation',
+  'remind_reviewers',
+  'set_assignment_mode',
+  'get_assignment_summary',
+  'add_reviewer_conflict',
+  'remove_reviewer_conflict',
+  'accept_review_invitation',
+  'get_review_queue',
+  'get_my_review',
+  'save_review',
+  'declare_conflict',
 ] as const;
+
+/** The tools a review-scoped key sees (and only these). */
+export const REVIEWER_MCP_TOOLS = ['accept_review_invitation', 'get_review_queue', 'get_my_review', 'save_review', 'declare_conflict'] as const;
+
+/**
+ * Calls a tool. Every test calls tools through this helper, written `callTool(client, '<tool name>', …)`:
+ * test/api/mcp-tools.test.ts reads the test sources for these calls to find tools no test calls.
+ */
+export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult;
+}
 
 /** An official MCP SDK client on the test server's /api/v1/mcp, authenticated with `key`. */
 export async function connectMcp(t: TestApp, key: string, name = 'mcp-test'): Promise<Client> {
