@@ -293,7 +293,7 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
             title: 'Get the results bundle',
             role: 'participant',
             description:
-              'The verifiable results bundle of a published event (rubric, models, every score, flags, ranking, sha256); `npx hackathon results verify <file>` recomputes the ranking from it.',
+              'The verifiable results bundle of a published event (rubric, models, every score, flags, ranking, sha256); the site’s verifier (`node verify-bundle.mjs <file> --site <site>`, served at /verify-bundle.mjs) checks its signature and recomputes the ranking.',
           },
         },
         schema: {

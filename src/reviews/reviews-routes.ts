@@ -33,6 +33,15 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
     app.get(
       '/models',
       {
+        config: {
+          mcp: {
+            name: 'list_ai_models',
+            title: 'List the AI models this server can run',
+            role: 'organizer',
+            description:
+              "The configured AI providers and how to name their models (provider/model) in an event's `models`; an event naming another provider is refused with model_not_configured.",
+          },
+        },
         schema: {
           tags: ['organizer'],
           summary:

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/databases.js';
 import { insertFlag } from '../helpers/flags.js';
 import { approvedTeam, createEvent, eventBody, startTestApp, type TestApp, type TestUser } from '../helpers/harness.js';
+import { callTool, connectMcp, toolOk } from '../helpers/mcp-client.js';
 
 /**
  * The organizer's and reviewer's setup of judging over the API: what models the server can run
@@ -79,6 +80,10 @@ describe.each(DIALECTS)('judging setup (%s)', (dialect) => {
         accepts_unconfigured_models: false,
         note: expect.stringContaining('local/model-name'),
       });
+      // The organizer's agent reads the same over MCP.
+      const client = await connectMcp(t, org.key);
+      expect(toolOk(await callTool(client, 'list_ai_models'))).toEqual(res.body);
+      await client.close();
     });
 
     it('creating an event naming a model the server cannot run is 422 model_not_configured, naming both lists', async () => {

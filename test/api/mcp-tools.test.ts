@@ -44,6 +44,7 @@ const ORGANIZER_ONLY = [
   'get_assignment_summary',
   'add_reviewer_conflict',
   'remove_reviewer_conflict',
+  'list_ai_models',
 ];
 
 const bytes = (tools: Tool[]) => Buffer.byteLength(JSON.stringify(tools));

@@ -74,6 +74,7 @@ export const EXPECTED_MCP_TOOLS = [
   'get_my_review',
   'save_review',
   'declare_conflict',
+  'list_ai_models',
 ] as const;
 
 /** The tools a review-scoped key sees (and only these). */
