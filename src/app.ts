@@ -225,7 +225,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const mailer = createMailer(config.mail, { siteName: config.siteName, publicUrl: config.publicUrl, siteLogo: siteLogo?.url ?? null });
   const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });
   const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer, notifier, assignments });
-  const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, lockout, mailer });
+  const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, lockout, mailer, notifier });
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log, scoreLine: reviewPageScoreLine });
   // The review page's score line: computed from the project's own reviews, except under a normalisation
