@@ -26,7 +26,7 @@ import { installRequestDeadline } from './core/http/request-deadline.js';
 import { REQUEST_ID_HEADER, requestIdGenerator } from './core/http/request-id.js';
 import { createRequestOutageLog, outageRecoveryPlugin } from './core/http/request-outage.js';
 import { validatorCompiler } from './core/http/validation.js';
-import { assertWellFormedJson } from './core/http/well-formed-json.js';
+import { assertWellFormedJson, malformedJsonError } from './core/http/well-formed-json.js';
 import { installIdempotency } from './idempotency/idempotency-hooks.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { swaggerOptions } from './docs/openapi.js';
@@ -331,7 +331,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
     // Given a callback, the default parser answers through it (its type also allows a promise, which it never returns then).
     void defaultJson(request, body as string, (err, parsed) => {
-      if (err) return done(err, undefined);
+      if (err) return done(malformedJsonError(body as string, err), undefined);
       try {
         assertWellFormedJson(body as string, parsed);
       } catch (invalid) {

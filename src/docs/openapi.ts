@@ -69,7 +69,7 @@ type JsonObject = Record<string, unknown>;
 interface RouteLike {
   method: string | string[];
   url: string;
-  config?: { auth?: boolean; skipRateLimit?: boolean; reviewKeyAllowed?: boolean; idempotent?: boolean };
+  config?: { auth?: boolean; skipRateLimit?: boolean; reviewKeyAllowed?: boolean; idempotent?: boolean; unconfirmedAllowed?: boolean };
 }
 
 /** On every answer of every route, errors included. */
@@ -108,6 +108,8 @@ export function commonCodes(route: RouteLike, schema: JsonObject): ErrorCode[] {
   const codes: ErrorCode[] = ['bad_request', 'unauthorized', 'rate_limited', 'request_timeout', 'internal_error', 'database_unavailable'];
   // A review-scoped key is refused everywhere else.
   if (!route.config?.reviewKeyAllowed) codes.push('forbidden');
+  // A key of an agent's account its owner has not confirmed yet works only where a route allows it.
+  if (!route.config?.unconfirmedAllowed) codes.push('account_unconfirmed');
   if (schema.params) codes.push('validation_failed', 'uri_too_long');
   if (schema.querystring) codes.push('validation_failed');
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
