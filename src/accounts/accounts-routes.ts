@@ -405,9 +405,8 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
         config: { auth: true, reviewKeyAllowed: true, unconfirmedAllowed: true },
         schema: {
           tags: ['account'],
-          summary:
-            'Replace the API key this request is made with: a new key of the same name and scope (shown once); the old one stops working at once',
-          body: RotateKeyBody,
+          summary: 'Replace the API key this request is made with: a new key of the same name and scope (shown once); the old one stops working at once',
+          body: Type.Optional(Type.Union([RotateKeyBody, Type.Null()])),
           response: { 201: CreatedKeyResponse, ...problems('key_not_found', 'validation_failed') },
         },
       },
