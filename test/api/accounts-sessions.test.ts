@@ -142,7 +142,7 @@ describe.each(DIALECTS)('browser sessions (%s)', (dialect) => {
     const mine = await t.api('GET', '/auth/status', { headers: { cookie: s.cookie } });
     const session = await t.api('GET', '/auth/session', { headers: { cookie: s.cookie } });
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual({ signed_in: true, ...session.body });
+    expect(mine.body).toEqual({ signed_in: true, awaiting_confirmation: false, ...session.body });
     expect(mine.body.via).toBe('session');
     await t.api('POST', '/auth/signout', { headers: browser(s) });
     expect((await t.api('GET', '/auth/status', { headers: { cookie: s.cookie } })).body).toEqual(signedOut);
