@@ -323,7 +323,7 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'hk_…',
-            description: `An API key: \`Authorization: Bearer hk_…\`. An operator creates one with \`npx hackathon keys create --email you@example.com\`.`,
+            description: `An API key: \`Authorization: Bearer hk_…\`. An agent gets an account and its key in one request with \`POST /api/v1/agents/signup\` (see /api/v1/skill.md); a person creates keys in the web app at /api-keys; an operator with \`npx hackathon keys create --email you@example.com\`.`,
           },
           // The web app's session; every route that takes a key takes it too (writes need X-CSRF-Token).
           session: {
