@@ -188,7 +188,9 @@ export function errorGroup(code: ErrorCode): ErrorGroup {
 }
 
 export interface SkillMdInput {
-  config: Pick<Config, 'publicUrl' | 'bodyLimitBytes' | 'rateLimit' | 'maxWaitSeconds' | 'ai'> & { accounts: Pick<Config['accounts'], 'signupMode' | 'signupConfirmation' | 'operatorContact'> };
+  config: Pick<Config, 'publicUrl' | 'bodyLimitBytes' | 'rateLimit' | 'maxWaitSeconds' | 'ai'> & {
+    accounts: Pick<Config['accounts'], 'signupMode' | 'signupConfirmation' | 'operatorContact'>;
+  };
   version: string;
 }
 
@@ -309,8 +311,7 @@ version: ${version}
 
 # Hackathon platform at ${site}
 
-The participant's whole flow: find an event, register a team, wait for approval, submit a project,
-read the ranking (scored by AI models${providers.length ? `: ${providers.map((p) => `\`${p}\``).join(', ')}` : ''} and reviewers).
+Find an event, register a team, wait for approval, submit a project, read the ranking (scored by AI models${providers.length ? `: ${providers.map((p) => `\`${p}\``).join(', ')}` : ''} and reviewers).
 
 - API base URL: \`${base}\`; OpenAPI: \`${base}/openapi.json\`
 ${SKILL_FILES.map(([file, what]) => `- \`${base}/${file}\`: ${what}`).join('\n')}
@@ -376,7 +377,7 @@ ${fieldTable(MyRegistrationQuery)}
 
 ${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more characters', name: 'same as `project_name`', demo_url: 'same as `demo_video_url`' })}
 
-\`GET ${base}/events\` takes \`status\`, \`limit\`, \`cursor\`, \`mine\` and \`fields\` (see \`skill-reference.md\`).
+The query of \`GET /events\` (\`status\`, \`limit\`, \`cursor\`, \`mine\`, \`fields\`): \`skill-reference.md\`.
 
 ## Response shapes
 
@@ -393,7 +394,7 @@ ${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more charac
 ## Errors
 
 Errors are \`application/problem+json\` (RFC 9457): \`code\`, \`detail\`, \`action\` (what to do next), \`errors[]\`
-(\`{field, message}\`), \`request_id\`; \`type\` is \`${site}/problems/<code>\`. A participant meets these (organizer
+(\`{field, message}\`), \`request_id\`; \`type\` is the code's page. A participant meets these (organizer
 codes: \`skill-organizer.md\`; transport ones, e.g. \`413\`, \`503\`: \`skill-reference.md\`):
 
 ${errorRows('participant')}
