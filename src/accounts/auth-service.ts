@@ -170,7 +170,8 @@ export function createAuthService(deps: {
     if (ipHit.count > cfg.agentSignupsPerIp) throw rateLimited(Math.max(1, Math.ceil(ipHit.resetMs / 1000)), 'agent sign-ups from this address');
     const email = requireEmailAddress(input.email);
     if (input.password !== undefined) requireStrongPassword(input.password);
-    const invalidCode = () => new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code (`invite_code`); ask an administrator of this server for one.');
+    const invalidCode = () =>
+      new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code (`invite_code`); ask an administrator of this server for one.');
     if (cfg.signupMode === 'invite' && !input.inviteCode?.trim()) throw invalidCode();
     const codeHash = cfg.signupMode === 'invite' ? hashInviteCode(input.inviteCode!) : null;
     const confirm = cfg.signupConfirmation === 'email';
@@ -245,7 +246,8 @@ export function createAuthService(deps: {
         const job = mailer
           .send(agentSignupConfirmMail({ to: email, siteName: config.siteName, link, expiresAt, keyPrefix: key.prefix }))
           .then((delivery) => {
-            if (delivery.mode === 'outbox') log.info({ user_id: user.id, outbox_file: delivery.file }, 'agent sign-up confirmation e-mail written to the outbox');
+            if (delivery.mode === 'outbox')
+              log.info({ user_id: user.id, outbox_file: delivery.file }, 'agent sign-up confirmation e-mail written to the outbox');
           })
           .catch((err: Error) => log.error({ reason: err.message, user_id: user.id }, 'agent sign-up e-mail could not be sent'));
         pending.add(job);
@@ -253,7 +255,11 @@ export function createAuthService(deps: {
       }
       return { user, key, awaitingConfirmation: confirm, confirmationExpiresAt: expiresAt };
     } catch (err) {
-      if (uniqueViolation(err)) throw new AppError('email_taken', `${email} has an account already; sign in with it and create a key at ${config.publicUrl}/api-keys, or sign up with another address.`);
+      if (uniqueViolation(err))
+        throw new AppError(
+          'email_taken',
+          `${email} has an account already; sign in with it and create a key at ${config.publicUrl}/api-keys, or sign up with another address.`,
+        );
       throw err;
     }
   }
@@ -417,7 +423,10 @@ export function createAuthService(deps: {
     // Said only after the right password, so it reveals nothing to a guesser.
     if (user.disabled_at) throw new AppError('account_disabled', 'This account is disabled; contact the operator of this server.');
     if (user.unconfirmed_since) {
-      throw new AppError('account_unconfirmed', 'This account waits for its owner to open the confirmation link mailed to its address; open it first (it signs you in).');
+      throw new AppError(
+        'account_unconfirmed',
+        'This account waits for its owner to open the confirmation link mailed to its address; open it first (it signs you in).',
+      );
     }
     return { user, session: await accounts.startSession(user.id, meta) };
   }
@@ -493,6 +502,8 @@ export function createAuthService(deps: {
       const userId = await repo.claimPasswordReset(tx, hashResetToken(token), now);
       if (!userId) throw invalid();
       await repo.setPasswordHash(tx, userId, hash, now);
+      // The link proves the address: an agent's account still waiting for its owner is confirmed by it too.
+      await repo.confirmUser(tx, userId, now);
       // Recovery ends whatever access someone else may hold: every session and every API key.
       await repo.revokeUserSessions(tx, userId, now);
       await repo.revokeUserApiKeys(tx, userId, now);

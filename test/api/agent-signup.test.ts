@@ -366,6 +366,21 @@ describe.each(DIALECTS)('agent sign-up (%s)', (dialect) => {
       expect((await t.api('GET', '/api-keys', { key: second.body.api_key.key })).status).toBe(200);
     });
 
+    it("the owner can adopt the account by a password reset, which proves the address (confirms it) and revokes the agent's key", async () => {
+      const email = `adopt-${dialect}@example.com`;
+      const sent = smtp.count();
+      const res = await agentSignup(t, { email });
+      await nextMail(email, sent);
+      const before = smtp.count();
+      expect((await t.api('POST', '/auth/password-reset', { body: { email }, headers: { origin: ORIGIN } })).status).toBe(202);
+      const reset = /http:\/\/hackathon\.test\/reset-password\?token=([A-Za-z0-9_-]{43})/.exec(await nextMail(email, before));
+      expect(reset).not.toBeNull();
+      const set = await t.api('POST', '/auth/password-reset/confirm', { body: { token: reset![1], password: PASSWORD }, headers: { origin: ORIGIN } });
+      expect(set.status).toBe(204);
+      expect((await t.api('POST', '/auth/signin', { body: { email, password: PASSWORD }, headers: { origin: ORIGIN } })).status).toBe(200);
+      expect((await t.api('GET', '/auth/status', { key: res.body.api_key.key })).status).toBe(401);
+    });
+
     it('skill.md tells the agent about the confirmation and the long-poll', async () => {
       const skill = (await t.api('GET', '/skill.md')).text;
       expect(skill).toContain('`403 account_unconfirmed`');
