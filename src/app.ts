@@ -26,7 +26,7 @@ import { installRequestDeadline } from './core/http/request-deadline.js';
 import { REQUEST_ID_HEADER, requestIdGenerator } from './core/http/request-id.js';
 import { createRequestOutageLog, outageRecoveryPlugin } from './core/http/request-outage.js';
 import { validatorCompiler } from './core/http/validation.js';
-import { assertWellFormedJson } from './core/http/well-formed-json.js';
+import { assertWellFormedJson, malformedJsonError } from './core/http/well-formed-json.js';
 import { installIdempotency } from './idempotency/idempotency-hooks.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { swaggerOptions } from './docs/openapi.js';
@@ -230,7 +230,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const mailer = createMailer(config.mail, { siteName: config.siteName, publicUrl: config.publicUrl, siteLogo: siteLogo?.url ?? null });
   const lockout = createPasswordLockout({ store: rateLimitStore, clock, config: config.accounts, checkPassword: accounts.checkPassword });
   const reviewers = createReviewersService({ db, clock, config, accounts, lockout, events, mailer, notifier, assignments });
-  const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, lockout, mailer });
+  const auth = createAuthService({ db, clock, config, accounts, store: rateLimitStore, lockout, mailer, notifier });
   // The logger is read lazily: the Fastify instance (and its logger) is created below.
   const reviews = createReviewsService({ db, dialect: database.dialect, clock, config, events, log: () => app.log, scoreLine: reviewPageScoreLine });
   // The review page's score line: computed from the project's own reviews, except under a normalisation
@@ -338,7 +338,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
     // Given a callback, the default parser answers through it (its type also allows a promise, which it never returns then).
     void defaultJson(request, body as string, (err, parsed) => {
-      if (err) return done(err, undefined);
+      if (err) return done(malformedJsonError(body as string, err), undefined);
       try {
         assertWellFormedJson(body as string, parsed);
       } catch (invalid) {

@@ -56,6 +56,7 @@ export interface KeyWithUser {
   email: string;
   role: Role;
   disabled_at: string | null;
+  unconfirmed_since: string | null;
 }
 
 const keyByHash = prepared<{ hash: string }, KeyWithUser>((db) =>
@@ -73,6 +74,7 @@ const keyByHash = prepared<{ hash: string }, KeyWithUser>((db) =>
       'users.name',
       'users.role',
       'users.disabled_at',
+      'users.unconfirmed_since',
     ])
     .where('api_keys.key_hash', '=', param<string>('hash')),
 );
@@ -111,8 +113,9 @@ export async function findApiKey(db: Executor, idOrPrefix: string): Promise<ApiK
     .execute();
 }
 
-export async function revokeApiKey(db: Executor, id: string, now: string): Promise<void> {
-  await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+export async function revokeApiKey(db: Executor, id: string, now: string): Promise<boolean> {
+  const r = await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 /** Revokes every working API key of the user (a password reset); how many. */
@@ -321,6 +324,50 @@ export async function claimSignupRequest(db: Executor, hash: string, now: string
 /** Spends a sign-up token outside a failed transaction (the account it would make exists already). */
 export async function spendSignupRequest(db: Executor, id: string, now: string): Promise<void> {
   await db.updateTable('signup_requests').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).execute();
+}
+
+/** The live (unused, unexpired) confirmation request of an agent's unconfirmed account, if any. */
+export async function liveConfirmationOf(db: Executor, userId: string, now: string): Promise<Selectable<SignupRequestsTable> | undefined> {
+  return db
+    .selectFrom('signup_requests')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Marks an agent's account confirmed; false if it was not waiting (confirmed already, or gone). */
+export async function confirmUser(db: Executor, userId: string, now: string): Promise<boolean> {
+  const r = await db
+    .updateTable('users')
+    .set({ unconfirmed_since: null, updated_at: now })
+    .where('id', '=', userId)
+    .where('unconfirmed_since', 'is not', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Whether the account still waits for its owner's confirmation. */
+export async function isUnconfirmed(db: Executor, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('unconfirmed_since').where('id', '=', userId).executeTakeFirst();
+  return Boolean(row?.unconfirmed_since);
+}
+
+/** An agent's sign-up again for an unconfirmed account whose link expired: the account starts over. */
+export async function restartUnconfirmedUser(
+  db: Executor,
+  userId: string,
+  values: { password_hash: string | null; name: string | null; language: string | null },
+  now: string,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('users')
+    .set({ ...values, unconfirmed_since: now, updated_at: now })
+    .where('id', '=', userId)
+    .where('unconfirmed_since', 'is not', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 /** Requests expired before `before` are of no use: dropped when new ones come in. */

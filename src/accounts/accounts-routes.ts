@@ -9,6 +9,10 @@ import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
 import { userForApi, type StartedSession } from './accounts-service.js';
 import {
+  AgentSignupBody,
+  AgentSignupResponse,
+  AuthStatusQuery,
+  RotateKeyBody,
   AdminUserSchema,
   AdminUsersQuery,
   AuthResponse,
@@ -37,6 +41,7 @@ import { PASSWORD_MIN_LENGTH } from './passwords.js';
 import { clearedSessionCookie, sessionCookie } from '../core/http/session-cookie.js';
 import type { InviteCodeRow } from '../core/db/schema.js';
 import type { Principal } from '../core/principal.js';
+import { effectiveWaitSeconds } from '../core/wait-policy.js';
 
 const NoContent = (description: string) => Type.Null({ description });
 
@@ -52,6 +57,8 @@ export interface AccountsRoutesDeps {
   accounts: AccountsService;
   auth: AuthService;
   config: Config;
+  /** Aborted at shutdown: long-polls answer at once. */
+  shutdownSignal: AbortSignal;
 }
 
 /**
@@ -137,6 +144,40 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
     );
 
     app.post(
+      '/agents/signup',
+      {
+        config: { loginCsrf: true },
+        onRequest: loginOriginCheck,
+        schema: {
+          tags: ['account'],
+          summary:
+            "An agent's own account and API key in one request, without a browser (the key is shown once). Invite mode: with `invite_code`. With e-mail confirmation on, the owner's address gets a link and the key answers 403 account_unconfirmed until it is opened (GET /auth/status?wait=N says when). Limited per client address",
+          body: AgentSignupBody,
+          response: {
+            201: AgentSignupResponse,
+            ...problems('signup_closed', 'invite_code_invalid', 'email_taken', 'csrf_failed', 'rate_limited', 'validation_failed'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const b = request.body;
+        const r = await auth.agentSignup(
+          { email: b.email, password: b.password, name: b.name, inviteCode: b.invite_code, keyName: b.key_name, language: b.language },
+          clientMeta(request),
+          request.log,
+        );
+        reply.header('cache-control', 'no-store');
+        reply.status(201);
+        return {
+          user: userForApi(r.user),
+          api_key: { ...r.key, last_used_at: null, revoked_at: null },
+          awaiting_confirmation: r.awaitingConfirmation,
+          confirmation_expires_at: r.confirmationExpiresAt,
+        };
+      },
+    );
+
+    app.post(
       '/auth/signup/confirm',
       {
         config: { loginCsrf: true },
@@ -211,19 +252,33 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
     app.get(
       '/auth/status',
       {
-        config: { reviewKeyAllowed: true },
+        config: { reviewKeyAllowed: true, unconfirmedAllowed: true },
         schema: {
           tags: ['account'],
           summary:
-            "Whether anyone is signed in: as GET /auth/session with signed_in true, or 200 with signed_in false and nulls when signed out (the web app's probe: a signed-out visitor is no error)",
+            "Whether anyone is signed in: as GET /auth/session with signed_in true, or 200 with signed_in false and nulls when signed out (the web app's probe: a signed-out visitor is no error). `awaiting_confirmation`: the account waits for its owner's e-mail confirmation; `?wait=N` holds the answer until it is confirmed",
+          querystring: AuthStatusQuery,
           response: { 200: SessionStatusResponse },
         },
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
         const p = request.principal;
-        if (!p) return { signed_in: false, user: null, csrf_token: null, session: null, via: null };
-        return { signed_in: true, ...(await sessionInfo(p)) };
+        if (!p) return { signed_in: false, awaiting_confirmation: false, user: null, csrf_token: null, session: null, via: null };
+        let awaiting = false;
+        // Confirmation never goes back: a principal that says confirmed needs no read.
+        if (p.unconfirmed) {
+          const wait = effectiveWaitSeconds(request.query.wait, config.maxWaitSeconds);
+          const abort = new AbortController();
+          const onClose = () => abort.abort();
+          request.raw.once('close', onClose);
+          try {
+            awaiting = await auth.awaitConfirmation(p.userId, wait, AbortSignal.any([abort.signal, ctx.shutdownSignal]));
+          } finally {
+            request.raw.off('close', onClose);
+          }
+        }
+        return { signed_in: true, awaiting_confirmation: awaiting, ...(await sessionInfo(p)) };
       },
     );
 
@@ -341,6 +396,42 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
         });
         reply.status(201);
         return { ...k, last_used_at: null, revoked_at: null };
+      },
+    );
+
+    app.post(
+      '/api-keys/current/rotate',
+      {
+        config: { auth: true, reviewKeyAllowed: true, unconfirmedAllowed: true },
+        schema: {
+          tags: ['account'],
+          summary: 'Replace the API key this request is made with: a new key of the same name and scope (shown once); the old one stops working at once',
+          body: Type.Optional(Type.Union([RotateKeyBody, Type.Null()])),
+          response: { 201: CreatedKeyResponse, ...problems('key_not_found', 'validation_failed') },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const expiresAt = request.body?.expires_at;
+        const k = await accounts.rotateCurrentKey(principalOf(request), { expiresAt: expiresAt ? new Date(expiresAt) : null });
+        reply.status(201);
+        return { ...k, last_used_at: null, revoked_at: null };
+      },
+    );
+
+    app.delete(
+      '/api-keys/current',
+      {
+        config: { auth: true, reviewKeyAllowed: true, unconfirmedAllowed: true },
+        schema: {
+          tags: ['account'],
+          summary: 'Revoke the API key this request is made with; it stops working at once',
+          response: { 204: NoContent('Revoked'), ...problems('key_not_found') },
+        },
+      },
+      async (request, reply) => {
+        await accounts.revokeCurrentKey(principalOf(request));
+        return reply.status(204).send(null);
       },
     );
 

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { PASSWORD_MIN_LENGTH } from './passwords.js';
 import { Nullable } from '../core/http/schemas.js';
+import { LONG_POLL_MAX_SECONDS } from '../core/wait-policy.js';
 import { organizerPageQuery } from '../core/http/pagination.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -68,6 +69,10 @@ export const SessionResponse = Type.Object({
 /** GET /auth/status: the same as GET /auth/session when someone is signed in; all null when not. */
 export const SessionStatusResponse = Type.Object({
   signed_in: Type.Boolean(),
+  awaiting_confirmation: Type.Boolean({
+    description:
+      "true while the caller's account (made by POST /agents/signup with e-mail confirmation) waits for its owner to open the mailed link; its key works only here and for its own rotation and revocation until then",
+  }),
   user: Nullable(UserSchema),
   csrf_token: Nullable(Type.String()),
   session: Nullable(Type.Object({ id: Type.String(), created_at: Type.String(), expires_at: Type.String() })),
@@ -109,6 +114,47 @@ export const CreateKeyBody = Type.Object(
   { additionalProperties: false },
 );
 export const CreatedKeyResponse = Type.Object({ ...KeyFields, key: Type.String({ description: 'The API key itself: shown once, store it now' }) });
+
+export const RotateKeyBody = Type.Object(
+  { expires_at: Type.Optional(Nullable(DateTime)) },
+  { additionalProperties: false, description: 'Optional: when the new key expires (default: never)' },
+);
+
+export const AuthStatusQuery = Type.Object(
+  {
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: `with a key whose account awaits its owner's confirmation: seconds to hold the answer until it is confirmed (above ${LONG_POLL_MAX_SECONDS}, or the server's MAX_WAIT_SECONDS, the cap applies); still awaiting when it ends: ask again at once`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const AgentSignupBody = Type.Object(
+  {
+    email: Type.String({ maxLength: 254, description: "The address of the agent's human owner: the account's address (with e-mail confirmation on, the link goes there)" }),
+    name: Type.Optional(Type.String({ maxLength: 100, description: "The account's display name (e.g. the agent's name)" })),
+    password: Type.Optional(
+      Type.String({ maxLength: 1000, description: `Optional (at least ${PASSWORD_MIN_LENGTH} characters): lets a person sign in to the account on the web` }),
+    ),
+    invite_code: Type.Optional(Type.String({ maxLength: 200, description: 'Needed when signup_mode is "invite"' })),
+    key_name: Type.Optional(Type.String({ maxLength: 100, description: 'The name of the API key made with the account (default "agent")' })),
+    language: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('zh')], { description: 'Language of the mails the platform sends (default en)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const AgentSignupResponse = Type.Object({
+  user: UserSchema,
+  api_key: CreatedKeyResponse,
+  awaiting_confirmation: Type.Boolean({
+    description:
+      'true: this server confirms e-mail addresses; the key answers 403 account_unconfirmed until the owner opens the mailed link. GET /auth/status?wait=N with the key answers as soon as that happens',
+  }),
+  confirmation_expires_at: Nullable(Type.String({ description: 'When the mailed link stops working (null: no confirmation needed)' })),
+});
 
 export const AdminUserSchema = Type.Object({ ...UserSchema.properties, disabled_at: Nullable(Type.String()) });
 export const AdminUsersQuery = Type.Object(

@@ -120,6 +120,7 @@ export function createAccountsService(deps: {
       name: null,
       disabled_at: null,
       ...DEFAULT_SETTINGS,
+      unconfirmed_since: null,
     };
     try {
       await repo.insertUser(db, user);
@@ -292,6 +293,7 @@ export function createAccountsService(deps: {
       keyId: found.key_id,
       scope: found.scope,
       via: 'key',
+      ...(found.unconfirmed_since ? { unconfirmed: true } : {}),
     };
     if (trusted && epoch === authEpoch) {
       if (authCache.size >= AUTH_CACHE_MAX) authCache.clear();
@@ -413,6 +415,39 @@ export function createAccountsService(deps: {
     return (await repo.listApiKeys(db, userId)).map(({ key_hash: _hash, user_id: _user, ...key }) => key);
   }
 
+  /** The key a request was made with: a session has none (404 `key_not_found`, with the way to a key). */
+  function currentKeyId(who: Principal): string {
+    if (who.via === 'session') {
+      throw new AppError('key_not_found', 'This request was made with a web session, not an API key: name the key by its id (GET /api/v1/api-keys lists them).');
+    }
+    return who.keyId;
+  }
+
+  /**
+   * Replaces the key a request was made with: a new key of the same name and scope (shown once),
+   * and the old one stops working at once. Of two rotations with the same key only one gets a new
+   * key; the other finds it revoked (401, as any later use of it).
+   */
+  async function rotateCurrentKey(who: Principal, opts: { expiresAt?: Date | null }): Promise<CreatedKey> {
+    const keyId = currentKeyId(who);
+    const created = await db.transaction().execute(async (tx) => {
+      const old = (await repo.findApiKey(tx, keyId)).find((k) => k.id === keyId && k.user_id === who.userId);
+      const now = iso(clock.now());
+      if (!old || !(await repo.revokeApiKey(tx, keyId, now))) {
+        throw new AppError('unauthorized', 'This API key was revoked (rotated or revoked by another request) while this one ran; use the key that replaced it.');
+      }
+      const key = await createKey(who.userId, { name: old.name, scope: old.scope, expiresAt: opts.expiresAt ?? null }, tx);
+      return key;
+    });
+    invalidateAuth();
+    return created;
+  }
+
+  /** Revokes the key a request was made with; it stops working at once (this answer is its last). */
+  async function revokeCurrentKey(who: Principal): Promise<void> {
+    await revokeOwnKey(who.userId, currentKeyId(who));
+  }
+
   /** Revokes one of the user's own keys by id (already revoked: nothing to do). */
   async function revokeOwnKey(userId: string, keyId: string): Promise<void> {
     const rows = (await repo.findApiKey(db, keyId)).filter((k) => k.id === keyId && k.user_id === userId);
@@ -434,6 +469,8 @@ export function createAccountsService(deps: {
     setDisabled,
     listKeys,
     revokeOwnKey,
+    rotateCurrentKey,
+    revokeCurrentKey,
     invalidateAuth,
     scrypt,
     hashPassword,

@@ -10,17 +10,21 @@ import { AppError, validationError } from '../core/errors.js';
 import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
 import { newId } from '../core/ids.js';
 import type { Mailer } from '../core/mailer.js';
+import type { Notifier } from '../core/notifier.js';
 import type { RateLimitStore } from '../core/rate-limit.js';
 import { iso } from '../core/time.js';
 import { effectiveStatus } from '../events/status.js';
 import * as repo from './accounts-repo.js';
 import type { Principal } from '../core/principal.js';
-import { ROLES, type AccountsService, type StartedSession } from './accounts-service.js';
+import { ROLES, type AccountsService, type CreatedKey, type StartedSession } from './accounts-service.js';
 import { generateInviteCode, hashInviteCode } from './invite-codes.js';
 import { rateLimited, type PasswordLockout } from './password-lockout.js';
 import { PASSWORD_MIN_LENGTH } from './passwords.js';
 import { passwordResetMail } from './password-reset-mail.js';
-import { signupConfirmMail, signupExistingMail } from './signup-mail.js';
+import { agentSignupConfirmMail, signupConfirmMail, signupExistingMail } from './signup-mail.js';
+
+/** Published with the id of an agent's account when its owner confirms it (wakes GET /auth/status?wait=). */
+export const ACCOUNT_CONFIRMED = 'accounts:confirmed';
 
 /** Password-reset requests allowed per e-mail address within the sign-in window (per IP: SIGNIN_MAX_FAILURES_PER_IP). */
 export const RESET_REQUESTS_PER_WINDOW = 5;
@@ -56,8 +60,10 @@ export function createAuthService(deps: {
   store: RateLimitStore;
   lockout: PasswordLockout;
   mailer: Mailer;
+  /** Wakes the confirmation long-polls (in other processes too, with Redis or PostgreSQL); without it they re-check on their own. */
+  notifier?: Notifier;
 }) {
-  const { db, clock, config, accounts, store, lockout, mailer } = deps;
+  const { db, clock, config, accounts, store, lockout, mailer, notifier } = deps;
   const cfg = config.accounts;
   const windowMs = cfg.signinWindowSeconds * 1000;
   /** Background mail sends, awaited on close. */
@@ -75,7 +81,7 @@ export function createAuthService(deps: {
     meta: ClientMeta,
     log: Log,
   ): Promise<{ kind: 'created'; user: UserRow; session: StartedSession } | { kind: 'confirmation_sent'; email: string }> {
-    if (cfg.signupMode === 'closed') throw new AppError('signup_closed', 'This server does not take new sign-ups; ask its operator for an account.');
+    if (cfg.signupMode === 'closed') throw signupClosed();
     const email = requireEmailAddress(input.email);
     requireStrongPassword(input.password);
     const invalidCode = () => new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code.');
@@ -108,6 +114,7 @@ export function createAuthService(deps: {
       name: input.name?.trim() || null,
       disabled_at: null,
       ...DEFAULT_SETTINGS,
+      unconfirmed_since: null,
       language: input.language ?? null,
     };
     try {
@@ -121,6 +128,192 @@ export function createAuthService(deps: {
     } catch (err) {
       if (uniqueViolation(err)) throw new AppError('email_taken', `a user with e-mail ${email} already exists`);
       throw err;
+    }
+  }
+
+  /** SIGNUP_MODE=closed: the answer names whom to ask (OPERATOR_CONTACT), when the operator said. */
+  function signupClosed(): AppError {
+    const contact = cfg.operatorContact;
+    return new AppError(
+      'signup_closed',
+      contact
+        ? `This server does not take new sign-ups; ask its operator for an account: ${contact}.`
+        : 'This server does not take new sign-ups; ask its operator (whoever gave you this address) for an account.',
+      { extra: { contact } },
+    );
+  }
+
+  /**
+   * An agent's own sign-up: an account and a full API key in one request, no browser, cookie or
+   * CSRF token. Counted per client address (AGENT_SIGNUPS_PER_IP within the sign-in window), every
+   * attempt (a wrong invite code too). Invite mode claims the code now. With e-mail confirmation on,
+   * the account is made unconfirmed and the owner's address gets a link: the key answers
+   * `account_unconfirmed` until it is opened. An address in use is `email_taken` (this answer
+   * tells whether an address has an account, as sign-up without confirmation does); an unconfirmed
+   * account whose link expired starts over (its old keys revoked), so a lost link is not a dead end.
+   */
+  async function agentSignup(
+    input: {
+      email: string;
+      password?: string | undefined;
+      name?: string | undefined;
+      inviteCode?: string | undefined;
+      keyName?: string | undefined;
+      language?: 'en' | 'zh' | undefined;
+    },
+    meta: ClientMeta,
+    log: Log,
+  ): Promise<{ user: UserRow; key: CreatedKey; awaitingConfirmation: boolean; confirmationExpiresAt: string | null }> {
+    if (cfg.signupMode === 'closed') throw signupClosed();
+    const started = clock.now();
+    const ipHit = await store.hit(`agentsignup:ip:${meta.ip}`, windowMs, started.getTime());
+    if (ipHit.count > cfg.agentSignupsPerIp) throw rateLimited(Math.max(1, Math.ceil(ipHit.resetMs / 1000)), 'agent sign-ups from this address');
+    const email = requireEmailAddress(input.email);
+    if (input.password !== undefined) requireStrongPassword(input.password);
+    const invalidCode = () =>
+      new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code (`invite_code`); ask an administrator of this server for one.');
+    if (cfg.signupMode === 'invite' && !input.inviteCode?.trim()) throw invalidCode();
+    const codeHash = cfg.signupMode === 'invite' ? hashInviteCode(input.inviteCode!) : null;
+    const confirm = cfg.signupConfirmation === 'email';
+    if (confirm) {
+      const hit = await store.hit(`signup:e:${email}`, windowMs, started.getTime());
+      if (hit.count > RESET_REQUESTS_PER_WINDOW) throw rateLimited(Math.max(1, Math.ceil(hit.resetMs / 1000)), 'sign-up requests for this address');
+    }
+    const passwordHash = input.password === undefined ? null : await accounts.hashPassword(input.password);
+    const now = iso(clock.now());
+    const name = input.name?.trim() || null;
+    const language = input.language ?? null;
+    const token = confirm ? randomBytes(32).toString('base64url') : null;
+    const expiresAt = confirm ? iso(Date.parse(now) + cfg.signupConfirmTtlMinutes * 60_000) : null;
+    let restarted = false;
+    try {
+      const { user, key } = await db.transaction().execute(async (tx) => {
+        const existing = await repo.findUserByEmail(tx, email);
+        const taken = () =>
+          new AppError(
+            'email_taken',
+            existing?.unconfirmed_since
+              ? `${email} has an account waiting for its owner to confirm it; use the key given then, or sign up again once its link has expired.`
+              : `${email} has an account already; sign in with it and create a key at ${config.publicUrl}/api-keys, or sign up with another address.`,
+          );
+        let user: UserRow;
+        if (existing) {
+          if (!confirm || !existing.unconfirmed_since || (await repo.liveConfirmationOf(tx, existing.id, now))) throw taken();
+          if (!(await repo.restartUnconfirmedUser(tx, existing.id, { password_hash: passwordHash, name, language }, now))) throw taken();
+          await repo.revokeUserApiKeys(tx, existing.id, now);
+          restarted = true;
+          user = { ...existing, password_hash: passwordHash, name, language, unconfirmed_since: now, updated_at: now };
+        } else {
+          user = {
+            id: newId('usr'),
+            email,
+            password_hash: passwordHash,
+            role: 'user',
+            created_at: now,
+            updated_at: now,
+            name,
+            disabled_at: null,
+            ...DEFAULT_SETTINGS,
+            language,
+            unconfirmed_since: confirm ? now : null,
+          };
+          await repo.insertUser(tx, user);
+        }
+        if (codeHash && !(await repo.claimInviteCode(tx, codeHash, now))) throw invalidCode();
+        const key = await accounts.createKey(user.id, { name: input.keyName?.trim() || 'agent', scope: 'full' }, tx);
+        if (token && expiresAt) {
+          await repo.deleteExpiredSignupRequests(tx, now);
+          await repo.insertSignupRequest(tx, {
+            id: newId('sgr'),
+            email,
+            // Never used for this kind of request (the account exists): the column predates it and is required.
+            password_hash: passwordHash ?? '',
+            name,
+            language,
+            invite_code_hash: null,
+            token_hash: hashResetToken(token),
+            created_at: now,
+            expires_at: expiresAt,
+            used_at: null,
+            user_id: user.id,
+          });
+        }
+        return { user, key };
+      });
+      if (restarted) accounts.invalidateAuth();
+      if (token && expiresAt) {
+        const link = `${config.publicUrl}/signup/confirm?token=${token}`;
+        const job = mailer
+          .send(agentSignupConfirmMail({ to: email, siteName: config.siteName, link, expiresAt, keyPrefix: key.prefix }))
+          .then((delivery) => {
+            if (delivery.mode === 'outbox')
+              log.info({ user_id: user.id, outbox_file: delivery.file }, 'agent sign-up confirmation e-mail written to the outbox');
+          })
+          .catch((err: Error) => log.error({ reason: err.message, user_id: user.id }, 'agent sign-up e-mail could not be sent'));
+        pending.add(job);
+        void job.finally(() => pending.delete(job));
+      }
+      return { user, key, awaitingConfirmation: confirm, confirmationExpiresAt: expiresAt };
+    } catch (err) {
+      if (uniqueViolation(err))
+        throw new AppError(
+          'email_taken',
+          `${email} has an account already; sign in with it and create a key at ${config.publicUrl}/api-keys, or sign up with another address.`,
+        );
+      throw err;
+    }
+  }
+
+  /** Long-polls waiting for an account's confirmation in this process right now, and since start. */
+  let confirmationWaiting = 0;
+  let confirmationWaitsStarted = 0;
+
+  /**
+   * Waits up to `waitSeconds` for an agent's account to be confirmed; whether it still waits. Woken
+   * by the notifier (this process, or others through Redis or PostgreSQL), and re-read every
+   * WAIT_RECHECK_MS in case a message was lost. Subscribed before the first read: a confirmation
+   * between the read and the wait is not missed.
+   */
+  async function awaitConfirmation(userId: string, waitSeconds: number, signal?: AbortSignal): Promise<boolean> {
+    let woken = false;
+    let wake: () => void = () => {
+      woken = true;
+    };
+    const unsubscribe = notifier?.subscribe(ACCOUNT_CONFIRMED, (id) => {
+      if (id === userId) wake();
+    });
+    const deadline = Date.now() + waitSeconds * 1000;
+    let counted = false;
+    try {
+      for (;;) {
+        woken = false;
+        if (!(await repo.isUnconfirmed(db, userId))) return false;
+        const left = deadline - Date.now();
+        if (left <= 0 || signal?.aborted) return true;
+        if (!counted) {
+          counted = true;
+          confirmationWaiting++;
+          confirmationWaitsStarted++;
+        }
+        if (woken) continue;
+        const recheck = config.waitRecheckMs > 0 ? Math.min(left, config.waitRecheckMs) : left;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            wake = () => {
+              woken = true;
+            };
+            resolve();
+          };
+          const timer = setTimeout(done, recheck);
+          wake = done;
+          signal?.addEventListener('abort', done, { once: true });
+        });
+      }
+    } finally {
+      unsubscribe?.();
+      if (counted) confirmationWaiting--;
     }
   }
 
@@ -172,10 +365,19 @@ export function createAuthService(deps: {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw invalid();
     const now = iso(clock.now());
     let requestId: string | null = null;
+    let confirmedId: string | null = null;
     try {
-      return await db.transaction().execute(async (tx) => {
+      const made = await db.transaction().execute(async (tx) => {
         const req = await repo.claimSignupRequest(tx, hashResetToken(token), now);
         if (!req) throw invalid();
+        if (req.user_id) {
+          // An agent's account: it exists and waits; the link confirms it and signs its owner in.
+          if (!(await repo.confirmUser(tx, req.user_id, now))) throw invalid();
+          const user = await repo.findUserById(tx, req.user_id);
+          if (!user) throw invalid();
+          confirmedId = user.id;
+          return { user: { ...user, unconfirmed_since: null }, session: await accounts.startSession(user.id, meta, tx) };
+        }
         requestId = req.id;
         if (req.invite_code_hash && !(await repo.claimInviteCode(tx, req.invite_code_hash, now))) {
           throw new AppError('invite_code_invalid', 'The invite code of this sign-up is used up, revoked or expired by now; ask for a new one.');
@@ -190,11 +392,18 @@ export function createAuthService(deps: {
           name: req.name,
           disabled_at: null,
           ...DEFAULT_SETTINGS,
+          unconfirmed_since: null,
           language: req.language,
         };
         await repo.insertUser(tx, user);
         return { user, session: await accounts.startSession(user.id, meta, tx) };
       });
+      if (confirmedId) {
+        // The cached principals of its keys still say "unconfirmed": drop them, then wake the waiters.
+        accounts.invalidateAuth();
+        notifier?.publish(ACCOUNT_CONFIRMED, confirmedId);
+      }
+      return made;
     } catch (err) {
       if (requestId && uniqueViolation(err)) {
         await repo.spendSignupRequest(db, requestId, now);
@@ -213,6 +422,12 @@ export function createAuthService(deps: {
     if (!user) throw new AppError('invalid_credentials', 'The e-mail address or the password is wrong.');
     // Said only after the right password, so it reveals nothing to a guesser.
     if (user.disabled_at) throw new AppError('account_disabled', 'This account is disabled; contact the operator of this server.');
+    if (user.unconfirmed_since) {
+      throw new AppError(
+        'account_unconfirmed',
+        'This account waits for its owner to open the confirmation link mailed to its address; open it first (it signs you in).',
+      );
+    }
     return { user, session: await accounts.startSession(user.id, meta) };
   }
 
@@ -287,6 +502,8 @@ export function createAuthService(deps: {
       const userId = await repo.claimPasswordReset(tx, hashResetToken(token), now);
       if (!userId) throw invalid();
       await repo.setPasswordHash(tx, userId, hash, now);
+      // The link proves the address: an agent's account still waiting for its owner is confirmed by it too.
+      await repo.confirmUser(tx, userId, now);
       // Recovery ends whatever access someone else may hold: every session and every API key.
       await repo.revokeUserSessions(tx, userId, now);
       await repo.revokeUserApiKeys(tx, userId, now);
@@ -429,6 +646,11 @@ export function createAuthService(deps: {
 
   return {
     signup,
+    agentSignup,
+    awaitConfirmation,
+    /** Confirmation long-polls parked in this process now (tests and operators watch it). */
+    confirmationWaiting: () => confirmationWaiting,
+    confirmationWaitsStarted: () => confirmationWaitsStarted,
     confirmSignup,
     signin,
     changePassword,

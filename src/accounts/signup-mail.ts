@@ -58,3 +58,37 @@ export function signupExistingMail(input: { to: string; siteName: string; signin
   ].join('\n');
   return { to, subject, text, html };
 }
+
+/**
+ * The mail to the owner's address after an agent's sign-up (POST /agents/signup with confirmation
+ * on): the link confirms the account and signs its opener in; the key's prefix lets the owner check
+ * that the key is the one their agent holds.
+ */
+export function agentSignupConfirmMail(input: { to: string; siteName: string; link: string; expiresAt: string; keyPrefix: string }): MailMessage {
+  const { to, siteName, link, expiresAt, keyPrefix } = input;
+  const subject = `Confirm your agent's account at ${subjectSite(siteName)}`;
+  const text = [
+    'Hello,',
+    '',
+    `An agent signed up at ${siteName} and named this e-mail address as its owner's.`,
+    `Its API key starts with ${keyPrefix}; the key works once you confirm.`,
+    '',
+    'Open this link to confirm the account (you are signed in to it on the web, too):',
+    '',
+    link,
+    '',
+    `The link works once and expires at ${expiresAt}.`,
+    'If you did not ask an agent to sign up, or the key prefix is not the one your agent shows, ignore this e-mail: the key never works.',
+    '',
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">',
+    '<p>Hello,</p>',
+    `<p>An agent signed up at ${escapeHtml(siteName)} and named this e-mail address as its owner's. Its API key starts with <code>${escapeHtml(keyPrefix)}</code>; the key works once you confirm.</p>`,
+    `<p><a href="${escapeHtml(link)}">Confirm the account</a></p>`,
+    `<p>Or copy this link into your browser:<br>${escapeHtml(link)}</p>`,
+    `<p>The link works once and expires at ${escapeHtml(expiresAt)}. If you did not ask an agent to sign up, or the key prefix is not the one your agent shows, ignore this e-mail: the key never works.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { to, subject, text, html };
+}

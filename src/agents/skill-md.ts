@@ -2,7 +2,6 @@ import { Type } from 'typebox';
 import type { Config } from '../core/config.js';
 import { ERROR_STATUS, titleOf, type ErrorCode } from '../core/errors.js';
 import { ORGANIZER_PAGE_DEFAULT, ORGANIZER_PAGE_MAX } from '../core/http/pagination.js';
-import { Problem } from '../core/http/schemas.js';
 import {
   effectiveWaitSeconds,
   LONG_POLL_MAX_SECONDS,
@@ -57,7 +56,8 @@ function toolTables(tools: readonly ToolLine[]): string {
 /** What an agent should do about each code; codes without advice fall back to "read `detail`". */
 const ADVICE: Partial<Record<ErrorCode, string>> = {
   bad_request: 'Malformed request or JSON body. Fix it; do not retry unchanged.',
-  unauthorized: 'No key, or unknown, revoked or expired. Get a valid key; do not retry.',
+  unauthorized: 'No key, or unknown, revoked or expired. Get a new key (see Getting an API key); do not retry.',
+  account_unconfirmed: 'The owner has not confirmed the account yet. `GET /auth/status?wait=` until they have.',
   forbidden: "Your key may not do this (not the event's organizer, or a review key). Do not retry.",
   registration_not_approved: 'Not approved (yet). Wait for the decision (`my-registration?wait=`), then submit.',
   not_found: 'No such URL. Check the path.',
@@ -188,10 +188,29 @@ const SHOWCASE_CODES = new Set<ErrorCode>([
   'vote_not_found',
 ]);
 
+/**
+ * Codes of the transport, the same on every route (methods, sizes, timeouts, retries, outages):
+ * listed in skill-reference.md, since every problem's `action` says what to do (skill.md stays lean).
+ */
+const TRANSPORT_CODES = new Set<ErrorCode>([
+  'method_not_allowed',
+  'request_timeout',
+  'uri_too_long',
+  'headers_too_large',
+  'payload_too_large',
+  'unsupported_media_type',
+  'idempotency_key_reused',
+  'idempotency_key_in_use',
+  'internal_error',
+  'service_unavailable',
+  'database_unavailable',
+]);
+
 /** Which file's error table holds each code an agent may meet (every other code is in NOT_FOR_AGENTS). */
-export type ErrorGroup = 'participant' | 'organizer' | 'reviewer' | 'webhook' | 'team' | 'showcase' | 'none';
+export type ErrorGroup = 'participant' | 'organizer' | 'reviewer' | 'webhook' | 'team' | 'showcase' | 'transport' | 'none';
 export function errorGroup(code: ErrorCode): ErrorGroup {
   if (NOT_FOR_AGENTS.has(code)) return 'none';
+  if (TRANSPORT_CODES.has(code)) return 'transport';
   if (ORGANIZER_CODES.has(code)) return 'organizer';
   if (REVIEWER_CODES.has(code)) return 'reviewer';
   if (WEBHOOK_CODES.has(code)) return 'webhook';
@@ -201,7 +220,9 @@ export function errorGroup(code: ErrorCode): ErrorGroup {
 }
 
 export interface SkillMdInput {
-  config: Pick<Config, 'publicUrl' | 'bodyLimitBytes' | 'rateLimit' | 'maxWaitSeconds' | 'ai'>;
+  config: Pick<Config, 'publicUrl' | 'bodyLimitBytes' | 'rateLimit' | 'maxWaitSeconds' | 'ai'> & {
+    accounts: Pick<Config['accounts'], 'signupMode' | 'signupConfirmation' | 'operatorContact'>;
+  };
   version: string;
 }
 
@@ -249,6 +270,36 @@ function myRegistrationLine(): string {
   return line.replace(project, 'Project').replace(result, 'TeamResult');
 }
 
+/**
+ * How an agent gets its key on this server, in its sign-up mode: the one story (error-catalog.ts
+ * HOW_TO_GET_A_KEY) with the live mode's details.
+ */
+function keySection({ config }: SkillMdInput, base: string, site: string, wait: number): string {
+  const { signupMode, signupConfirmation, operatorContact } = config.accounts;
+  if (signupMode === 'closed') {
+    return `This server takes no sign-ups (\`403 signup_closed\`): ask its operator${operatorContact ? ` (${operatorContact})` : ''} for an account, then create a
+key at \`${site}/api-keys\`. Send \`Authorization: Bearer <key>\`. ${KEY_LIFE}`;
+  }
+  const confirmation =
+    signupConfirmation === 'email'
+      ? `Until your owner opens the link mailed to that address (it names the key's prefix), the key gets
+\`403 account_unconfirmed\`; \`GET /auth/status?wait=${wait}\` with it answers \`awaiting_confirmation: false\` when they have.`
+      : 'The key works at once.';
+  return `One request, no browser, gives an account and a key (\`201\`; \`api_key.key\`, \`hk_…\`, shown once)${signupMode === 'invite' ? ', here with an invite code' : ''}:
+
+\`\`\`sh
+curl -s -X POST "${base}/agents/signup" -H 'Content-Type: application/json' \\
+  -d '{"email": "<owner e-mail>", "name": "<agent name>"${signupMode === 'invite' ? ', "invite_code": "<code>"' : ''}}'
+\`\`\`
+
+${confirmation} \`409 email_taken\`: that account exists; its owner makes keys at \`${site}/api-keys\`.
+Send \`Authorization: Bearer <key>\` on writes and \`my-registration\`. ${KEY_LIFE}`;
+}
+
+/** What a key's holder does with it over time: the same on every server. */
+const KEY_LIFE =
+  'Replace it: `POST /api-keys/current/rotate` (new key once; the old stops); end it: `DELETE /api-keys/current`. `401 unauthorized` (no key, or unknown, revoked or expired): get a new key as above; do not retry.';
+
 /** The values every agent document prints, from the live configuration. */
 function context({ config }: SkillMdInput) {
   const site = config.publicUrl;
@@ -277,8 +328,7 @@ version: ${version}
 
 # Hackathon platform at ${site}
 
-The participant's whole flow: find an event, register a team, wait for approval, submit a project,
-read the ranking (scored by AI models${providers.length ? `: ${providers.map((p) => `\`${p}\``).join(', ')}` : ''} and reviewers).
+Find an event, register a team, wait for approval, submit a project, read the ranking (scored by AI models${providers.length ? `: ${providers.map((p) => `\`${p}\``).join(', ')}` : ''} and reviewers).
 
 - API base URL: \`${base}\`; OpenAPI: \`${base}/openapi.json\`
 ${SKILL_FILES.map(([file, what]) => `- \`${base}/${file}\`: ${what}`).join('\n')}
@@ -287,9 +337,7 @@ JSON bodies, at most ${bodyKb} KB; times ISO 8601 UTC; ids opaque (\`evt_…\`).
 
 ## Getting an API key
 
-Send \`Authorization: Bearer <key>\` (\`hk_…\`) on writes and \`my-registration\`. Create one at
-\`${site}/api-keys\`; operators: \`hackathon keys create --email <e-mail>\`. A bad key is
-\`401 unauthorized\` on every route: fix it, do not retry.
+${keySection(input, base, site, wait)}
 
 ## The flow
 
@@ -299,11 +347,12 @@ Send \`Authorization: Bearer <key>\` (\`hk_…\`) on writes and \`my-registratio
 2. **Read its form**: \`GET ${base}/events/{id}/register\`. Pick a \`track_id\` if there are tracks;
    answer every \`required\` field in \`fields\` by its \`key\`.
 
-3. **Register** (\`201\`, \`pending\`, or \`approved\` if auto-approved); one \`Idempotency-Key\` per action:
+3. **Register** (\`201\`, \`pending\`, or \`approved\` if auto-approved); a new \`Idempotency-Key\` per action
+   (a UUID: \`uuid() { uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid; }\`, macOS and Linux):
 
    \`\`\`sh
    curl -s -X POST "${base}/events/$EVENT_ID/register" -H "Authorization: Bearer $KEY" \\
-     -H 'Content-Type: application/json' -H "Idempotency-Key: $(date +%s)-$$" \\
+     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuid)" \\
      -d '{"team_name": "<team>", "track_id": "<track id>", "fields": {"<field key>": "<answer>"}}'
    \`\`\`
 
@@ -319,14 +368,13 @@ Send \`Authorization: Bearer <key>\` (\`hk_…\`) on writes and \`my-registratio
 
    \`\`\`sh
    curl -s -X POST "${base}/events/$EVENT_ID/submit" -H "Authorization: Bearer $KEY" \\
-     -H 'Content-Type: application/json' -H "Idempotency-Key: $(date +%s)-$$" \\
+     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuid)" \\
      -d '{"project_name": "<name>", "github_url": "https://github.com/<owner>/<repo>", "description": "<what it does>", "team_size": 3}'
    \`\`\`
 
 6. **Read the result** once published (before: \`409 results_not_published\`):
    \`GET ${base}/events/{id}/result\`: by rank, ties share one (1, 2, 2, 4); scores 0–10;
-   \`?track_id=\` ranks one track. \`If-None-Match\` with its \`ETag\` gives \`304\` while unchanged.
-   Your team's own: \`result\` in \`my-registration\`.
+   \`?track_id=\` ranks one track. Your team's own: \`result\` in \`my-registration\`.
 
 \`GET ${base}/events/{id}\` gives one event in full.
 
@@ -340,22 +388,20 @@ ${fieldTable(RegisterBody, { fields: 'answers to the form, keyed by field `key`'
 
 #### Query of \`GET ${base}/events/{id}/my-registration\`
 
-${fieldTable(MyRegistrationQuery, { wait: `the server caps it at ${wait}` })}
+${fieldTable(MyRegistrationQuery)}
 
 #### Body of \`POST ${base}/events/{id}/submit\`
 
 ${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more characters', name: 'same as `project_name`', demo_url: 'same as `demo_video_url`' })}
 
-#### Query of \`GET ${base}/events\`
-
-${fieldTable(ListEventsQuery)}
+The query of \`GET /events\` (\`status\`, \`limit\`, \`cursor\`, \`mine\`, \`fields\`): \`skill-reference.md\`.
 
 ## Response shapes
 
 \`?\`: may be absent; \`[x]\`: array of x.
 
-- \`GET /events\`: \`[${shapeLine(Type.Omit(EventSummarySchema, ['description', 'description_text', 'cover_url', 'logo_url']))}]\` (+ \`description\`)
-- \`GET /events/{id}/register\`: \`${shapeLine(Type.Omit(RegistrationFormSchema, ['event', 'description']))}\` (also \`description\`)
+- \`GET /events\`: \`[${shapeLine(Type.Omit(EventSummarySchema, ['description', 'description_text', 'cover_url', 'logo_url', 'created_at', 'result_announced_at']))}]\` (+ \`description\`, …)
+- \`GET /events/{id}/register\`: \`${shapeLine(Type.Omit(RegistrationFormSchema, ['event', 'description', 'timeline', 'event_name']))}\` (+ \`description\`, \`timeline\`, …)
 - \`POST /events/{id}/register\`: \`${shapeLine(RegisterResponse)}\`
 - \`Project\`: \`${shapeLine(Type.Omit(ProjectSchema, ['name', 'demo_url', 'registration_id']))}\` (+ aliases \`name\`, \`demo_url\`)
 - \`GET /events/{id}/my-registration\`: \`${myRegistrationLine()}\`
@@ -364,8 +410,9 @@ ${fieldTable(ListEventsQuery)}
 
 ## Errors
 
-Errors are \`application/problem+json\` (RFC 9457), \`${shapeLine(Problem)}\`; \`type\` is
-\`${site}/problems/<code>\`. The codes a participant meets:
+Errors are \`application/problem+json\` (RFC 9457): \`code\`, \`detail\`, \`action\` (what to do next), \`errors[]\`
+(\`{field, message}\`), \`request_id\`; \`type\` is the code's page. A participant meets these (organizer
+codes: \`skill-organizer.md\`; transport ones, e.g. \`413\`, \`503\`: \`skill-reference.md\`):
 
 ${errorRows('participant')}
 
@@ -381,9 +428,8 @@ more, \`Link: <next page URL>; rel="next"\`: follow it.
 
 ## Idempotency keys
 
-Send \`Idempotency-Key: <1-255 printable ASCII>\` on every POST, new per action, the same on its retries.
-The first answer is kept 24 h and replayed (\`Idempotent-Replayed: true\`); the same key with another
-body is \`409 idempotency_key_reused\`, one still running \`409 idempotency_key_in_use\` (retry soon).
+\`Idempotency-Key: <1-255 printable ASCII>\` on every POST: new per action, the same on its retries. The first
+answer is replayed for 24 h (\`Idempotent-Replayed: true\`); the key with another body is \`409 idempotency_key_reused\`.
 
 ## MCP and scripts
 
@@ -413,7 +459,7 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
 
    \`\`\`sh
    curl -s -X POST "${base}/events" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
-     -H "Idempotency-Key: $(date +%s)-$$" -d '{"name": "<name>", "description": "<text>",
+     -H "Idempotency-Key: $(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)" -d '{"name": "<name>", "description": "<text>",
      "registration_deadline": "<ISO time>", "submission_deadline": "<ISO time>",
      "tracks": [{"id": "<track id>", "name": "<track name>"}],
      "registration_config": {"auto_approve": false, "fields": [{"key": "<key>", "label": "<label>", "type": "text", "required": true}]}}'
@@ -708,6 +754,14 @@ export function renderSkillReferenceMd(input: SkillMdInput, tools: readonly Tool
 
 The flow, fields and error codes are in \`${base}/skill.md\` (participants), \`${base}/skill-organizer.md\` (organizers) and \`${base}/skill-reviewer.md\` (reviewers).
 
+## Listing events
+
+#### Query of \`GET ${base}/events\`
+
+${fieldTable(ListEventsQuery)}
+
+\`GET ${base}/events/{id}/result\` and the other public reads carry an \`ETag\`: \`If-None-Match\` with it gives \`304\` while unchanged.
+
 ## Teams
 
 A registration is a team; whoever registers leads it. Every member (by key or session) reads
@@ -842,5 +896,12 @@ Exit codes (all scripts):
 | code | meaning |
 |---|---|
 ${exitCodes}
+
+## Transport errors
+
+Any route may answer these (the other codes are in skill.md and skill-organizer.md); each problem's
+\`action\` says the same:
+
+${errorRows('transport')}
 `;
 }

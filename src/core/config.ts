@@ -138,6 +138,13 @@ export interface AccountsConfig {
   signinMaxFailuresPerIp: number;
   signinWindowSeconds: number;
   passwordResetTtlMinutes: number;
+  /**
+   * Whom a would-be user asks for an account (OPERATOR_CONTACT: an e-mail address or a URL; null:
+   * none given). Named in the answer of a sign-up refused by SIGNUP_MODE=closed.
+   */
+  operatorContact: string | null;
+  /** Agent sign-ups (POST /agents/signup) allowed per client address within the sign-in window (AGENT_SIGNUPS_PER_IP). */
+  agentSignupsPerIp: number;
 }
 
 /**
@@ -405,6 +412,18 @@ export function loadConfig(env: Env = process.env): Config {
     return env.SMTP_URL ? 'email' : 'off';
   };
 
+  /** One line of text, without control characters (it goes into problem documents and skill.md). */
+  const operatorContact = (): string | null => {
+    const raw = env.OPERATOR_CONTACT?.trim();
+    if (!raw) return null;
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+    if (/[\u0000-\u001f\u007f]/.test(raw) || raw.length > 200) {
+      problems.push('OPERATOR_CONTACT must be one line of at most 200 characters (an e-mail address or a URL)');
+      return null;
+    }
+    return raw;
+  };
+
   const port = int('PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
 
@@ -544,6 +563,8 @@ export function loadConfig(env: Env = process.env): Config {
       signinMaxFailuresPerIp: int('SIGNIN_MAX_FAILURES_PER_IP', 20, 1, 1_000_000),
       signinWindowSeconds: int('SIGNIN_WINDOW_SECONDS', 900, 1, 86_400 * 30),
       passwordResetTtlMinutes: int('PASSWORD_RESET_TTL_MINUTES', 60, 1, 60 * 24 * 7),
+      operatorContact: operatorContact(),
+      agentSignupsPerIp: int('AGENT_SIGNUPS_PER_IP', 10, 1, 1_000_000),
     },
     idempotency: {
       ttlMs: int('IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 30) * 3_600_000,

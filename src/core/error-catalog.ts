@@ -1,6 +1,14 @@
 import { ERROR_STATUS, titleOf, type ErrorCode } from './errors.js';
 import { LONG_POLL_MAX_SECONDS, POLL_CADENCE_TEXT, POLL_MAX_SECONDS } from './wait-policy.js';
 
+/**
+ * How anyone gets an API key: the one story told by skill.md, the 401/403 problems and their pages.
+ * An agent signs up by itself (account and key in one request, no browser); a person uses the web
+ * app; a key that still works rotates itself.
+ */
+export const HOW_TO_GET_A_KEY =
+  'An agent gets an account and its key in one request, without a browser: POST /api/v1/agents/signup (see /api/v1/skill.md). A person creates keys in the web app at /api-keys. A key that still works is replaced with POST /api/v1/api-keys/current/rotate.';
+
 /** What a problem code means for a client: when it happens and what to do. */
 export interface ErrorExplanation {
   when: string;
@@ -18,7 +26,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   unauthorized: {
     when: 'The endpoint needs an API key (or a web sign-in) and none was sent, or the key sent is unknown, revoked or expired, or the session has ended. A key that is sent is checked on every route, public ones included.',
-    action: 'Send "Authorization: Bearer <API key>" with a valid key. Do not retry with the same key: ask the operator for a new one.',
+    action: `Send "Authorization: Bearer <API key>" with a valid key; do not retry with a key that was refused. ${HOW_TO_GET_A_KEY} An account that exists but whose key is lost: its owner signs in on the web (or resets the password) and creates a new key at /api-keys.`,
   },
   forbidden: {
     when: 'Your key is valid but may not do this: you are not an organizer of the event, or a review-scoped key was used outside reviewing.',
@@ -30,7 +38,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   not_found: {
     when: 'No route answers this method and path, or the object does not exist for you.',
-    action: 'Check the path against the OpenAPI document; do not retry.',
+    action: 'Check the method and path against the OpenAPI document (GET /api/v1/openapi.json); do not retry unchanged.',
   },
   event_not_found: {
     when: 'No event with this id exists, or it is a draft you cannot see.',
@@ -47,11 +55,11 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   user_not_found: {
     when: 'No account has this e-mail address or id.',
-    action: 'Check the address; the account must exist before it can be named.',
+    action: 'Check the address or id; the person must sign up first (an administrator finds accounts with GET /api/v1/admin/users?q=…).',
   },
   project_not_found: {
     when: 'The project does not exist in this event, or is not assigned to you.',
-    action: "Use an id from your assignments or the event's project list.",
+    action: 'Use a project id from GET /api/v1/events/{id}/review-assignments (a reviewer) or GET /api/v1/events/{id}/projects (an organizer).',
   },
   flag_not_found: {
     when: 'No screening flag with this id on this project of the event.',
@@ -71,7 +79,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   project_not_in_vote: {
     when: 'The organizer took this project out of the vote.',
-    action: 'Vote for another project; do not retry.',
+    action: 'Do not retry; vote for another project from GET /api/v1/events/{id}/gallery.',
   },
   media_too_large: {
     when: 'The uploaded image is larger than the site accepts for its kind (a cover 2 MB, a logo 512 KB by default; the problem carries `max_bytes`), or wider or taller than `max_dimension` pixels.',
@@ -87,7 +95,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   media_not_found: {
     when: 'The event has no image of that kind (none was uploaded, or it was removed).',
-    action: 'Nothing to fetch: the event’s `cover_url` / `logo_url` is null then.',
+    action: 'Nothing to fetch: the event’s `cover_url` / `logo_url` is null then. An organizer uploads one with PUT /api/v1/events/{id}/media/{kind}.',
   },
   own_project: {
     when: 'The project belongs to a team you are in or were in (you left it or were removed): nobody votes for their own team.',
@@ -107,7 +115,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   key_not_found: {
     when: 'No API key of yours has this id or prefix.',
-    action: 'List your keys and use an id from there.',
+    action: 'List your keys with GET /api/v1/api-keys and use an id from there (or name the key you call with: /api/v1/api-keys/current).',
   },
   webhook_not_found: {
     when: "No webhook subscription of yours has this id (another account's subscriptions are not found either).",
@@ -132,15 +140,19 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   signup_closed: {
     when: 'This server does not take new sign-ups (SIGNUP_MODE=closed).',
-    action: 'Ask the operator for an account; retrying does not help.',
+    action: "Ask the operator for an account (the problem's `contact` says how to reach them, when the operator gave one); retrying does not help.",
   },
   invite_code_invalid: {
     when: 'Sign-up here needs an invite code, and the one sent is missing, unknown, revoked, expired or used up.',
-    action: 'Ask an administrator for a new invite code.',
+    action: 'Ask an administrator of this server for an invite code, then sign up again with it in `invite_code` (an agent: POST /api/v1/agents/signup).',
   },
   invalid_credentials: {
     when: 'The e-mail address and password do not match an account.',
     action: 'Check both and try again; repeated failures lock sign-in for a while (429). Forgot it? POST /api/v1/auth/password-reset.',
+  },
+  account_unconfirmed: {
+    when: "The account was made by an agent's sign-up while this server confirms e-mail addresses, and its owner has not opened the confirmation link mailed to the address yet (or the link expired). Until then its key works only for GET /api/v1/auth/status and its own rotation or revocation.",
+    action: `Ask the owner of the address to open the link in the mail (the mail names the key's prefix); learn the moment it happens with GET /api/v1/auth/status?wait=${LONG_POLL_MAX_SECONDS} (a long-poll with the same key: \`awaiting_confirmation\` turns false), then go on. Link expired: sign up again with POST /api/v1/agents/signup.`,
   },
   account_disabled: {
     when: 'An administrator has disabled this account: it cannot sign in, and its keys and sessions do not work.',
@@ -149,7 +161,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   csrf_failed: {
     when: "A cookie-authenticated request that changes something came from another origin, or without the session's X-CSRF-Token header.",
     action:
-      'From the web app, send the csrf_token of GET /api/v1/auth/session as X-CSRF-Token. Agents: use "Authorization: Bearer <API key>" instead of cookies.',
+      `From the web app, send the csrf_token of GET /api/v1/auth/session as X-CSRF-Token. Agents send no cookies and need neither Origin nor a CSRF token: they send "Authorization: Bearer <API key>". ${HOW_TO_GET_A_KEY}`,
   },
   reset_token_invalid: {
     when: 'This password-reset link is unknown, already used, replaced by a newer one, or expired.',
@@ -165,7 +177,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   registration_closed: {
     when: 'The event does not take registrations now: it is past its registration deadline, closed by the organizer, or not open yet.',
-    action: "Do not retry; look for another event. The problem's detail says why it is closed.",
+    action: "Do not retry; the problem's detail says why it is closed. Look for another event: GET /api/v1/events lists them with their deadlines.",
   },
   already_registered: {
     when: 'Your account already has a registration for this event (pending or approved). The problem carries its `id` and `registration_status`.',
@@ -200,7 +212,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   registration_not_pending: {
     when: 'The team name can only be changed while the registration is pending (before the organizer decides).',
-    action: 'Keep the name, or ask the organizer.',
+    action: 'Keep the name, or ask the organizer (GET /api/v1/events/{id}/my-registration shows the registration as it stands).',
   },
   not_team_leader: {
     when: 'Only the team leader may do this (invite, revoke a code, remove a member, hand over, rename, withdraw).',
@@ -216,7 +228,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   submission_closed: {
     when: 'The event does not take submissions now (past its submission deadline, or judging has begun).',
-    action: 'Do not retry; the project as last submitted is the one judged.',
+    action: 'Do not retry; the project as last submitted is the one judged. Follow the event to its results: GET /api/v1/events/{id}/result (409 results_not_published until then).',
   },
   results_not_published: {
     when: 'The ranking of the event is not published yet (or never will be: the event is cancelled).',
@@ -228,15 +240,16 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   invalid_transition: {
     when: 'The event cannot move from its current status to the one asked for.',
-    action: "Read the event's status and move it one allowed step at a time (the detail names the allowed ones).",
+    action: "Read the event's status (GET /api/v1/events/{id}) and move it one allowed step at a time with PATCH /api/v1/events/{id} (the detail names the allowed ones).",
   },
   event_locked: {
     when: 'The event has reached a stage where this can no longer change (e.g. editing tracks after registrations, or deciding after judging began).',
-    action: 'Do not retry; the change is no longer possible for this event.',
+    action: 'Do not retry; the change is no longer possible for this event. GET /api/v1/events/{id} shows its status; for a later event, make the change before that stage.',
   },
   email_taken: {
-    when: 'Another account already uses this e-mail address.',
-    action: 'Use another address, or the existing account.',
+    when: "Another account already uses this e-mail address (for an agent's sign-up: also an account still waiting for its owner to confirm it, while its link works).",
+    action:
+      'Use another address, or the existing account: sign in with it (POST /api/v1/auth/signin, or on the web; forgot the password: POST /api/v1/auth/password-reset) and create a key at /api-keys.',
   },
   last_admin: {
     when: 'The change (a new role, or disabling the account) would leave the site without an active administrator.',
@@ -248,7 +261,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   results_already_published: {
     when: 'The results of the event are published and frozen; nothing that changes the ranking is possible any more.',
-    action: 'Do not retry; read the published result.',
+    action: 'Do not retry; read the published result with GET /api/v1/events/{id}/result.',
   },
   no_reviewers: {
     when: 'Assigning reviewers automatically needs reviewers, and no one has joined this event as a reviewer yet (invitations not yet accepted do not count).',

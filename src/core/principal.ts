@@ -20,4 +20,9 @@ export interface Principal {
   /** For sessions: the session id and its CSRF token (checked on unsafe methods). */
   sessionId?: string;
   csrfToken?: string;
+  /**
+   * An agent's account whose owner has not confirmed the address yet: the auth hook refuses it
+   * (`account_unconfirmed`) everywhere but the routes that declare `unconfirmedAllowed`.
+   */
+  unconfirmed?: boolean;
 }

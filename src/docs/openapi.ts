@@ -69,7 +69,7 @@ type JsonObject = Record<string, unknown>;
 interface RouteLike {
   method: string | string[];
   url: string;
-  config?: { auth?: boolean; skipRateLimit?: boolean; reviewKeyAllowed?: boolean; idempotent?: boolean };
+  config?: { auth?: boolean; skipRateLimit?: boolean; reviewKeyAllowed?: boolean; idempotent?: boolean; unconfirmedAllowed?: boolean };
 }
 
 /** On every answer of every route, errors included. */
@@ -108,6 +108,8 @@ export function commonCodes(route: RouteLike, schema: JsonObject): ErrorCode[] {
   const codes: ErrorCode[] = ['bad_request', 'unauthorized', 'rate_limited', 'request_timeout', 'internal_error', 'database_unavailable'];
   // A review-scoped key is refused everywhere else.
   if (!route.config?.reviewKeyAllowed) codes.push('forbidden');
+  // A key of an agent's account its owner has not confirmed yet works only where a route allows it.
+  if (!route.config?.unconfirmedAllowed) codes.push('account_unconfirmed');
   if (schema.params) codes.push('validation_failed', 'uri_too_long');
   if (schema.querystring) codes.push('validation_failed');
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
@@ -321,7 +323,7 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'hk_…',
-            description: `An API key: \`Authorization: Bearer hk_…\`. An operator creates one with \`npx hackathon keys create --email you@example.com\`.`,
+            description: `An API key: \`Authorization: Bearer hk_…\`. An agent gets an account and its key in one request with \`POST /api/v1/agents/signup\` (see /api/v1/skill.md); a person creates keys in the web app at /api-keys; an operator with \`npx hackathon keys create --email you@example.com\`.`,
           },
           // The web app's session; every route that takes a key takes it too (writes need X-CSRF-Token).
           session: {

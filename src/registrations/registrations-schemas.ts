@@ -92,8 +92,8 @@ export const MyRegistrationQuery = Type.Object(
     wait: Type.Optional(
       Type.Integer({
         minimum: 0,
-        maximum: LONG_POLL_MAX_SECONDS,
-        description: `seconds to hold a pending registration until it is decided (at most ${LONG_POLL_MAX_SECONDS}, and the server's MAX_WAIT_SECONDS); still pending when it ends: ask again at once`,
+        // No maximum: a longer wait is capped, not refused (skill.md: "the server caps it").
+        description: `seconds to hold a pending registration until decided; above ${LONG_POLL_MAX_SECONDS} (or MAX_WAIT_SECONDS): capped, not refused; still pending: ask again`,
       }),
     ),
   },

@@ -129,7 +129,7 @@ describe.each(DIALECTS)('browser sessions (%s)', (dialect) => {
   });
 
   it('GET /auth/status: 200 signed_in false with nulls when signed out (no key, ended or garbage cookie); the session when signed in', async () => {
-    const signedOut = { signed_in: false, user: null, csrf_token: null, session: null, via: null };
+    const signedOut = { signed_in: false, awaiting_confirmation: false, user: null, csrf_token: null, session: null, via: null };
     const anon = await t.api('GET', '/auth/status');
     expect(anon.status).toBe(200);
     expect(anon.headers.get('cache-control')).toBe('no-store');
@@ -142,7 +142,7 @@ describe.each(DIALECTS)('browser sessions (%s)', (dialect) => {
     const mine = await t.api('GET', '/auth/status', { headers: { cookie: s.cookie } });
     const session = await t.api('GET', '/auth/session', { headers: { cookie: s.cookie } });
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual({ signed_in: true, ...session.body });
+    expect(mine.body).toEqual({ signed_in: true, awaiting_confirmation: false, ...session.body });
     expect(mine.body.via).toBe('session');
     await t.api('POST', '/auth/signout', { headers: browser(s) });
     expect((await t.api('GET', '/auth/status', { headers: { cookie: s.cookie } })).body).toEqual(signedOut);

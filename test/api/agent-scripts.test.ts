@@ -188,7 +188,9 @@ describe.each(DIALECTS)('the scripts under dash against a live server (%s)', (di
     const eventId = await createEvent(t, org.key);
     const res = await run('status', ['--event', eventId], { HACKATHON_API_KEY: 'hk_not-a-real-key', HACKATHON_WAIT_BUDGET: '3600' });
     expect(res.code).toBe(5);
-    expect(res.stderr).toContain('error: HTTP 401 unauthorized: The API key is unknown, revoked or expired.');
+    expect(res.stderr).toContain(
+      'error: HTTP 401 unauthorized: The API key is unknown, revoked or expired; get a new one: an agent gets an account and a key with POST /api/v1/agents/signup',
+    );
     expect(res.stderr.match(/waiting for a decision/g)).toHaveLength(1);
   });
 

@@ -280,7 +280,7 @@ describe.each(DIALECTS)('my-registration (%s)', (dialect) => {
 
   it('refuses a bad ?wait with 422', async () => {
     const team = await quickUser(t);
-    for (const q of ['?wait=-1', '?wait=abc', '?wait=1.5', '?wait=46']) {
+    for (const q of ['?wait=-1', '?wait=abc', '?wait=1.5']) {
       const res = await mine(team.key, q);
       expect(res.status, q).toBe(422);
       expect(res.body.errors[0].field).toBe('wait');

@@ -56,7 +56,7 @@ describe('web app shell (SQLite)', () => {
     const answer = await probe;
     await settled(page);
     expect(answer.status()).toBe(200);
-    expect(await answer.json()).toEqual({ signed_in: false, user: null, csrf_token: null, session: null, via: null });
+    expect(await answer.json()).toEqual({ signed_in: false, awaiting_confirmation: false, user: null, csrf_token: null, session: null, via: null });
     expect(failed).toEqual([]);
     expect(errors).toEqual([]);
     // Signed out, the page offers sign-in.

@@ -21,6 +21,8 @@ declare module 'fastify' {
     reviewKeyAllowed?: boolean;
     /** Honours an `Idempotency-Key` header (src/idempotency): retries replay the first answer. Needs `auth`. */
     idempotent?: boolean;
+    /** A key of an account still waiting for its owner's confirmation may call this route (status, its own rotation and revocation). */
+    unconfirmedAllowed?: boolean;
     /** Sign-in/up and password-reset: checked for login CSRF by origin only (no session token exists yet). */
     loginCsrf?: boolean;
     /**

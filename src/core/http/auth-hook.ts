@@ -43,6 +43,9 @@ export function createLoginOriginCheck(publicUrl: string) {
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
+/** The 401 detail's pointer to a key: the same story as the problem page and skill.md (error-catalog.ts HOW_TO_GET_A_KEY). */
+const NO_KEY_YET = 'an agent gets an account and a key with POST /api/v1/agents/signup (see /api/v1/skill.md); a person creates one in the web app at /api-keys.';
+
 /**
  * One onRequest hook for identity and rate limits. A key that is present is always checked, even on
  * public routes, so a client with a wrong key learns it at once. Requests with a valid key are
@@ -70,8 +73,17 @@ export function createAuthHook(deps: { accounts: Authenticator; config: Config; 
 
   function requireKey(request: FastifyRequest): void {
     if (request.routeOptions.config.auth && !request.principal) {
-      throw new AppError('unauthorized', 'This endpoint needs an API key: send "Authorization: Bearer <API key>" (or sign in, in the web app).');
+      throw new AppError('unauthorized', `This endpoint needs an API key: send "Authorization: Bearer <API key>". No key yet: ${NO_KEY_YET}`);
     }
+  }
+
+  /** A key of an agent's account waiting for its owner's confirmation works only where a route says so. */
+  function requireConfirmed(request: FastifyRequest): void {
+    if (!request.principal?.unconfirmed || request.routeOptions.config.unconfirmedAllowed) return;
+    throw new AppError(
+      'account_unconfirmed',
+      `This account waits for its owner to open the confirmation link mailed to ${request.principal.email}; until then this key works only for GET /api/v1/auth/status (?wait=N tells the moment it is confirmed).`,
+    );
   }
 
   /**
@@ -94,7 +106,7 @@ export function createAuthHook(deps: { accounts: Authenticator; config: Config; 
     if (!token) authError = new AppError('unauthorized', 'The Authorization header must be "Bearer <API key>".');
     else {
       request.principal = await accounts.authenticate(token);
-      if (!request.principal) authError = new AppError('unauthorized', 'The API key is unknown, revoked or expired.');
+      if (!request.principal) authError = new AppError('unauthorized', `The API key is unknown, revoked or expired; get a new one: ${NO_KEY_YET}`);
     }
     if (rl.enabled && !request.routeOptions.config.skipRateLimit) {
       const [bucket, max] = request.principal ? [`k:${request.principal.keyId}`, rl.perKey] : [`ip:${request.ip}`, rl.perIp];
@@ -103,6 +115,7 @@ export function createAuthHook(deps: { accounts: Authenticator; config: Config; 
     if (authError) throw authError;
     requireKey(request);
     requireScope(request);
+    requireConfirmed(request);
   }
 
   /**
@@ -130,6 +143,7 @@ export function createAuthHook(deps: { accounts: Authenticator; config: Config; 
       applyLimit(reply, await store.hit(bucket, rl.windowMs, clock.now().getTime()), max);
     }
     requireKey(request);
+    requireConfirmed(request);
     requireCsrf(request);
   }
 

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import type { HttpLimits, TrustProxy } from '../config.js';
+import { ERROR_CATALOG } from '../error-catalog.js';
 import { AppError, toProblem } from '../errors.js';
 import { newId } from '../ids.js';
 
@@ -17,7 +18,7 @@ import { newId } from '../ids.js';
  */
 export function rawProblem(err: AppError, siteUrl: string, extraHeaders: Record<string, string | number> = {}): string {
   const requestId = newId('req');
-  const body = JSON.stringify({ ...toProblem(err, siteUrl), request_id: requestId });
+  const body = JSON.stringify({ ...toProblem(err, siteUrl), action: ERROR_CATALOG[err.code].action, request_id: requestId });
   const lines = [
     `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? ''}`,
     'Content-Type: application/problem+json; charset=utf-8',

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/index.js';
+import { ERROR_CATALOG } from '../error-catalog.js';
 import { AppError, toProblem, validationError } from '../errors.js';
 import type { AllowedMethods } from './method-not-allowed.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
@@ -49,9 +50,12 @@ export function toAppError(err: FastifyError | AppError | Error): AppError {
   return new AppError('internal_error', 'Something went wrong on our side; it has been logged.');
 }
 
-/** The problem document of an error, with the request's id (`request_id`, also the `X-Request-Id` header). */
+/**
+ * The problem document of an error, with what to do next (`action`: the sentence of its problem page,
+ * as MCP refusals carry it) and the request's id (`request_id`, also the `X-Request-Id` header).
+ */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, appErr: AppError, siteUrl: string): FastifyReply {
-  const body: Record<string, unknown> = { ...toProblem(appErr, siteUrl), request_id: request.id };
+  const body: Record<string, unknown> = { ...toProblem(appErr, siteUrl), action: ERROR_CATALOG[appErr.code].action, request_id: request.id };
   reply.header(REQUEST_ID_HEADER, request.id);
   // Router errors come before any route is matched: there are no route options then.
   if (request.routeOptions?.config?.envelope) body.success = false;

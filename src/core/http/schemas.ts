@@ -10,6 +10,7 @@ export const Problem = Type.Object(
     detail: Type.String(),
     code: Type.String(),
     errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    action: Type.Optional(Type.String({ description: 'what to do next, in one sentence (the same as on the `type` page)' })),
     request_id: Type.String({
       description: "the request's id, also sent as the X-Request-Id header: quote it to the operator, whose log lines of the request carry it (reqId)",
     }),

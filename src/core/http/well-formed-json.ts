@@ -50,3 +50,30 @@ export function assertWellFormedJson(raw: string, parsed: unknown): void {
   collect(parsed, errors);
   if (errors.length > 0) throw new AppError('validation_failed', 'The request body contains text that is not valid Unicode.', { errors });
 }
+
+/**
+ * The 400 of a body the JSON parser refused, saying where: Fastify's parser (secure-json-parse)
+ * drops the reason, so the body is parsed again by JSON.parse for its message and position, turned
+ * into a line and column (1-based; Node 20's messages give only `position N`, and an early end of
+ * the body is reported at its end). A body JSON.parse accepts was refused for a `__proto__` or
+ * `constructor.prototype` member. Other parser errors pass unchanged.
+ */
+export function malformedJsonError(raw: string, err: Error & { code?: string }): Error {
+  if (err.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') return err;
+  let message: string;
+  try {
+    JSON.parse(raw);
+    return new AppError('bad_request', 'The body contains a "__proto__" or "constructor.prototype" member, which this server refuses.');
+  } catch (syntax) {
+    message = (syntax as Error).message.replace(/\s*\(line \d+ column \d+\)\s*$/, '');
+  }
+  const m = /position (\d+)/.exec(message);
+  const position = m ? Math.min(Number(m[1]), raw.length) : /end of (JSON|data) input/i.test(message) ? raw.length : null;
+  if (position === null) return new AppError('bad_request', `The body is not valid JSON: ${message}.`);
+  const before = raw.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return new AppError('bad_request', `The body is not valid JSON at line ${line}, column ${column}: ${message}.`, {
+    extra: { line, column, position },
+  });
+}

@@ -32,6 +32,7 @@ import { migration as m0227_audit_log } from './0227_audit_log.js';
 import { migration as m0228_result_bundles } from './0228_result_bundles.js';
 import { migration as m0229_build_window } from './0229_build_window.js';
 import { migration as m0230_build_window_groups } from './0230_build_window_groups.js';
+import { migration as m0231_agent_signup } from './0231_agent_signup.js';
 import { migration as m0232_result_signing_keys } from './0232_result_signing_keys.js';
 import { migration as m0234_former_team_members } from './0234_former_team_members.js';
 
@@ -75,6 +76,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0228_result_bundles', m0228_result_bundles],
   ['0229_build_window', m0229_build_window],
   ['0230_build_window_groups', m0230_build_window_groups],
+  ['0231_agent_signup', m0231_agent_signup],
   ['0232_result_signing_keys', m0232_result_signing_keys],
   ['0234_former_team_members', m0234_former_team_members],
 ];

@@ -24,6 +24,8 @@ export interface UsersTable {
   notify_registration: Generated<number>;
   notify_team: Generated<number>;
   notify_results: Generated<number>;
+  /** Set while an agent's account waits for its owner to confirm the address (POST /agents/signup with confirmation on; 0231). */
+  unconfirmed_since: Generated<string | null>;
 }
 
 export interface SessionsTable {
@@ -75,6 +77,8 @@ export interface SignupRequestsTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** The unconfirmed account the link confirms (an agent's sign-up); null: the link makes the account (0231). */
+  user_id: Generated<string | null>;
 }
 
 export interface ApiKeysTable {
