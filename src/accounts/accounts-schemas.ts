@@ -134,7 +134,10 @@ export const AuthStatusQuery = Type.Object(
 
 export const AgentSignupBody = Type.Object(
   {
-    email: Type.String({ maxLength: 254, description: "The address of the agent's human owner: the account's address (with e-mail confirmation on, the link goes there)" }),
+    email: Type.String({
+      maxLength: 254,
+      description: "The address of the agent's human owner: the account's address (with e-mail confirmation on, the link goes there)",
+    }),
     name: Type.Optional(Type.String({ maxLength: 100, description: "The account's display name (e.g. the agent's name)" })),
     password: Type.Optional(
       Type.String({ maxLength: 1000, description: `Optional (at least ${PASSWORD_MIN_LENGTH} characters): lets a person sign in to the account on the web` }),

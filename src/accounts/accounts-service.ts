@@ -418,7 +418,10 @@ export function createAccountsService(deps: {
   /** The key a request was made with: a session has none (404 `key_not_found`, with the way to a key). */
   function currentKeyId(who: Principal): string {
     if (who.via === 'session') {
-      throw new AppError('key_not_found', 'This request was made with a web session, not an API key: name the key by its id (GET /api/v1/api-keys lists them).');
+      throw new AppError(
+        'key_not_found',
+        'This request was made with a web session, not an API key: name the key by its id (GET /api/v1/api-keys lists them).',
+      );
     }
     return who.keyId;
   }
@@ -434,7 +437,10 @@ export function createAccountsService(deps: {
       const old = (await repo.findApiKey(tx, keyId)).find((k) => k.id === keyId && k.user_id === who.userId);
       const now = iso(clock.now());
       if (!old || !(await repo.revokeApiKey(tx, keyId, now))) {
-        throw new AppError('unauthorized', 'This API key was revoked (rotated or revoked by another request) while this one ran; use the key that replaced it.');
+        throw new AppError(
+          'unauthorized',
+          'This API key was revoked (rotated or revoked by another request) while this one ran; use the key that replaced it.',
+        );
       }
       const key = await createKey(who.userId, { name: old.name, scope: old.scope, expiresAt: opts.expiresAt ?? null }, tx);
       return key;

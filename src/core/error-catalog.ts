@@ -160,8 +160,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   csrf_failed: {
     when: "A cookie-authenticated request that changes something came from another origin, or without the session's X-CSRF-Token header.",
-    action:
-      `From the web app, send the csrf_token of GET /api/v1/auth/session as X-CSRF-Token. Agents send no cookies and need neither Origin nor a CSRF token: they send "Authorization: Bearer <API key>". ${HOW_TO_GET_A_KEY}`,
+    action: `From the web app, send the csrf_token of GET /api/v1/auth/session as X-CSRF-Token. Agents send no cookies and need neither Origin nor a CSRF token: they send "Authorization: Bearer <API key>". ${HOW_TO_GET_A_KEY}`,
   },
   reset_token_invalid: {
     when: 'This password-reset link is unknown, already used, replaced by a newer one, or expired.',
@@ -228,7 +227,8 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   submission_closed: {
     when: 'The event does not take submissions now (past its submission deadline, or judging has begun).',
-    action: 'Do not retry; the project as last submitted is the one judged. Follow the event to its results: GET /api/v1/events/{id}/result (409 results_not_published until then).',
+    action:
+      'Do not retry; the project as last submitted is the one judged. Follow the event to its results: GET /api/v1/events/{id}/result (409 results_not_published until then).',
   },
   results_not_published: {
     when: 'The ranking of the event is not published yet (or never will be: the event is cancelled).',
@@ -240,11 +240,13 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   invalid_transition: {
     when: 'The event cannot move from its current status to the one asked for.',
-    action: "Read the event's status (GET /api/v1/events/{id}) and move it one allowed step at a time with PATCH /api/v1/events/{id} (the detail names the allowed ones).",
+    action:
+      "Read the event's status (GET /api/v1/events/{id}) and move it one allowed step at a time with PATCH /api/v1/events/{id} (the detail names the allowed ones).",
   },
   event_locked: {
     when: 'The event has reached a stage where this can no longer change (e.g. editing tracks after registrations, or deciding after judging began).',
-    action: 'Do not retry; the change is no longer possible for this event. GET /api/v1/events/{id} shows its status; for a later event, make the change before that stage.',
+    action:
+      'Do not retry; the change is no longer possible for this event. GET /api/v1/events/{id} shows its status; for a later event, make the change before that stage.',
   },
   email_taken: {
     when: "Another account already uses this e-mail address (for an agent's sign-up: also an account still waiting for its owner to confirm it, while its link works).",

@@ -44,7 +44,8 @@ export function createLoginOriginCheck(publicUrl: string) {
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /** The 401 detail's pointer to a key: the same story as the problem page and skill.md (error-catalog.ts HOW_TO_GET_A_KEY). */
-const NO_KEY_YET = 'an agent gets an account and a key with POST /api/v1/agents/signup (see /api/v1/skill.md); a person creates one in the web app at /api-keys.';
+const NO_KEY_YET =
+  'an agent gets an account and a key with POST /api/v1/agents/signup (see /api/v1/skill.md); a person creates one in the web app at /api-keys.';
 
 /**
  * One onRequest hook for identity and rate limits. A key that is present is always checked, even on
