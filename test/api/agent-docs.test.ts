@@ -209,10 +209,10 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'Body POST /api/v1/events',
         'Body POST /api/v1/events/:p/registrations/:p/reject',
         'Query GET /api/v1/events/:p/registrations',
-        'Body POST /api/v1/invitations/:p/accept',
-        'Body PUT /api/v1/events/:p/projects/:p/review',
         // Moved to skill-reference.md for skill.md's size budget.
         'Query GET /api/v1/events',
+        'Body POST /api/v1/invitations/:p/accept',
+        'Body PUT /api/v1/events/:p/projects/:p/review',
       ]);
       const checks: Array<[string, string, 'Body' | 'Query', string]> = [];
       for (const s of sections) for (const f of s.fields) checks.push([s.method, routePattern(s.url, site), s.part, f]);
