@@ -103,6 +103,29 @@ describe('account pages (SQLite)', () => {
     await second.context.close();
   });
 
+  it("lets a person who is signed in confirm their agent's account from the mailed link; the agent's key then works", async () => {
+    const owner = await t.user('user');
+    const before = smtp.count();
+    const agent = await t.api('POST', '/agents/signup', { body: { email: 'owners-agent@example.com', name: 'Owner bot' } });
+    expect(agent.status).toBe(201);
+    expect(agent.body.awaiting_confirmation).toBe(true);
+    const key = agent.body.api_key.key as string;
+    expect((await t.api('GET', '/api-keys', { key })).body.code).toBe('account_unconfirmed');
+    const link = /http:\/\/127\.0\.0\.1:\d+\/signup\/confirm\?token=[A-Za-z0-9_-]{43}/.exec(
+      unfoldMail((await smtp.nextTo('owners-agent@example.com', before)).raw),
+    )![0];
+    const { page, context, problems } = await open();
+    await signInSession(context, t.url, owner.email, PASSWORD);
+    await page.goto(link);
+    await settled(page);
+    await page.getByRole('heading', { level: 1, name: 'Finish signing up' }).waitFor();
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    await page.waitForURL(`${t.url}/`);
+    expect((await t.api('GET', '/api-keys', { key })).status).toBe(200);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('says "wrong e-mail or password", then signs in to the asked-for page and out again', async () => {
     const user = await t.user('user');
     const { page, context, problems } = await open();

@@ -26,7 +26,9 @@ export default function SignUpConfirmPage() {
       navigate(afterSignIn(takeSignupNext(), answer.user.role, safeNext), { replace: true });
     },
   });
-  if (user && !confirm.isSuccess) return <Redirect to={afterSignIn(null, user.role, safeNext)} replace />;
+  // Signed in and no link to confirm: nothing to do here. With a link the page stays: a person who
+  // is signed in may be confirming another account (their agent's, made with POST /agents/signup).
+  if (user && !token && !confirm.isSuccess) return <Redirect to={afterSignIn(null, user.role, safeNext)} replace />;
 
   const problem = confirm.error instanceof ApiProblem ? confirm.error : null;
   if (!token || problem?.code === 'signup_token_invalid' || problem?.code === 'email_taken') {
