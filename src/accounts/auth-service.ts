@@ -84,7 +84,7 @@ export function createAuthService(deps: {
     if (cfg.signupMode === 'closed') throw signupClosed();
     const email = requireEmailAddress(input.email);
     requireStrongPassword(input.password);
-    const invalidCode = () => new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code.');
+    const invalidCode = () => new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code: this one is missing, unknown, used up or expired.');
     if (cfg.signupMode === 'invite' && !input.inviteCode?.trim()) throw invalidCode();
     const codeHash = cfg.signupMode === 'invite' ? hashInviteCode(input.inviteCode!) : null;
     if (cfg.signupConfirmation === 'email') {
@@ -171,7 +171,10 @@ export function createAuthService(deps: {
     const email = requireEmailAddress(input.email);
     if (input.password !== undefined) requireStrongPassword(input.password);
     const invalidCode = () =>
-      new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code (`invite_code`); ask an administrator of this server for one.');
+      new AppError(
+        'invite_code_invalid',
+        'Sign-up here needs a valid invite code (`invite_code`): this one is missing, unknown, used up or expired; ask an administrator of this server for one.',
+      );
     if (cfg.signupMode === 'invite' && !input.inviteCode?.trim()) throw invalidCode();
     const codeHash = cfg.signupMode === 'invite' ? hashInviteCode(input.inviteCode!) : null;
     const confirm = cfg.signupConfirmation === 'email';

@@ -285,7 +285,7 @@ key at \`${site}/api-keys\`. Send \`Authorization: Bearer <key>\`. ${KEY_LIFE}`;
       ? `Until your owner opens the link mailed to that address (it names the key's prefix), the key gets
 \`403 account_unconfirmed\`; \`GET /auth/status?wait=${wait}\` with it answers \`awaiting_confirmation: false\` when they have.`
       : 'The key works at once.';
-  return `One request, no browser, gives an account and a key (\`201\`; \`api_key.key\`, \`hk_…\`, shown once)${signupMode === 'invite' ? ', here with an invite code' : ''}:
+  return `One request, no browser, gives an account and a key (\`201\`; \`api_key.key\`, \`hk_…\`, shown once)${signupMode === 'invite' ? ', here with an invite code (from the administrator)' : ''}:
 
 \`\`\`sh
 curl -s -X POST "${base}/agents/signup" -H 'Content-Type: application/json' \\
@@ -298,7 +298,7 @@ Send \`Authorization: Bearer <key>\` on writes and \`my-registration\`. ${KEY_LI
 
 /** What a key's holder does with it over time: the same on every server. */
 const KEY_LIFE =
-  'Replace it: `POST /api-keys/current/rotate` (new key once; the old stops); end it: `DELETE /api-keys/current`. `401 unauthorized` (no key, or unknown, revoked or expired): get a new key as above; do not retry.';
+  'Replace it: `POST /api/v1/api-keys/current/rotate` (new key once; the old stops); end it: `DELETE /api/v1/api-keys/current`. `401 unauthorized` (unknown, revoked or expired key): do not retry; the owner resets the password on the web and makes a key at `/api-keys`.';
 
 /** The values every agent document prints, from the live configuration. */
 function context({ config }: SkillMdInput) {
@@ -418,8 +418,12 @@ ${errorRows('participant')}
 
 ## Rate limits
 
-${rl.enabled ? `${rl.perKey} requests per ${seconds(rl.windowMs)} per API key; ${rl.perIp} per ${seconds(rl.windowMs)} per client IP without a key.` : 'Rate limiting is turned off on this server.'}
-Answers carry \`RateLimit-*\` headers; past the limit, \`429 rate_limited\`: wait \`Retry-After\` seconds.
+${
+  rl.enabled
+    ? `${rl.perKey} requests per ${seconds(rl.windowMs)} per API key; ${rl.perIp} per ${seconds(rl.windowMs)} per client IP without a key.
+Answers carry \`RateLimit-*\` headers; past the limit, \`429 rate_limited\`: wait \`Retry-After\` seconds.`
+    : 'Rate limiting is turned off on this server.'
+}
 
 ## Lists
 
@@ -428,7 +432,7 @@ more, \`Link: <next page URL>; rel="next"\`: follow it.
 
 ## Idempotency keys
 
-\`Idempotency-Key: <1-255 printable ASCII>\` on every POST: new per action, the same on its retries. The first
+\`Idempotency-Key: <1-255 printable ASCII>\` on POSTs that create (register, submit): new per action, the same on retries. The first
 answer is replayed for 24 h (\`Idempotent-Replayed: true\`); the key with another body is \`409 idempotency_key_reused\`.
 
 ## MCP and scripts
@@ -450,7 +454,9 @@ export function renderSkillOrganizerMd(input: SkillMdInput, tools: readonly Tool
 The participant's flow, keys, limits, lists and idempotency are in \`${base}/skill.md\`; MCP setup,
 webhooks and scripts in \`${base}/skill-reference.md\`.
 
-Organizer accounts (role \`organizer\` or \`admin\`) use the same key. Owners of an event (its creator and
+Organizer accounts (role \`organizer\` or \`admin\`) use the same key. A new account (\`POST ${base}/agents/signup\`)
+has role \`user\`: ask the site's operator or an admin to make it an organizer (\`/admin\` on the web, or
+\`hackathon users set-role --email <address> --role organizer\`); the same key then works as an organizer. Owners of an event (its creator and
 whoever signs in with an e-mail address it names in \`co_organizers\`) manage it; anyone else gets \`403 forbidden\`.
 Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PAGE_DEFAULT}). Over MCP: ${organizerTools}.
 
@@ -498,7 +504,8 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
      -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" -d '{"email": "<reviewer e-mail>"}'
    \`\`\`
 
-   \`201\` with the invitation (\`id\`, \`status\`, \`expires_at\`, \`delivery\`); inviting an address again replaces its unused
+   \`201\` with the invitation (\`id\`, \`status\`, \`expires_at\`, \`delivery\`: \`smtp\` mailed, or \`outbox\`: this server
+   sends no mail and the link is in its operator's log and outbox folder, so ask the operator to pass it on); inviting an address again replaces its unused
    invitation. \`GET ${base}/events/$EVENT_ID/reviewers\` (MCP \`list_reviewers\`) lists the reviewers who accepted
    (\`user_id\`, \`reviews_count\`, \`open_reviews\`, \`last_reminded_at\`), then the \`invitations\` not accepted yet.
    Withdraw one: \`DELETE ${base}/events/$EVENT_ID/reviewer-invitations/$INVITATION_ID\` (\`revoke_reviewer_invitation\`).
@@ -640,6 +647,7 @@ idempotency keys work as \`${base}/skill.md\` says; MCP setup is in \`${base}/sk
 ## 1. Accept the invitation (and get a key)
 
 The invitation e-mail links \`${site}/invitations/<token>\`: the token is the last part (43 characters).
+No e-mail came (a server without mail answers the organizer \`delivery: "outbox"\`)? Its operator has the link: ask the organizer.
 What it is for: \`GET ${base}/invitations/$TOKEN\` answers \`event_id\`, \`event_name\`, the invited \`email\`,
 \`expires_at\` and \`account_exists\`. Then accept it, one of three ways (MCP: \`${T.accept}\`):
 
@@ -797,7 +805,18 @@ results are the route's JSON as text (a list: \`{"items", "next_cursor"}\`; pass
 
 ${toolTables(tools)}
 
-Add it to an MCP client (e.g. the \`mcpServers\` section of its JSON configuration):
+Without a client, POST JSON-RPC with curl. The server is stateless: no \`initialize\` or \`Mcp-Session-Id\` needed;
+\`tools/list\` gives each tool's input schema (your role's tools only).
+
+\`\`\`sh
+curl -s -X POST "${base}/mcp" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
+  -H 'Accept: application/json, text/event-stream' \\
+  -d '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "list_events", "arguments": {}}}'
+\`\`\`
+
+The answer's \`result.content[0].text\` is the route's JSON; a refusal has \`isError: true\` and the problem document.
+
+Or add it to an MCP client (e.g. the \`mcpServers\` section of its JSON configuration):
 
 \`\`\`json
 {

@@ -36,7 +36,11 @@ const FORWARDED_HEADERS = ['authorization'] as const;
 function checkTransportRules(request: FastifyRequest): void {
   const accept = request.headers.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    throw new AppError('bad_request', 'An MCP client must send "Accept: application/json, text/event-stream".');
+    throw new AppError('bad_request', 'An MCP client must send "Accept: application/json, text/event-stream".', {
+      extra: {
+        action: 'Send the header "Accept: application/json, text/event-stream" (and Content-Type: application/json) with every POST to the MCP endpoint.',
+      },
+    });
   }
   const messages = Array.isArray(request.body) ? (request.body as unknown[]) : [request.body];
   const errors = messages.flatMap((m, i) =>

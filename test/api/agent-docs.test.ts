@@ -143,7 +143,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
       expect(urls.filter((u) => u !== site && !u.startsWith(`${site}/`) && !githubShape(u))).toEqual([]);
       expect(skill).toContain(`${site}/api-keys`);
       expect(skill).toContain(`curl -s -X POST "${site}/api/v1/agents/signup"`);
-      expect(skill).toContain('`POST /api-keys/current/rotate`');
+      expect(skill).toContain('`POST /api/v1/api-keys/current/rotate`');
       expect(skill).toContain('77 requests per 90 s per API key; 33 per 90 s per client IP');
       expect(skill).toContain(`my-registration?wait=45"`);
       expect(skill).toContain('at most 50 KB');

@@ -236,6 +236,8 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
       expect(noAccept.status).toBe(400);
       expect(noAccept.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(noAccept.body).toMatchObject({ code: 'bad_request' });
+      // Its next step names the header (not the general advice of bad_request).
+      expect(noAccept.body.action).toContain('Accept: application/json, text/event-stream');
 
       const notRpc = await post({ jsonrpc: '2.0', id: 1 });
       expect(notRpc.status).toBe(422);

@@ -27,3 +27,13 @@ describe('skill.md size budget', () => {
     expect(Buffer.byteLength(skill)).toBeLessThan(SKILL_MD_MAX_BYTES);
   });
 });
+
+describe('skill.md rate-limit text', () => {
+  it('promises RateLimit headers only when rate limiting is on', () => {
+    const on = renderSkillMd({ config: loadConfig({ PUBLIC_URL }), version: '1.0.0' });
+    expect(on).toContain('Answers carry `RateLimit-*` headers');
+    const off = renderSkillMd({ config: loadConfig({ PUBLIC_URL, RATE_LIMIT_ENABLED: 'false' }), version: '1.0.0' });
+    expect(off).toContain('Rate limiting is turned off on this server.');
+    expect(off).not.toContain('RateLimit-');
+  });
+});

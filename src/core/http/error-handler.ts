@@ -55,7 +55,9 @@ export function toAppError(err: FastifyError | AppError | Error): AppError {
  * as MCP refusals carry it) and the request's id (`request_id`, also the `X-Request-Id` header).
  */
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, appErr: AppError, siteUrl: string): FastifyReply {
-  const body: Record<string, unknown> = { ...toProblem(appErr, siteUrl), action: ERROR_CATALOG[appErr.code].action, request_id: request.id };
+  // An error may carry its own next step (`extra.action`) where the code's general advice would mislead.
+  const action = typeof appErr.extra?.action === 'string' ? appErr.extra.action : ERROR_CATALOG[appErr.code].action;
+  const body: Record<string, unknown> = { ...toProblem(appErr, siteUrl), action, request_id: request.id };
   reply.header(REQUEST_ID_HEADER, request.id);
   // Router errors come before any route is matched: there are no route options then.
   if (request.routeOptions?.config?.envelope) body.success = false;
