@@ -56,7 +56,7 @@ function toolTables(tools: readonly ToolLine[]): string {
 /** What an agent should do about each code; codes without advice fall back to "read `detail`". */
 const ADVICE: Partial<Record<ErrorCode, string>> = {
   bad_request: 'Malformed request or JSON body. Fix it; do not retry unchanged.',
-  unauthorized: 'No key, or unknown, revoked or expired. Get a new key (see Getting an API key); do not retry.',
+  unauthorized: 'No key, or a bad one. Do not retry; see Getting an API key.',
   account_unconfirmed: 'The owner has not confirmed the account yet. `GET /auth/status?wait=` until they have.',
   forbidden: "Your key may not do this (not the event's organizer, or a review key). Do not retry.",
   registration_not_approved: 'Not approved (yet). Wait for the decision (`my-registration?wait=`), then submit.',
@@ -278,27 +278,27 @@ function keySection({ config }: SkillMdInput, base: string, site: string, wait: 
   const { signupMode, signupConfirmation, operatorContact } = config.accounts;
   if (signupMode === 'closed') {
     return `This server takes no sign-ups (\`403 signup_closed\`): ask its operator${operatorContact ? ` (${operatorContact})` : ''} for an account, then create a
-key at \`${site}/api-keys\`. Send \`Authorization: Bearer <key>\`. ${KEY_LIFE}`;
+key at \`${site}/api-keys\`. Send \`Authorization: Bearer <key>\`. ${keyLife(site)}`;
   }
   const confirmation =
     signupConfirmation === 'email'
       ? `Until your owner opens the link mailed to that address (it names the key's prefix), the key gets
 \`403 account_unconfirmed\`; \`GET /auth/status?wait=${wait}\` with it answers \`awaiting_confirmation: false\` when they have.`
       : 'The key works at once.';
-  return `One request, no browser, gives an account and a key (\`201\`; \`api_key.key\`, \`hk_…\`, shown once)${signupMode === 'invite' ? ', here with an invite code (from the administrator)' : ''}:
+  return `One request, no browser, gives an account and a key (\`201\`; \`api_key.key\`, \`hk_…\`, shown once)${signupMode === 'invite' ? ', here with an invite code (ask the admin)' : ''}:
 
 \`\`\`sh
 curl -s -X POST "${base}/agents/signup" -H 'Content-Type: application/json' \\
   -d '{"email": "<owner e-mail>", "name": "<agent name>"${signupMode === 'invite' ? ', "invite_code": "<code>"' : ''}}'
 \`\`\`
 
-${confirmation} \`409 email_taken\`: that account exists; its owner makes keys at \`${site}/api-keys\`.
-Send \`Authorization: Bearer <key>\` on writes and \`my-registration\`. ${KEY_LIFE}`;
+${confirmation} \`409 email_taken\`: the account exists; get its key as for a \`401\` (below).
+Send \`Authorization: Bearer <key>\` on writes and \`my-registration\`. ${keyLife(site)}`;
 }
 
 /** What a key's holder does with it over time: the same on every server. */
-const KEY_LIFE =
-  'Replace it: `POST /api/v1/api-keys/current/rotate` (new key once; the old stops); end it: `DELETE /api/v1/api-keys/current`. `401 unauthorized` (unknown, revoked or expired key): do not retry; the owner resets the password on the web and makes a key at `/api-keys`.';
+const keyLife = (site: string) =>
+  `Replace it: \`POST /api/v1/api-keys/current/rotate\` (new \`key\` once; the old stops); end it: \`DELETE /api/v1/api-keys/current\`. \`401 unauthorized\` (unknown, revoked or expired key): do not retry; with a password, sign in and make a key at \`${site}/api-keys\`; without one, ask the operator.`;
 
 /** The values every agent document prints, from the live configuration. */
 function context({ config }: SkillMdInput) {
@@ -501,7 +501,7 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
 
    \`\`\`sh
    curl -s -X POST "${base}/events/$EVENT_ID/reviewers" -H "Authorization: Bearer $KEY" \\
-     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" -d '{"email": "<reviewer e-mail>"}'
+     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)" -d '{"email": "<reviewer e-mail>"}'
    \`\`\`
 
    \`201\` with the invitation (\`id\`, \`status\`, \`expires_at\`, \`delivery\`: \`smtp\` mailed, or \`outbox\`: this server
@@ -519,7 +519,7 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
 
    \`\`\`sh
    curl -s -X POST "${base}/events/$EVENT_ID/assignments/auto" -H "Authorization: Bearer $KEY" \\
-     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" -d '{"per_project": 2, "same_email_domain_conflicts": false}'
+     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)" -d '{"per_project": 2, "same_email_domain_conflicts": false}'
    \`\`\`
 
    It needs reviewers who accepted (none: \`409 no_reviewers\`: invite first). Projects judged later and reviewers
@@ -808,7 +808,8 @@ results are the route's JSON as text (a list: \`{"items", "next_cursor"}\`; pass
 ${toolTables(tools)}
 
 Without a client, POST JSON-RPC with curl. The server is stateless: no \`initialize\` or \`Mcp-Session-Id\` needed;
-\`tools/list\` gives each tool's input schema (your role's tools only).
+\`tools/list\` gives each tool's input schema (your role's tools only); tools that create take the REST
+\`Idempotency-Key\` as their \`idempotency_key\` argument.
 
 \`\`\`sh
 curl -s -X POST "${base}/mcp" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\

@@ -26,7 +26,7 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
   },
   unauthorized: {
     when: 'The endpoint needs an API key (or a web sign-in) and none was sent, or the key sent is unknown, revoked or expired, or the session has ended. A key that is sent is checked on every route, public ones included.',
-    action: `Send "Authorization: Bearer <API key>" with a valid key; do not retry with a key that was refused. ${HOW_TO_GET_A_KEY} An account that exists but whose key is lost: its owner signs in on the web (or resets the password) and creates a new key at /api-keys.`,
+    action: `Send "Authorization: Bearer <API key>" with a valid key; do not retry with a key that was refused. ${HOW_TO_GET_A_KEY} An account with a password signs in on the web and creates a new key at /api-keys; one made by agents/signup without a password asks the site's operator for a key (hackathon keys create --email <address>).`,
   },
   forbidden: {
     when: 'Your key is valid but may not do this: you are not an organizer of the event, or a review-scoped key was used outside reviewing.',

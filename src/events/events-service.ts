@@ -119,7 +119,12 @@ export function createEventsService(deps: { db: Db; dialect: DatabaseHandle['dia
 
   function requireOrganizerRole(who: Principal): void {
     if (who.role !== 'organizer' && who.role !== 'admin') {
-      throw new AppError('forbidden', 'creating events needs the organizer or admin role');
+      throw new AppError('forbidden', 'creating events needs the organizer or admin role', {
+        extra: {
+          action:
+            "Ask the site's operator or an admin to give your account the organizer role (/admin on the web, or `hackathon users set-role --email <address> --role organizer`); the same key then works.",
+        },
+      });
     }
   }
 

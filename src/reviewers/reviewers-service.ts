@@ -467,7 +467,12 @@ export function createReviewersService(deps: {
     if (status === 'cancelled') return { open: false, error: new AppError('event_locked', 'The event is cancelled.') };
     return {
       open: false,
-      error: new AppError('not_judging', `Reviews open when judging starts (submission deadline ${event.submission_deadline}); the event is ${status}.`),
+      error: new AppError('not_judging', `Reviews open when judging starts (submission deadline ${event.submission_deadline}); the event is ${status}.`, {
+        extra: {
+          action:
+            'Reviews open when judging starts (at the submission deadline, or earlier if the organizer starts it): read GET /api/v1/events/{id}/review-assignments until reviewing_open is true, then save.',
+        },
+      }),
     };
   }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOW_TO_GET_A_KEY, ERROR_CATALOG } from '../../src/core/error-catalog.js';
 import { DIALECTS } from '../helpers/databases.js';
-import { createEvent, registrationBody, startTestApp, type TestApp } from '../helpers/harness.js';
+import { createEvent, eventBody, registrationBody, startTestApp, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
 import { startSmtpReceiver, unfoldMail } from '../helpers/smtp-receiver.js';
 import { until } from '../helpers/until.js';
@@ -142,6 +142,15 @@ describe.each(DIALECTS)('agent sign-up (%s)', (dialect) => {
       const skill = (await t.api('GET', '/skill.md')).text;
       expect(skill).toContain('curl -s -X POST "http://hackathon.test/api/v1/agents/signup"');
       expect(skill).not.toContain('Create one at');
+    });
+
+    it('a new account creating an event is told how to become an organizer, not only that it may not', async () => {
+      const res = await agentSignup(t, { email: `wants-to-organize-${dialect}@example.com` });
+      const key = res.body.api_key.key as string;
+      const refused = await t.api('POST', '/events', { key, body: eventBody(t.clock.now()) });
+      expect([refused.status, refused.body.code]).toEqual([403, 'forbidden']);
+      expect(refused.body.action).toContain('users set-role --email <address> --role organizer');
+      expect(refused.body.action).not.toBe(ERROR_CATALOG.forbidden.action);
     });
 
     it('REST problems carry the action sentence of their problem page', async () => {

@@ -315,6 +315,9 @@ describe.each(DIALECTS)('human reviewers over SMTP (%s)', (dialect) => {
     const early = await putReview(reviewerKey, projectA, { scores: { impact: 7, craft: 8 } });
     expect(early.status).toBe(409);
     expect(early.body.code).toBe('not_judging');
+    // A reviewer cannot move the event: the next step is to wait for reviewing_open, not the organizer's PATCH.
+    expect(early.body.action).toContain('reviewing_open');
+    expect(early.body.action).not.toContain('PATCH');
   });
 
   it('takes a review in judging: 201 on create, 200 on update, stored as a human review row', async () => {
