@@ -89,7 +89,8 @@ describe('reviewer pages and the invitation page (SQLite)', () => {
     await settled(page);
   }
 
-  it('an invitee creates the account from the link, gets the review key once, lands on the projects and scores them', async () => {
+  // Several pages and a sign-up in one test: 20–30 s on a loaded 2-core machine, more than the default 30 s limit allows for.
+  it('an invitee creates the account from the link, gets the review key once, lands on the projects and scores them', { timeout: 120_000 }, async () => {
     const token = await invite('judge.new@example.com');
     const { page, context, problems } = await openPage(browser);
     await goto(page, `/invitations/${token}`);
