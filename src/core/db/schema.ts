@@ -6,7 +6,14 @@
 import type { Generated } from 'kysely';
 import type { ApiKeysTable, InviteCodesTable, PasswordResetsTable, SessionsTable, SignupRequestsTable, UsersTable } from './schema/accounts.js';
 import type { EventCoOrganizersTable, EventMediaTable, EventOrganizersTable, EventsTable } from './schema/events.js';
-import type { ProjectsTable, RegistrationsTable, TeamFormerMembersTable, TeamInvitationsTable, TeamMembersTable } from './schema/registrations.js';
+import type {
+  ProjectScreenshotsTable,
+  ProjectsTable,
+  RegistrationsTable,
+  TeamFormerMembersTable,
+  TeamInvitationsTable,
+  TeamMembersTable,
+} from './schema/registrations.js';
 import type { GithubRepoFactsTable, ProjectFlagsTable, ReviewsTable } from './schema/reviews.js';
 import type {
   EventReviewersTable,
@@ -71,6 +78,7 @@ export interface Database {
   team_former_members: TeamFormerMembersTable;
   team_invitations: TeamInvitationsTable;
   projects: ProjectsTable;
+  project_screenshots: ProjectScreenshotsTable;
 }
 
 // Generated is kept for tables that later gain defaulted columns.

@@ -89,6 +89,25 @@ export interface ProjectsTable {
   build_window_start: Generated<string | null>;
   /** The lower-cased owner/repo of the github_url last checked (null: none, or not a GitHub repository): the duplicate check's group, indexed with event_id. */
   build_window_repo: Generated<string | null>;
+  /** A one-line pitch shown on cards and the page (since 0235); null: none. */
+  tagline: Generated<string | null>;
+  /** "Built with" tags, normalised (project-showcase.ts), as a JSON array of strings. */
+  tags: Generated<string>;
+  /** The screenshots in display order, a JSON array of {id, v, width, height} (ScreenshotRef); bytes in project_screenshots. */
+  screenshots: Generated<string>;
+}
+
+/** A project's screenshot bytes (since 0235); the project row's `screenshots` names the current ones and their order. */
+export interface ProjectScreenshotsTable {
+  project_id: string;
+  /** `shot_…` */
+  id: string;
+  content_type: string;
+  bytes: Buffer;
+  sha256: string;
+  width: number;
+  height: number;
+  created_at: string;
 }
 
 export type RegistrationRow = Selectable<RegistrationsTable>;
