@@ -16,6 +16,12 @@ export async function insertUser(db: Executor, user: Omit<UserRow, 'name' | 'dis
   await db.insertInto('users').values(user).execute();
 }
 
+/** Gives an account a display name when it has none (an invited reviewer's); true when it did. */
+export async function setNameIfMissing(db: Executor, id: string, name: string, now: string): Promise<boolean> {
+  const r = await db.updateTable('users').set({ name, updated_at: now }).where('id', '=', id).where('name', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 export async function updateUserRole(db: Executor, id: string, role: Role, now: string): Promise<void> {
   await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', id).execute();
 }
@@ -358,7 +364,7 @@ export async function isUnconfirmed(db: Executor, userId: string): Promise<boole
 export async function restartUnconfirmedUser(
   db: Executor,
   userId: string,
-  values: { password_hash: string | null; name: string | null; language: string | null },
+  values: { password_hash: string | null; name: string | null; language: string | null; time_zone: string | null },
   now: string,
 ): Promise<boolean> {
   const r = await db

@@ -129,7 +129,7 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
       async (request, reply) => {
         const b = request.body;
         const result = await auth.signup(
-          { email: b.email, password: b.password, name: b.name, inviteCode: b.invite_code, language: b.language },
+          { email: b.email, password: b.password, name: b.name, inviteCode: b.invite_code, language: b.language, timeZone: b.time_zone },
           clientMeta(request),
           request.log,
         );
@@ -162,7 +162,7 @@ export function accountsRoutes(ctx: AccountsRoutesDeps) {
       async (request, reply) => {
         const b = request.body;
         const r = await auth.agentSignup(
-          { email: b.email, password: b.password, name: b.name, inviteCode: b.invite_code, keyName: b.key_name, language: b.language },
+          { email: b.email, password: b.password, name: b.name, inviteCode: b.invite_code, keyName: b.key_name, language: b.language, timeZone: b.time_zone },
           clientMeta(request),
           request.log,
         );

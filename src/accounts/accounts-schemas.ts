@@ -39,6 +39,12 @@ export const SignupBody = Type.Object(
         description: "Language of the mails the platform sends this person (default en); the web sign-up sends the browser's",
       }),
     ),
+    time_zone: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: "IANA time zone the mails show times in, e.g. Asia/Shanghai (default UTC); the web sign-up sends the browser's",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -145,6 +151,7 @@ export const AgentSignupBody = Type.Object(
     invite_code: Type.Optional(Type.String({ maxLength: 200, description: 'Needed when signup_mode is "invite"' })),
     key_name: Type.Optional(Type.String({ maxLength: 100, description: 'The name of the API key made with the account (default "agent")' })),
     language: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('zh')], { description: 'Language of the mails the platform sends (default en)' })),
+    time_zone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone the mails show times in, e.g. Asia/Shanghai (default UTC)' })),
   },
   { additionalProperties: false },
 );

@@ -100,7 +100,14 @@ export function createAccountsService(deps: {
     notifier?.publish(KEYS_REVOKED);
   }
 
-  async function createUser(input: { email: string; password?: string; role?: Role }): Promise<PublicUser> {
+  async function createUser(input: {
+    email: string;
+    password?: string;
+    role?: Role;
+    name?: string | null;
+    language?: string | null;
+    timeZone?: string | null;
+  }): Promise<PublicUser> {
     const email = requireEmailAddress(input.email);
     if (input.password !== undefined && input.password.length < PASSWORD_MIN_LENGTH) {
       throw new AppError('validation_failed', `password must be at least ${PASSWORD_MIN_LENGTH} characters`, {
@@ -117,9 +124,11 @@ export function createAccountsService(deps: {
       role,
       created_at: now,
       updated_at: now,
-      name: null,
+      name: input.name ?? null,
       disabled_at: null,
       ...DEFAULT_SETTINGS,
+      language: input.language ?? null,
+      time_zone: input.timeZone ?? null,
       unconfirmed_since: null,
     };
     try {

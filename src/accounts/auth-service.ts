@@ -20,8 +20,9 @@ import { ROLES, type AccountsService, type CreatedKey, type StartedSession } fro
 import { generateInviteCode, hashInviteCode } from './invite-codes.js';
 import { rateLimited, type PasswordLockout } from './password-lockout.js';
 import { PASSWORD_MIN_LENGTH } from './passwords.js';
-import { passwordResetMail } from './password-reset-mail.js';
-import { agentSignupConfirmMail, signupConfirmMail, signupExistingMail } from './signup-mail.js';
+import { agentSignupConfirmMail, passwordResetMail, signupConfirmMail, signupExistingMail } from './account-mails.js';
+import { mailLanguage } from '../core/mail-format.js';
+import { canonicalTimeZone } from '../events/event-config.js';
 
 /** Published with the id of an agent's account when its owner confirms it (wakes GET /auth/status?wait=). */
 export const ACCOUNT_CONFIRMED = 'accounts:confirmed';
@@ -77,7 +78,14 @@ export function createAuthService(deps: {
    * address in use is `email_taken`: that answer reveals the address (see docs/operator.md).
    */
   async function signup(
-    input: { email: string; password: string; name?: string | undefined; inviteCode?: string | undefined; language?: 'en' | 'zh' | undefined },
+    input: {
+      email: string;
+      password: string;
+      name?: string | undefined;
+      inviteCode?: string | undefined;
+      language?: 'en' | 'zh' | undefined;
+      timeZone?: string | undefined;
+    },
     meta: ClientMeta,
     log: Log,
   ): Promise<{ kind: 'created'; user: UserRow; session: StartedSession } | { kind: 'confirmation_sent'; email: string }> {
@@ -87,6 +95,7 @@ export function createAuthService(deps: {
     const invalidCode = () => new AppError('invite_code_invalid', 'Sign-up here needs a valid invite code: this one is missing, unknown, used up or expired.');
     if (cfg.signupMode === 'invite' && !input.inviteCode?.trim()) throw invalidCode();
     const codeHash = cfg.signupMode === 'invite' ? hashInviteCode(input.inviteCode!) : null;
+    const timeZone = signupTimeZone(input.timeZone);
     if (cfg.signupConfirmation === 'email') {
       const now = clock.now();
       const hit = await store.hit(`signup:e:${email}`, windowMs, now.getTime());
@@ -94,8 +103,8 @@ export function createAuthService(deps: {
       // The code says nothing about the address: checked here (not used up: that happens at the link).
       if (codeHash && !(await repo.inviteCodeUsable(db, codeHash, iso(now)))) throw invalidCode();
       const name = input.name?.trim() || null;
-      const job = sendSignupMail({ email, password: input.password, name, codeHash, language: input.language ?? null }, now, log).catch((err: Error) =>
-        log.error({ reason: err.message }, 'sign-up e-mail could not be sent'),
+      const job = sendSignupMail({ email, password: input.password, name, codeHash, language: input.language ?? null, timeZone }, now, log).catch(
+        (err: Error) => log.error({ reason: err.message }, 'sign-up e-mail could not be sent'),
       );
       pending.add(job);
       void job.finally(() => pending.delete(job));
@@ -116,6 +125,7 @@ export function createAuthService(deps: {
       ...DEFAULT_SETTINGS,
       unconfirmed_since: null,
       language: input.language ?? null,
+      time_zone: timeZone,
     };
     try {
       const session = await db.transaction().execute(async (tx) => {
@@ -129,6 +139,14 @@ export function createAuthService(deps: {
       if (uniqueViolation(err)) throw new AppError('email_taken', `a user with e-mail ${email} already exists`);
       throw err;
     }
+  }
+
+  /** The time zone a sign-up sent (the web sends the browser's), canonical; an unknown name is the client's mistake. */
+  function signupTimeZone(raw: string | undefined): string | null {
+    if (raw === undefined || raw.trim() === '') return null;
+    const zone = canonicalTimeZone(raw.trim());
+    if (!zone) throw validationError([{ field: 'time_zone', message: 'must be an IANA time zone name, e.g. Europe/Berlin or Asia/Shanghai' }]);
+    return zone;
   }
 
   /** SIGNUP_MODE=closed: the answer names whom to ask (OPERATOR_CONTACT), when the operator said. */
@@ -160,6 +178,7 @@ export function createAuthService(deps: {
       inviteCode?: string | undefined;
       keyName?: string | undefined;
       language?: 'en' | 'zh' | undefined;
+      timeZone?: string | undefined;
     },
     meta: ClientMeta,
     log: Log,
@@ -186,6 +205,7 @@ export function createAuthService(deps: {
     const now = iso(clock.now());
     const name = input.name?.trim() || null;
     const language = input.language ?? null;
+    const timeZone = signupTimeZone(input.timeZone);
     const token = confirm ? randomBytes(32).toString('base64url') : null;
     const expiresAt = confirm ? iso(Date.parse(now) + cfg.signupConfirmTtlMinutes * 60_000) : null;
     let restarted = false;
@@ -202,10 +222,10 @@ export function createAuthService(deps: {
         let user: UserRow;
         if (existing) {
           if (!confirm || !existing.unconfirmed_since || (await repo.liveConfirmationOf(tx, existing.id, now))) throw taken();
-          if (!(await repo.restartUnconfirmedUser(tx, existing.id, { password_hash: passwordHash, name, language }, now))) throw taken();
+          if (!(await repo.restartUnconfirmedUser(tx, existing.id, { password_hash: passwordHash, name, language, time_zone: timeZone }, now))) throw taken();
           await repo.revokeUserApiKeys(tx, existing.id, now);
           restarted = true;
-          user = { ...existing, password_hash: passwordHash, name, language, unconfirmed_since: now, updated_at: now };
+          user = { ...existing, password_hash: passwordHash, name, language, time_zone: timeZone, unconfirmed_since: now, updated_at: now };
         } else {
           user = {
             id: newId('usr'),
@@ -218,6 +238,7 @@ export function createAuthService(deps: {
             disabled_at: null,
             ...DEFAULT_SETTINGS,
             language,
+            time_zone: timeZone,
             unconfirmed_since: confirm ? now : null,
           };
           await repo.insertUser(tx, user);
@@ -233,6 +254,7 @@ export function createAuthService(deps: {
             password_hash: passwordHash ?? '',
             name,
             language,
+            time_zone: timeZone,
             invite_code_hash: null,
             token_hash: hashResetToken(token),
             created_at: now,
@@ -247,7 +269,17 @@ export function createAuthService(deps: {
       if (token && expiresAt) {
         const link = `${config.publicUrl}/signup/confirm?token=${token}`;
         const job = mailer
-          .send(agentSignupConfirmMail({ to: email, siteName: config.siteName, link, expiresAt, keyPrefix: key.prefix }))
+          .send(
+            agentSignupConfirmMail({
+              to: email,
+              siteName: config.siteName,
+              language: mailLanguage(language),
+              timeZone: timeZone ?? 'UTC',
+              link,
+              expiresAt,
+              keyPrefix: key.prefix,
+            }),
+          )
           .then((delivery) => {
             if (delivery.mode === 'outbox')
               log.info({ user_id: user.id, outbox_file: delivery.file }, 'agent sign-up confirmation e-mail written to the outbox');
@@ -322,7 +354,7 @@ export function createAuthService(deps: {
 
   /** In the background: a link for a new address, a notice to the owner of an existing one. */
   async function sendSignupMail(
-    req: { email: string; password: string; name: string | null; codeHash: string | null; language: string | null },
+    req: { email: string; password: string; name: string | null; codeHash: string | null; language: string | null; timeZone: string | null },
     now: Date,
     log: Log,
   ): Promise<void> {
@@ -331,7 +363,17 @@ export function createAuthService(deps: {
       if (existing.disabled_at) return;
       const signinLink = `${config.publicUrl}/signin`;
       const resetLink = `${config.publicUrl}/forgot-password`;
-      const delivery = await mailer.send(signupExistingMail({ to: existing.email, siteName: config.siteName, signinLink, resetLink }));
+      const delivery = await mailer.send(
+        signupExistingMail({
+          to: existing.email,
+          siteName: config.siteName,
+          // The owner's own settings when they chose them, else what this browser sent.
+          language: mailLanguage(existing.language ?? req.language),
+          timeZone: existing.time_zone ?? req.timeZone ?? 'UTC',
+          signinLink,
+          resetLink,
+        }),
+      );
       if (delivery.mode === 'outbox') log.info({ user_id: existing.id, outbox_file: delivery.file }, 'sign-up notice e-mail written to the outbox');
       return;
     }
@@ -345,6 +387,7 @@ export function createAuthService(deps: {
       password_hash: passwordHash,
       name: req.name,
       language: req.language,
+      time_zone: req.timeZone,
       invite_code_hash: req.codeHash,
       token_hash: hashResetToken(token),
       created_at: iso(now),
@@ -352,7 +395,16 @@ export function createAuthService(deps: {
       used_at: null,
     });
     const link = `${config.publicUrl}/signup/confirm?token=${token}`;
-    const delivery = await mailer.send(signupConfirmMail({ to: req.email, siteName: config.siteName, link, expiresAt }));
+    const delivery = await mailer.send(
+      signupConfirmMail({
+        to: req.email,
+        siteName: config.siteName,
+        language: mailLanguage(req.language),
+        timeZone: req.timeZone ?? 'UTC',
+        link,
+        expiresAt,
+      }),
+    );
     // Never the link: the outbox file holds it for an operator without SMTP.
     if (delivery.mode === 'outbox') log.info({ outbox_file: delivery.file }, 'sign-up confirmation e-mail written to the outbox');
   }
@@ -397,6 +449,7 @@ export function createAuthService(deps: {
           ...DEFAULT_SETTINGS,
           unconfirmed_since: null,
           language: req.language,
+          time_zone: req.time_zone,
         };
         await repo.insertUser(tx, user);
         return { user, session: await accounts.startSession(user.id, meta, tx) };
@@ -488,7 +541,16 @@ export function createAuthService(deps: {
       });
     });
     const link = `${config.publicUrl}/reset-password?token=${token}`;
-    const delivery = await mailer.send(passwordResetMail({ to: user.email, siteName: config.siteName, link, expiresAt }));
+    const delivery = await mailer.send(
+      passwordResetMail({
+        to: user.email,
+        siteName: config.siteName,
+        language: mailLanguage(user.language),
+        timeZone: user.time_zone ?? 'UTC',
+        link,
+        expiresAt,
+      }),
+    );
     // Never the link: the outbox file holds it for an operator without SMTP.
     if (delivery.mode === 'outbox') log.info({ user_id: user.id, outbox_file: delivery.file }, 'password-reset e-mail written to the outbox');
   }

@@ -1,5 +1,6 @@
 import { escapeHtml } from '../core/html.js';
 import { markdownText, renderMarkdownCached } from '../core/markdown.js';
+import { formatInZone, type MailLanguage } from '../core/mail-format.js';
 
 /**
  * The notification mails: one template per kind, in English and Chinese, as plain text and simple
@@ -26,7 +27,7 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'reviewer_reminder',
 ];
 
-export type MailLanguage = 'en' | 'zh';
+export type { MailLanguage } from '../core/mail-format.js';
 
 /**
  * Which of a person's switches governs a kind; null: always sent (an invitation to an address, a
@@ -98,26 +99,6 @@ function clean(value: unknown, max = 500): string {
 
 function oneLine(value: unknown, max = 200): string {
   return clean(value, max).replace(/\s+/g, ' ').trim();
-}
-
-/** `instant` in `timeZone`, the zone named: "1 Dec 2026, 18:00 (Europe/Berlin)". */
-export function formatInZone(instant: string, timeZone: string, language: MailLanguage): string {
-  const d = new Date(instant);
-  if (Number.isNaN(d.getTime())) return clean(instant, 40);
-  let zone = timeZone;
-  let text: string;
-  try {
-    text = new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }).format(d);
-  } catch {
-    zone = 'UTC';
-    text = new Intl.DateTimeFormat(language === 'zh' ? 'zh-CN' : 'en-GB', {
-      timeZone: 'UTC',
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      hourCycle: 'h23',
-    }).format(d);
-  }
-  return language === 'zh' ? `${text}（${zone}）` : `${text} (${zone})`;
 }
 
 interface Parts {

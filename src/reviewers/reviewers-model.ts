@@ -14,6 +14,7 @@ export function invitationForApi(inv: InvitationRow, now: Date) {
     id: inv.id,
     event_id: inv.event_id,
     email: inv.email,
+    name: inv.name,
     status: invitationStatus(inv, now),
     expires_at: inv.expires_at,
     created_at: inv.created_at,

@@ -98,6 +98,7 @@ export async function listReviewers(db: Executor, eventId: string, page: { limit
     .select((eb) => [
       'users.id as user_id',
       'users.email',
+      'users.name',
       'event_reviewers.created_at as added_at',
       eb
         .selectFrom('reviews')

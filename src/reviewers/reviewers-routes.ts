@@ -74,7 +74,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
         },
       },
       async (request, reply) => {
-        const { invitation, delivery } = await reviewers.invite(principalOf(request), request.params.id, request.body.email, request.log);
+        const { invitation, delivery } = await reviewers.invite(principalOf(request), request.params.id, request.body, request.log);
         reply.status(201);
         return { ...invitationForApi(invitation, clock.now()), delivery };
       },
@@ -308,6 +308,8 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
           ...(body.password !== undefined ? { password: body.password } : {}),
           ...(body.email !== undefined ? { email: body.email } : {}),
           ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.display_name !== undefined ? { displayName: body.display_name } : {}),
+          ...(body.time_zone !== undefined ? { timeZone: body.time_zone } : {}),
           ...(body.replace_key !== undefined ? { replaceKey: body.replace_key } : {}),
         });
         if (session) return { ...result, csrf_token: session.csrfToken };

@@ -11,7 +11,11 @@ export const EventProjectParams = Type.Object({ id: Id, pid: Id });
 export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 
 export const InviteBody = Type.Object(
-  { email: Type.String({ maxLength: 254, description: 'The address the invitation e-mail goes to' }) },
+  {
+    email: Type.String({ maxLength: 254, description: 'The address the invitation e-mail goes to' }),
+    name: Type.Optional(Type.String({ maxLength: 100, description: "The reviewer's name (the mail's greeting; their new account's name)" })),
+    language: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('zh')], { description: 'Mail language (default: yours)' })),
+  },
   { additionalProperties: false },
 );
 
@@ -19,6 +23,7 @@ export const InvitationSchema = Type.Object({
   id: Type.String(),
   event_id: Type.String(),
   email: Type.String(),
+  name: Nullable(Type.String({ description: "the reviewer's name as the organizer gave it" })),
   status: Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('expired')]),
   expires_at: Type.String(),
   created_at: Type.String(),
@@ -35,6 +40,7 @@ export const InviteResponse = Type.Object({
 export const ReviewerSchema = Type.Object({
   user_id: Type.String(),
   email: Type.String(),
+  name: Nullable(Type.String({ description: "the reviewer's display name (null: none set)" })),
   added_at: Type.String(),
   reviews_count: Type.Integer(),
   open_reviews: Type.Integer({ description: 'judged projects they may review (not their own team’s) and have not reviewed yet' }),
@@ -68,6 +74,7 @@ export const PublicInvitationSchema = Type.Object({
   event_id: Type.String(),
   event_name: Type.String(),
   email: Type.String(),
+  name: Nullable(Type.String({ description: "the reviewer's name as the organizer gave it: the accept form's default display name" })),
   status: Type.Literal('pending'),
   expires_at: Type.String(),
   account_exists: Type.Boolean({ description: 'Whether the invited address already has an account (then its password signs in)' }),
@@ -86,6 +93,13 @@ export const AcceptBody = Type.Object(
     ),
     start_session: Type.Optional(Type.Boolean({ description: 'Web app: also sign in (sets the session cookie) and answer csrf_token' })),
     name: Type.Optional(Type.String({ maxLength: 100, description: 'A label for the API key issued (default "reviewer: <event name>")' })),
+    display_name: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: 'Your display name, for an account without one (default: the name the organizer gave)',
+      }),
+    ),
+    time_zone: Type.Optional(Type.String({ maxLength: 64, description: "A new account's mail time zone (IANA)" })),
     replace_key: Type.Optional(
       Type.Boolean({ description: 'Lost your review key? true revokes the review keys you hold and issues a new one (default false)' }),
     ),

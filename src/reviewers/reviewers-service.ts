@@ -2,7 +2,9 @@ import { actorOf, recordAudit } from '../core/audit.js';
 import type { AccountsService, CreatedKey } from '../accounts/accounts-service.js';
 import type { PasswordLockout } from '../accounts/password-lockout.js';
 import type { Principal } from '../core/principal.js';
-import { findUserByEmail, findUserById, lockUser } from '../accounts/accounts-repo.js';
+import { findUserByEmail, findUserById, lockUser, setNameIfMissing } from '../accounts/accounts-repo.js';
+import { mailLanguage } from '../core/mail-format.js';
+import { canonicalTimeZone } from '../events/event-config.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/index.js';
@@ -39,6 +41,10 @@ export interface AcceptInput {
   /** The caller's web session or API key, if any: signed in as the invited address, no password is needed. */
   session?: Principal | null;
   name?: string;
+  /** The reviewer's display name (a new account, or one without a name, takes it; default: the invitation's). */
+  displayName?: string;
+  /** A new account's mail time zone (IANA). */
+  timeZone?: string;
   /** Revoke the reviewer's working review keys and issue a new one (a lost key). */
   replaceKey?: boolean;
   /** The client's address: a wrong password counts in the sign-in lockout, per account and per IP. */
@@ -95,14 +101,21 @@ export function createReviewersService(deps: {
    * invitation is unused replaces it: the earlier link stops working once the new mail is sent
    * (if sending fails, the earlier invitation stays valid and the new one is discarded).
    */
-  async function invite(who: Principal, eventId: string, rawEmail: string, log: Log): Promise<{ invitation: InvitationRow; delivery: Delivery['mode'] }> {
+  async function invite(
+    who: Principal,
+    eventId: string,
+    input: { email: string; name?: string | undefined; language?: 'en' | 'zh' | undefined },
+    log: Log,
+  ): Promise<{ invitation: InvitationRow; delivery: Delivery['mode'] }> {
     const event = await events.getOwned(eventId, who);
     const now = clock.now();
     const status = effectiveStatus(event, now);
     if (status === 'ended' || status === 'cancelled') {
       throw new AppError('event_locked', `The event is ${status}; it takes no more reviewers.`);
     }
-    const email = requireEmailAddress(rawEmail);
+    const email = requireEmailAddress(input.email);
+    // The mail's language: the organizer's choice, else their own mail language.
+    const language = input.language ?? mailLanguage((await findUserById(db, who.userId))?.language);
     const { token, hash } = newInvitationToken();
     const invitation: InvitationRow = {
       id: newId('inv'),
@@ -114,6 +127,8 @@ export function createReviewersService(deps: {
       expires_at: iso(now.getTime() + config.mail.invitationTtlHours * HOUR_MS),
       accepted_at: null,
       accepted_by: null,
+      name: input.name?.replace(/\s+/g, ' ').trim() || null,
+      language,
     };
     await repo.insertInvitation(db, invitation);
 
@@ -126,6 +141,8 @@ export function createReviewersService(deps: {
           eventName: event.name,
           eventDescription: event.description,
           inviterName: who.name,
+          inviteeName: invitation.name,
+          language,
           link,
           expiresAt: invitation.expires_at,
           timeZone: event.time_zone,
@@ -355,6 +372,7 @@ export function createReviewersService(deps: {
       event_id: inv.event_id,
       event_name: inv.event_name,
       email: inv.email,
+      name: inv.name,
       status: 'pending' as const,
       expires_at: inv.expires_at,
       account_exists: account !== undefined,
@@ -374,6 +392,10 @@ export function createReviewersService(deps: {
       throw validationError([{ field: 'email', message: `this invitation is for ${inv.email}` }]);
     }
 
+    const displayName = input.displayName?.replace(/\s+/g, ' ').trim() || inv.name || null;
+    if (input.timeZone && !canonicalTimeZone(input.timeZone)) {
+      throw validationError([{ field: 'time_zone', message: 'must be an IANA time zone name, e.g. Europe/Berlin or Asia/Shanghai' }]);
+    }
     let user = await findUserByEmail(db, inv.email);
     let accountCreated = false;
     // A web session or an API key (full or review-scoped) of the invited address signs in without a password.
@@ -396,7 +418,14 @@ export function createReviewersService(deps: {
       }
     } else {
       try {
-        await accounts.createUser({ email: inv.email, password: input.password, role: 'user' });
+        await accounts.createUser({
+          email: inv.email,
+          password: input.password,
+          role: 'user',
+          name: displayName,
+          language: inv.language,
+          timeZone: input.timeZone ? canonicalTimeZone(input.timeZone) : null,
+        });
         accountCreated = true;
       } catch (err) {
         // Someone created the account meanwhile (a concurrent accept): sign in instead.
@@ -428,6 +457,8 @@ export function createReviewersService(deps: {
       await openInvitation(token);
       throw new AppError('invitation_used', 'This invitation has already been accepted; each link works once.');
     }
+    // An account without a name takes the one given (else the reviewer shows as their address everywhere).
+    if (!user.name && displayName && (await setNameIfMissing(db, userId, displayName, now))) accounts.invalidateAuth();
     // A reviewer joining an event with assigned reviewing takes their share now (the next read would too).
     await deps.assignments.sync(inv.event_id);
     const { issued, held, revokedIds } = await accounts.issueReviewKey(userId, {

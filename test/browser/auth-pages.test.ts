@@ -81,6 +81,10 @@ describe('account pages (SQLite)', () => {
     const session = await t.api('GET', '/auth/session', { headers: { cookie: await cookieOf(context) } });
     expect(session.status).toBe(200);
     expect(session.body.user).toMatchObject({ email: 'new-person@example.com', name: 'New Person', role: 'user' });
+    // The browser's language and time zone came along with the sign-up: the account's mails use them.
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const settings = await t.api('GET', '/me/settings', { headers: { cookie: await cookieOf(context) } });
+    expect(settings.body).toMatchObject({ language: 'en', time_zone: zone });
     expect(problems).toEqual([]);
     await context.close();
 

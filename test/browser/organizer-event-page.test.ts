@@ -178,10 +178,15 @@ describe('organizer event page (SQLite)', () => {
     await settled(page);
     await page.getByText('2 of 3 reviewed', { exact: false }).waitFor();
     await page.getByLabel('E-mail address').fill('judge@example.com');
+    await page.getByLabel('Their name (optional)').fill('Jude Judge');
+    await page.getByLabel('Language of the invitation mail').selectOption('zh');
     await page.getByRole('button', { name: 'Send invitation' }).click();
-    await page.getByText('Invitation sent to judge@example.com.').waitFor();
+    await page.getByText('Invitation sent to Jude Judge <judge@example.com>.').waitFor();
     const invited = (await t.api('GET', `/events/${eventId}/reviewers`, { key: org.key })).body;
-    expect(invited.invitations.map((i: any) => i.email)).toEqual(['judge@example.com']);
+    expect(invited.invitations.map((i: any) => [i.email, i.name])).toEqual([['judge@example.com', 'Jude Judge']]);
+    const sent = await t.ctx.db.selectFrom('reviewer_invitations').select('language').where('email', '=', 'judge@example.com').executeTakeFirstOrThrow();
+    expect(sent.language).toBe('zh');
+    await page.getByText('Jude Judge', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Withdraw the invitation of judge@example.com' }).click();
     await page.getByRole('dialog', { name: 'Withdraw the invitation of judge@example.com?' }).getByRole('button', { name: 'Withdraw' }).click();
     await page.getByText('No open invitation.').waitFor();

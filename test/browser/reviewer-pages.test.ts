@@ -73,9 +73,9 @@ describe('reviewer pages and the invitation page (SQLite)', () => {
   });
 
   /** Invites `email` over the organizer API and reads the token from the e-mail it sends. */
-  async function invite(email: string): Promise<string> {
+  async function invite(email: string, name?: string): Promise<string> {
     const before = smtp.count();
-    const res = await t.api('POST', `/events/${eventId}/reviewers`, { key: org.key, body: { email } });
+    const res = await t.api('POST', `/events/${eventId}/reviewers`, { key: org.key, body: { email, ...(name ? { name } : {}) } });
     expect(res.status, res.text).toBe(201);
     const mail = await smtp.nextTo(email, before);
     const m = /\/invitations\/([A-Za-z0-9_-]{43})/.exec(unfoldMail(mail.raw));
@@ -91,7 +91,7 @@ describe('reviewer pages and the invitation page (SQLite)', () => {
 
   // Several pages and a sign-up in one test: 20–30 s on a loaded 2-core machine, more than the default 30 s limit allows for.
   it('an invitee creates the account from the link, gets the review key once, lands on the projects and scores them', { timeout: 120_000 }, async () => {
-    const token = await invite('judge.new@example.com');
+    const token = await invite('judge.new@example.com', 'June Judge');
     const { page, context, problems } = await openPage(browser);
     await goto(page, `/invitations/${token}`);
     await page.getByRole('heading', { level: 1, name: 'Review “Agents Hack”' }).waitFor();
@@ -100,6 +100,9 @@ describe('reviewer pages and the invitation page (SQLite)', () => {
     await expectAccessible(page);
     await screenshot(page, 'invitation');
 
+    // The name the organizer gave is the default; the invitee corrects it.
+    expect(await page.getByLabel('Your name').inputValue()).toBe('June Judge');
+    await page.getByLabel('Your name').fill('June Q. Judge');
     await page.getByLabel('New password').fill('short');
     await page.getByRole('button', { name: 'Create account and accept' }).click();
     await page.getByText('Use at least 8 characters.').waitFor();
@@ -108,6 +111,9 @@ describe('reviewer pages and the invitation page (SQLite)', () => {
     await page.getByRole('heading', { name: 'Your review API key' }).waitFor();
     const key = (await page.getByTestId('review-key').textContent())!;
     expect(key).toMatch(/^hk_/);
+    const account = await t.ctx.db.selectFrom('users').select(['name', 'time_zone']).where('email', '=', 'judge.new@example.com').executeTakeFirstOrThrow();
+    expect(account.name).toBe('June Q. Judge');
+    expect(account.time_zone).not.toBeNull();
     const reviews = await t.api('GET', '/me/review-events', { key });
     expect(reviews.status).toBe(200);
     expect(reviews.body).toMatchObject([{ event_id: eventId, projects: 3, reviewed: 0 }]);

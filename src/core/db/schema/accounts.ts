@@ -79,6 +79,8 @@ export interface SignupRequestsTable {
   used_at: string | null;
   /** The unconfirmed account the link confirms (an agent's sign-up); null: the link makes the account (0231). */
   user_id: Generated<string | null>;
+  /** IANA time zone the browser sent at sign-up, for the account it makes (0238); null: none. */
+  time_zone: Generated<string | null>;
 }
 
 export interface ApiKeysTable {

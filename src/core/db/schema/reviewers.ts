@@ -35,6 +35,10 @@ export interface ReviewerInvitationsTable {
   expires_at: string;
   accepted_at: string | null;
   accepted_by: string | null;
+  /** The reviewer's name as the organizer gave it (0238); the accepting account takes it when it has none. */
+  name: Generated<string | null>;
+  /** Language of the invitation mail, 'en' | 'zh' (0238); null: English. */
+  language: Generated<string | null>;
 }
 
 /** The last reminder an organizer sent a reviewer of an event (0224): at most one a day. */

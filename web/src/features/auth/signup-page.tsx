@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { useT } from '../../i18n';
-import { browserMailLanguage } from './logic';
+import { browserMailLanguage, browserTimeZone } from './logic';
 import { ApiProblem, post, type Body } from '../../lib/api';
 import { safeNext, useSession, useSessionUpdate } from '../../lib/session';
 import { Button } from '../../ui/controls';
@@ -72,8 +72,9 @@ function SignUpForm({ invite, minLength, initialCode, next }: { invite: boolean;
     const body: Body<'/auth/signup', 'post'> = { email: email.trim(), password };
     if (name.trim()) body.name = name.trim();
     if (invite) body.invite_code = code.trim();
-    // Mails come in the browser's language (changeable later in the account settings).
+    // Mails come in the browser's language and time zone (changeable later in the account settings).
     body.language = browserMailLanguage();
+    body.time_zone = browserTimeZone();
     signUp.mutate(body);
   };
 

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { currentLanguage } from '../../i18n';
 import { ApiProblem, del, get, post } from '../../lib/api';
 import { useNow } from '../../lib/now';
 import { useDetailFormat as useFormat } from './detail-format';
@@ -26,12 +27,16 @@ export default function ReviewersTab({ event }: TabProps) {
     refetchInterval: live,
   });
   const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  // The invited person has no settings yet: the mail goes in the language chosen here (the page's by default).
+  const [language, setLanguage] = useState<'en' | 'zh'>(currentLanguage() === 'zh-CN' ? 'zh' : 'en');
   const [invited, setInvited] = useState<string | null>(null);
   const invite = useMutation({
-    mutationFn: (address: string) => post('/events/{id}/reviewers', { path: { id: event.id }, body: { email: address } }),
+    mutationFn: (body: { email: string; name?: string; language: 'en' | 'zh' }) => post('/events/{id}/reviewers', { path: { id: event.id }, body }),
     onSuccess: async (answer) => {
-      setInvited(answer.email);
+      setInvited(answer.name ? `${answer.name} <${answer.email}>` : answer.email);
       setEmail('');
+      setName('');
       await client.invalidateQueries({ queryKey: keys.all(event.id) });
     },
   });
@@ -69,10 +74,11 @@ export default function ReviewersTab({ event }: TabProps) {
   function submit(e: FormEvent) {
     e.preventDefault();
     setInvited(null);
-    invite.mutate(email.trim());
+    invite.mutate({ email: email.trim(), ...(name.trim() ? { name: name.trim() } : {}), language });
   }
 
   const emailError = invite.error instanceof ApiProblem ? invite.error.fieldError('email') : undefined;
+  const nameError = invite.error instanceof ApiProblem ? invite.error.fieldError('name') : undefined;
   const progress = new Map((stats.data?.reviewers ?? []).map((r) => [r.user_id, r]));
   const now = useNow();
 
@@ -84,6 +90,15 @@ export default function ReviewersTab({ event }: TabProps) {
         <form className="detail-invite" onSubmit={submit} noValidate>
           <Field label={t('reviewers.email')} hint={t('reviewers.emailHint')} error={emailError}>
             <input type="email" autoComplete="off" required value={email} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
+          </Field>
+          <Field label={t('reviewers.name')} hint={t('reviewers.nameHint')} error={nameError}>
+            <input type="text" autoComplete="off" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
+          </Field>
+          <Field label={t('reviewers.mailLanguage')}>
+            <select value={language} onChange={(e) => setLanguage(e.target.value === 'zh' ? 'zh' : 'en')}>
+              <option value="en">English</option>
+              <option value="zh">中文</option>
+            </select>
           </Field>
           <div className="form-actions">
             <Button type="submit" busy={invite.isPending} disabled={!email.trim()}>
@@ -142,7 +157,8 @@ export default function ReviewersTab({ event }: TabProps) {
                   return (
                     <li key={r.user_id} className="detail-person">
                       <div className="detail-person-main">
-                        <strong className="detail-email">{r.email}</strong>
+                        {r.name ? <strong>{r.name}</strong> : null}
+                        <strong className={r.name ? 'detail-email small' : 'detail-email'}>{r.email}</strong>
                         <span className="small muted">{t('reviewers.added', { date: fmt.date(r.added_at) })}</span>
                         <ProgressBar value={fraction(reviewed, assigned)} label={`${r.email}: ${text}`} tone="ok" />
                         <span className="small">{text}</span>
@@ -196,7 +212,8 @@ export default function ReviewersTab({ event }: TabProps) {
                   return (
                     <li key={inv.id} className="detail-person">
                       <div className="detail-person-main">
-                        <strong className="detail-email">{inv.email}</strong>
+                        {inv.name ? <strong>{inv.name}</strong> : null}
+                        <strong className={inv.name ? 'detail-email small' : 'detail-email'}>{inv.email}</strong>
                         <span className="small muted">{expired ? t('reviewers.expired') : t('reviewers.expires', { date: fmt.dateTime(inv.expires_at) })}</span>
                       </div>
                       <Button

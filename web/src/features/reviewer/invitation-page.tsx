@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { problemCodeText, useT } from '../../i18n';
 import { ApiProblem, get, post, type Answer } from '../../lib/api';
-import { useFormat } from '../../lib/format';
+import { browserTimeZone, useFormat } from '../../lib/format';
 import { useSession, useSessionUpdate } from '../../lib/session';
 import { Button, CopyButton, PageHeader, useTitle } from '../../ui/controls';
 import { Field } from '../../ui/form';
@@ -102,6 +102,7 @@ function AcceptPanel({
   const site = useSite();
   const minLength = site.data?.password_min_length ?? 8;
   const [password, setPassword] = useState('');
+  const [displayName, setDisplayName] = useState(invitation.name ?? '');
   const [localError, setLocalError] = useState<string | null>(null);
   const [signingOut, setSigningOut] = useState(false);
   const accept = useMutation({
@@ -158,8 +159,13 @@ function AcceptPanel({
     if (!password) return setLocalError(t('invitation.passwordRequired'));
     if (!exists && password.length < minLength) return setLocalError(t('invitation.passwordShort', { min: minLength }));
     setLocalError(null);
-    // No `name`: in this API it labels the review key, not the person.
-    accept.mutate({ email: invitation.email, password });
+    // No `name`: in this API it labels the review key, not the person. A new account takes the
+    // display name and the browser's time zone (its mails' times).
+    accept.mutate(
+      exists
+        ? { email: invitation.email, password }
+        : { email: invitation.email, password, ...(displayName.trim() ? { display_name: displayName.trim() } : {}), time_zone: browserTimeZone() },
+    );
   };
   // A wrong password is 401 for the form as a whole; it belongs next to the password.
   const passwordError = localError ?? problem?.fieldError('password') ?? (problem?.status === 401 ? problemCodeText(problem.code, problem.detail) : undefined);
@@ -171,6 +177,11 @@ function AcceptPanel({
       <form onSubmit={submit} noValidate>
         {/* The address is fixed by the invitation; a hidden username field helps password managers. */}
         <input type="email" name="username" autoComplete="username" value={invitation.email} readOnly hidden />
+        {exists ? null : (
+          <Field label={t('invitation.displayName')} hint={t('invitation.displayNameHint')} error={problem?.fieldError('display_name')}>
+            <input type="text" value={displayName} maxLength={100} autoComplete="name" onChange={(e) => setDisplayName(e.target.value)} />
+          </Field>
+        )}
         <Field
           label={t(exists ? 'invitation.password' : 'invitation.newPassword')}
           hint={exists ? undefined : t('invitation.passwordHint', { min: minLength })}
