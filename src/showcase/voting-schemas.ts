@@ -39,7 +39,10 @@ export const TallySchema = Type.Object({
   counted: Type.Integer({ description: "the votes that count, as the people's choice counts them at publication" }),
   excluded_votes: Type.Object(
     { team_not_approved: excludedCount('cast for a project whose team is no longer approved (not listed in projects)'), ...ProjectExcludedVotes },
-    { description: 'the votes that do not count, each under the first reason that applies (in this order: team, project, account, team membership, account age); votes = counted + their sum' },
+    {
+      description:
+        'the votes that do not count, each under the first reason that applies (in this order: team, project, account, team membership, account age); votes = counted + their sum',
+    },
   ),
   projects: Type.Array(
     Type.Object({

@@ -169,12 +169,28 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     const totals = { counted: 0, excluded_votes: { team_not_approved: 0, ...noneExcluded() } };
     const projects = new Map<
       string,
-      { project_id: string; project_name: string; team_name: string; track_id: string | null; cast: number; counted: number; excluded_votes: Record<ProjectExclusionReason, number> }
+      {
+        project_id: string;
+        project_name: string;
+        team_name: string;
+        track_id: string | null;
+        cast: number;
+        counted: number;
+        excluded_votes: Record<ProjectExclusionReason, number>;
+      }
     >();
     const projectOf = (r: { project_id: string; project_name: string; team_name: string; track_id: string | null }) => {
       let p = projects.get(r.project_id);
       if (!p) {
-        p = { project_id: r.project_id, project_name: r.project_name, team_name: r.team_name, track_id: r.track_id, cast: 0, counted: 0, excluded_votes: noneExcluded() };
+        p = {
+          project_id: r.project_id,
+          project_name: r.project_name,
+          team_name: r.team_name,
+          track_id: r.track_id,
+          cast: 0,
+          counted: 0,
+          excluded_votes: noneExcluded(),
+        };
         projects.set(r.project_id, p);
       }
       return p;

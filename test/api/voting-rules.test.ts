@@ -72,7 +72,10 @@ describe.each(DIALECTS)('votes that cannot be gamed (%s)', (dialect) => {
           else member2 = m;
         }
       }
-      const res = await t.api<any>('POST', `/events/${eventId}/submit`, { key: team.key, body: { project_name: `P${name}`, github_url: 'https://github.com/e/r' } });
+      const res = await t.api<any>('POST', `/events/${eventId}/submit`, {
+        key: team.key,
+        body: { project_name: `P${name}`, github_url: 'https://github.com/e/r' },
+      });
       expect(res.status).toBe(201);
       p[name] = res.body.id;
     }
@@ -101,7 +104,10 @@ describe.each(DIALECTS)('votes that cannot be gamed (%s)', (dialect) => {
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('own_project');
     }
-    expect(toolProblem(await callTool(clients[0]!, 'vote_for_project', { event_id: eventId, project_id: p.A }))).toMatchObject({ status: 403, code: 'own_project' });
+    expect(toolProblem(await callTool(clients[0]!, 'vote_for_project', { event_id: eventId, project_id: p.A }))).toMatchObject({
+      status: 403,
+      code: 'own_project',
+    });
     // Another team's project is still theirs to vote for (and counts).
     expect((await vote(member1.key, p.B)).status).toBe(201);
     expect((await t.api<any>('GET', `/events/${eventId}/votes/me`, { key: member2.key })).body.own_project_ids).toEqual([p.A]);
@@ -160,14 +166,47 @@ describe.each(DIALECTS)('votes that cannot be gamed (%s)', (dialect) => {
       excluded_votes: { team_not_approved: 1, project_excluded: 1, disabled_account: 1, own_or_former_team: 1, new_account: 1 },
     });
     expect(after.projects).toEqual([
-      { rank: 1, project_id: p.B, project_name: 'PB', team_name: expect.any(String), track_id: 'tools', cast: 6, votes: 3, excluded: false, excluded_votes: { disabled_account: 1, own_or_former_team: 1, new_account: 1, project_excluded: 0 } },
-      { rank: 2, project_id: p.A, project_name: 'PA', team_name: expect.any(String), track_id: 'tools', cast: 2, votes: 2, excluded: false, excluded_votes: none },
-      { rank: null, project_id: p.C, project_name: 'PC', team_name: expect.any(String), track_id: 'tools', cast: 1, votes: null, excluded: true, excluded_votes: { ...none, project_excluded: 1 } },
+      {
+        rank: 1,
+        project_id: p.B,
+        project_name: 'PB',
+        team_name: expect.any(String),
+        track_id: 'tools',
+        cast: 6,
+        votes: 3,
+        excluded: false,
+        excluded_votes: { disabled_account: 1, own_or_former_team: 1, new_account: 1, project_excluded: 0 },
+      },
+      {
+        rank: 2,
+        project_id: p.A,
+        project_name: 'PA',
+        team_name: expect.any(String),
+        track_id: 'tools',
+        cast: 2,
+        votes: 2,
+        excluded: false,
+        excluded_votes: none,
+      },
+      {
+        rank: null,
+        project_id: p.C,
+        project_name: 'PC',
+        team_name: expect.any(String),
+        track_id: 'tools',
+        cast: 1,
+        votes: null,
+        excluded: true,
+        excluded_votes: { ...none, project_excluded: 1 },
+      },
     ]);
 
     // Putting the switch off counts the new account's vote again: the counting applies the switch, not only the voting.
     expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { voting: { exclude_new_accounts: false } } })).status).toBe(200);
-    expect(row(await tally(), p.B)).toMatchObject({ votes: 4, excluded_votes: { disabled_account: 1, own_or_former_team: 1, new_account: 0, project_excluded: 0 } });
+    expect(row(await tally(), p.B)).toMatchObject({
+      votes: 4,
+      excluded_votes: { disabled_account: 1, own_or_former_team: 1, new_account: 0, project_excluded: 0 },
+    });
     expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { voting: { exclude_new_accounts: true } } })).status).toBe(200);
   });
 

@@ -100,7 +100,14 @@ describe("organizer's people's choice tab (SQLite)", () => {
     await expect.poll(() => row('Heron').getByRole('cell').allTextContents()).toEqual(['1', 'Heron team', 'Developer tools', '2', '0', 'Take out']);
     await expect(row('Ibis').getByRole('cell').allTextContents()).resolves.toEqual(['2', 'Ibis team', 'Developer tools', '1', '0', 'Take out']);
     // Jacana's vote was cast and is not counted, and the organizer reads why.
-    await expect(row('Jacana').getByRole('cell').allTextContents()).resolves.toEqual(['–', 'Jacana team', 'Developer tools', '0', '1Disabled accounts: 1', 'Take out']);
+    await expect(row('Jacana').getByRole('cell').allTextContents()).resolves.toEqual([
+      '–',
+      'Jacana team',
+      'Developer tools',
+      '0',
+      '1Disabled accounts: 1',
+      'Take out',
+    ]);
     await page.getByText('Voting is open').waitFor();
     // Votes cast, counted, not counted, voters.
     await expect(page.locator('.voting-figure').allTextContents()).resolves.toEqual(['4', '3', '1', '4']);

@@ -33,7 +33,8 @@ export const messages = defineMessages({
     votesCast: 'Votes cast',
     countedTotal: 'Counted',
     notCounted: 'Not counted',
-    notCountedHint: 'Votes that do not count stay stored; each is put under the first reason that applies. The people’s choice is counted the same way when the results are published.',
+    notCountedHint:
+      'Votes that do not count stay stored; each is put under the first reason that applies. The people’s choice is counted the same way when the results are published.',
     notCountedBy: 'Not counted, by reason',
     noneExcluded: 'Every vote counts so far.',
     reasonCount: '{{reason}}: {{count}}',
