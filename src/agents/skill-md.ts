@@ -870,10 +870,10 @@ members by name, after the results \`result: {rank, track_rank, score, prize}\`;
 Descriptions (events and projects) are Markdown.
 
 People's choice, when the organizer opened a vote (\`voting\` on the event: window, \`votes_per_person\`,
-\`per_track\`): \`POST ${base}/events/{id}/gallery/{project_id}/vote\` (MCP \`vote_for_project\`; never your own
-team's project; \`DELETE\` the same path withdraws it), \`GET ${base}/events/{id}/votes/me\` (MCP \`get_my_votes\`).
-Counts stay hidden until publication; then \`GET ${base}/events/{id}/result/peoples-choice\` (MCP
-\`get_peoples_choice\`).
+\`per_track\`): \`POST ${base}/events/{id}/gallery/{project_id}/vote\` (MCP \`vote_for_project\`; never a project of a
+team you are or were in; \`DELETE\` the same path withdraws it), \`GET ${base}/events/{id}/votes/me\` (MCP \`get_my_votes\`).
+Counts stay hidden until publication (owners: \`GET ${base}/events/{id}/votes\`, votes cast, counted and
+\`excluded_votes\` by reason); then \`GET ${base}/events/{id}/result/peoples-choice\` (MCP \`get_peoples_choice\`).
 
 Results bundle, once published: \`GET ${base}/events/{id}/result/bundle\` (MCP \`get_result_bundle\`): the
 rubric, normalisation, models, every score (human reviewers as \`reviewer-1\`, …), flags, the ranking

@@ -107,43 +107,43 @@ export async function votesOf(db: Executor, eventId: string, userId: string) {
     .execute();
 }
 
+/** Why a vote does not count, in the order the reasons are tried (a vote is put under the first that applies). */
+export const EXCLUSION_REASONS = ['team_not_approved', 'project_excluded', 'disabled_account', 'own_or_former_team', 'new_account'] as const;
+export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
+
 /**
- * The votes counted for each project: approved teams, not taken out, and (when `accountsBefore` is
- * given) only accounts created no later than it.
+ * Every vote of the event by project and by whether it counts: `counted`, or the first reason it
+ * does not (EXCLUSION_REASONS). The one rule for counting: the organizer's tally and the people's
+ * choice frozen at publication both read it. A vote counts for a project of an approved team
+ * (judgedProjects' rule) not taken out of the vote, cast by an active account that is not and was
+ * not in the project's team (voted before joining it, or kept after leaving it) and, when
+ * `accountsBefore` is given, created no later than it.
  */
-export async function countedVotes(db: Executor, eventId: string, accountsBefore: string | null) {
-  let q = judgedProjects(db, eventId)
-    .innerJoin('votes', 'votes.project_id', 'projects.id')
+export async function voteBreakdown(db: Executor, eventId: string, accountsBefore: string | null) {
+  const newAccount = accountsBefore === null ? sql`` : sql`when users.created_at > ${accountsBefore} then 'new_account'`;
+  const reason = sql<ExclusionReason | 'counted'>`case
+    when registrations.status <> 'approved' then 'team_not_approved'
+    when projects.vote_excluded = 1 then 'project_excluded'
+    when users.disabled_at is not null then 'disabled_account'
+    when exists (select 1 from team_members where team_members.registration_id = registrations.id and team_members.user_id = votes.user_id)
+      or exists (select 1 from team_former_members where team_former_members.registration_id = registrations.id and team_former_members.user_id = votes.user_id)
+      then 'own_or_former_team'
+    ${newAccount}
+    else 'counted' end`;
+  const v = db
+    .selectFrom('votes')
+    .innerJoin('projects', 'projects.id', 'votes.project_id')
+    .innerJoin('registrations', 'registrations.id', 'projects.registration_id')
     .innerJoin('users', 'users.id', 'votes.user_id')
-    .where('projects.vote_excluded', '=', 0)
-    // A disabled account's votes do not count, nor a vote for a team its voter is or was in
-    // (voted before joining it, or kept after leaving it).
-    .where('users.disabled_at', 'is', null)
-    .where((eb) =>
-      eb.not(
-        eb.or([
-          eb.exists(
-            eb
-              .selectFrom('team_members')
-              .select('team_members.user_id')
-              .whereRef('team_members.registration_id', '=', 'registrations.id')
-              .whereRef('team_members.user_id', '=', 'votes.user_id'),
-          ),
-          eb.exists(
-            eb
-              .selectFrom('team_former_members')
-              .select('team_former_members.user_id')
-              .whereRef('team_former_members.registration_id', '=', 'registrations.id')
-              .whereRef('team_former_members.user_id', '=', 'votes.user_id'),
-          ),
-        ]),
-      ),
-    );
-  if (accountsBefore !== null) q = q.where('users.created_at', '<=', accountsBefore);
-  return q
-    .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
+    .where('votes.event_id', '=', eventId)
+    .select(['projects.id as project_id', 'projects.project_name', 'registrations.team_name', 'projects.track_id', reason.as('reason')])
+    .as('v');
+  // Grouped outside the subquery: PostgreSQL would not match the CASE's parameter in GROUP BY.
+  return db
+    .selectFrom(v)
+    .select(['v.project_id', 'v.project_name', 'v.team_name', 'v.track_id', 'v.reason'])
     .select((eb) => eb.fn.countAll<number>().as('votes'))
-    .groupBy(['projects.id', 'projects.project_name', 'registrations.team_name', 'projects.track_id'])
+    .groupBy(['v.project_id', 'v.project_name', 'v.team_name', 'v.track_id', 'v.reason'])
     .execute();
 }
 

@@ -8,6 +8,9 @@ import type { EventRecord } from '../events/events-model.js';
 import type { EventsService } from '../events/events-service.js';
 import * as repo from './voting-repo.js';
 
+/** Why a vote for a listed project does not count (a project of a team no longer approved is not listed). */
+type ProjectExclusionReason = Exclude<repo.ExclusionReason, 'team_not_approved'>;
+
 export interface PeoplesChoiceEntry {
   rank: number;
   project_id: string;
@@ -134,46 +137,100 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     };
   }
 
-  /** The counted projects by votes, most first (ties share a rank, then by project id for a stable order). */
-  async function standing(executor: Executor, event: EventRecord): Promise<PeoplesChoiceEntry[]> {
-    // Approved teams, not taken out, and (with the switch) only accounts older than the window.
-    const counts = await repo.countedVotes(executor, event.id, event.voting.exclude_new_accounts ? opensAt(event) : null);
-    return ranked(counts.map((c) => ({ ...c, votes: Number(c.votes) })).sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id)));
+  /** Every vote of the event by project and whether it counts (or why not): the one rule for the tally and the publication. */
+  async function breakdown(executor: Executor, event: EventRecord) {
+    // With the switch, only accounts created no later than the window opened (as voting refuses them).
+    const rows = await repo.voteBreakdown(executor, event.id, event.voting.exclude_new_accounts ? opensAt(event) : null);
+    return rows.map((r) => ({ ...r, votes: Number(r.votes) }));
   }
 
-  /** The owners' view while voting runs: counts per project (excluded ones too) and votes per hour, to spot bursts. */
+  /** The counted projects by votes, most first (ties share a rank, then by project id for a stable order). */
+  function standingOf(rows: Awaited<ReturnType<typeof breakdown>>): PeoplesChoiceEntry[] {
+    const counted = rows
+      .filter((r) => r.reason === 'counted')
+      .map((r) => ({ project_id: r.project_id, project_name: r.project_name, team_name: r.team_name, track_id: r.track_id, votes: r.votes }));
+    return ranked(counted.sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id)));
+  }
+
+  /**
+   * The owners' view while voting runs: per project the votes cast, counted and not counted by
+   * reason (excluded projects too), the same in total, and votes per hour, to spot bursts.
+   */
   async function tally(who: Principal, eventId: string) {
     const event = await events.getOwned(eventId, who);
     const excluded = await repo.excludedProjects(db, event.id);
     const perHour = await repo.votesPerHour(db, event.id);
     const total = await repo.voteTotals(db, event.id);
-    const rows = await standing(db, event);
+    const rows = await breakdown(db, event);
+    const standing = standingOf(rows);
+    const rankOf = new Map(standing.map((r) => [r.project_id, r.rank]));
+    const placeOf = new Map(standing.map((r, i) => [r.project_id, i]));
+    const noneExcluded = (): Record<ProjectExclusionReason, number> => ({ disabled_account: 0, own_or_former_team: 0, new_account: 0, project_excluded: 0 });
+    const totals = { counted: 0, excluded_votes: { team_not_approved: 0, ...noneExcluded() } };
+    const projects = new Map<
+      string,
+      {
+        project_id: string;
+        project_name: string;
+        team_name: string;
+        track_id: string | null;
+        cast: number;
+        counted: number;
+        excluded_votes: Record<ProjectExclusionReason, number>;
+      }
+    >();
+    const projectOf = (r: { project_id: string; project_name: string; team_name: string; track_id: string | null }) => {
+      let p = projects.get(r.project_id);
+      if (!p) {
+        p = {
+          project_id: r.project_id,
+          project_name: r.project_name,
+          team_name: r.team_name,
+          track_id: r.track_id,
+          cast: 0,
+          counted: 0,
+          excluded_votes: noneExcluded(),
+        };
+        projects.set(r.project_id, p);
+      }
+      return p;
+    };
+    for (const r of rows) {
+      if (r.reason === 'counted') totals.counted += r.votes;
+      else totals.excluded_votes[r.reason] += r.votes;
+      // A team no longer approved leaves the list (its votes show in the total only).
+      if (r.reason === 'team_not_approved') continue;
+      const p = projectOf(r);
+      p.cast += r.votes;
+      if (r.reason === 'counted') p.counted += r.votes;
+      else p.excluded_votes[r.reason] += r.votes;
+    }
+    const excludedIds = new Set(excluded.map((r) => r.project_id));
+    for (const r of excluded) projectOf(r);
+    const list = [...projects.values()].map((p) => ({
+      rank: rankOf.get(p.project_id) ?? null,
+      project_id: p.project_id,
+      project_name: p.project_name,
+      team_name: p.team_name,
+      track_id: p.track_id,
+      cast: p.cast,
+      votes: excludedIds.has(p.project_id) ? null : p.counted,
+      excluded_votes: p.excluded_votes,
+      excluded: excludedIds.has(p.project_id),
+    }));
+    // Ranked first (as the people's choice will be), then the rest with votes, then those taken out.
+    const order = (p: (typeof list)[number]) => (p.excluded ? 2 : p.rank === null ? 1 : 0);
+    const place = (p: (typeof list)[number]) => placeOf.get(p.project_id) ?? 0;
+    list.sort((a, b) => order(a) - order(b) || place(a) - place(b) || b.cast - a.cast || a.project_id.localeCompare(b.project_id));
     return {
       event_id: event.id,
       ...windowOf(event),
       open: isOpen(event, clock.now()),
       votes: Number(total.votes),
       voters: Number(total.voters),
-      projects: [
-        ...rows.map((r) => ({
-          rank: r.rank,
-          project_id: r.project_id,
-          project_name: r.project_name,
-          team_name: r.team_name,
-          track_id: r.track_id,
-          votes: r.votes,
-          excluded: false,
-        })),
-        ...excluded.map((r) => ({
-          rank: null,
-          project_id: r.project_id,
-          project_name: r.project_name,
-          team_name: r.team_name,
-          track_id: r.track_id,
-          votes: null,
-          excluded: true,
-        })),
-      ],
+      counted: totals.counted,
+      excluded_votes: totals.excluded_votes,
+      projects: list,
       per_hour: perHour.map((h) => ({ hour: `${h.hour}:00:00.000Z`, votes: Number(h.votes) })),
     };
   }
@@ -200,7 +257,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
   /** Counts the vote into the people's choice, inside the publication's transaction (null when the event has no vote). */
   async function freeze(tx: Executor, event: EventRecord): Promise<PeoplesChoiceEntry[] | null> {
     if (!event.voting.enabled) return null;
-    const entries: PeoplesChoiceEntry[] = await standing(tx, event);
+    const entries = standingOf(await breakdown(tx, event));
     await repo.insertPeoplesChoice(tx, event.id, entries);
     return entries;
   }

@@ -84,26 +84,46 @@ describe("organizer's people's choice tab (SQLite)", () => {
     // People vote once the window opens (an hour after the deadline).
     expect((await t.api('PATCH', `/events/${eventId}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
     t.clock.set(deadline + HOUR);
-    for (const [i, name] of ['Heron', 'Heron', 'Ibis'].entries()) {
+    const voters: TestUser[] = [];
+    for (const [i, name] of ['Heron', 'Heron', 'Ibis', 'Jacana'].entries()) {
       const voter = await t.user(undefined, `voter${i}@example.com`);
+      voters.push(voter);
       expect((await t.api('POST', `/events/${eventId}/gallery/${projects[name]}/vote`, { key: voter.key })).status).toBe(201);
     }
+    // An admin disables Jacana's only voter: that vote stays stored and is not counted.
+    const admin = await t.user('admin');
+    expect((await t.api('PATCH', `/admin/users/${voters[3]!.id}`, { key: admin.key, body: { disabled: true } })).status).toBe(200);
     await page.reload();
     await settled(page);
     const table = page.getByRole('table');
     const row = (name: string) => table.getByRole('row', { name: new RegExp(`^\\S+ ${name} `) });
-    await expect.poll(() => row('Heron').getByRole('cell').allTextContents()).toEqual(['1', 'Heron team', 'Developer tools', '2', 'Take out']);
-    await expect(row('Ibis').getByRole('cell').allTextContents()).resolves.toEqual(['2', 'Ibis team', 'Developer tools', '1', 'Take out']);
+    await expect.poll(() => row('Heron').getByRole('cell').allTextContents()).toEqual(['1', 'Heron team', 'Developer tools', '2', '0', 'Take out']);
+    await expect(row('Ibis').getByRole('cell').allTextContents()).resolves.toEqual(['2', 'Ibis team', 'Developer tools', '1', '0', 'Take out']);
+    // Jacana's vote was cast and is not counted, and the organizer reads why.
+    await expect(row('Jacana').getByRole('cell').allTextContents()).resolves.toEqual([
+      '–',
+      'Jacana team',
+      'Developer tools',
+      '0',
+      '1Disabled accounts: 1',
+      'Take out',
+    ]);
     await page.getByText('Voting is open').waitFor();
-    await expect(page.locator('.voting-figure').allTextContents()).resolves.toEqual(['3', '3']);
+    // Votes cast, counted, not counted, voters.
+    await expect(page.locator('.voting-figure').allTextContents()).resolves.toEqual(['4', '3', '1', '4']);
+    const byReason = page.getByRole('region', { name: 'Not counted, by reason' });
+    await expect(byReason.getByRole('listitem').allTextContents()).resolves.toEqual(['Disabled accounts: 1']);
     const hour = new Date(deadline + HOUR).toISOString().slice(0, 13).replace('T', ' ');
-    await expect(page.locator('.voting-hours li').allTextContents()).resolves.toEqual([`${hour}:003`]);
+    await expect(page.locator('.voting-hours li').allTextContents()).resolves.toEqual([`${hour}:004`]);
     await expectAccessible(page);
     await screenshot(page, 'organizer-voting-en');
 
     // Heron out of the vote: its votes stop counting, Ibis leads.
     await page.getByRole('button', { name: 'Take out Heron from the vote' }).click();
-    await expect.poll(() => row('Heron').getByRole('cell').allTextContents()).toEqual(['–', 'Heron team', 'Developer tools', 'Out of the vote', 'Put back']);
+    await expect
+      .poll(() => row('Heron').getByRole('cell').allTextContents())
+      .toEqual(['–', 'Heron team', 'Developer tools', 'Out of the vote', '2Project taken out: 2', 'Put back']);
+    await expect(byReason.getByRole('listitem').allTextContents()).resolves.toEqual(['Project taken out: 2', 'Disabled accounts: 1']);
     await expect(row('Ibis').getByRole('cell').first().textContent()).resolves.toBe('1');
     const tally = await t.api<any>('GET', `/events/${eventId}/votes`, { key: org.key });
     expect(tally.body.projects.find((p: { project_id: string }) => p.project_id === projects.Heron)).toMatchObject({ excluded: true, votes: null });
@@ -119,6 +139,8 @@ describe("organizer's people's choice tab (SQLite)", () => {
     await settled(page);
     await page.getByRole('heading', { name: '当前票数' }).waitFor();
     await page.getByText('投票进行中').waitFor();
+    const byReason = page.getByRole('region', { name: '不计入的票（按原因）' });
+    await expect(byReason.getByRole('listitem').allTextContents()).resolves.toEqual(['作品已移出投票：2', '已停用的账户：1']);
     await expectAccessible(page);
     await screenshot(page, 'organizer-voting-zh');
     expect(problems).toEqual([]);

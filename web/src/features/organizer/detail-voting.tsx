@@ -14,6 +14,10 @@ import { offsetLabel, utcToWall, wallToUtc, type WallTime } from './event-form-t
 import { messages } from './detail-voting-messages';
 
 type Tally = Answer<'/events/{id}/votes'>;
+type ExcludedVotes = Partial<Tally['excluded_votes']>;
+
+/** The reasons a vote does not count, in the order the server tries them. */
+const REASONS = ['team_not_approved', 'project_excluded', 'disabled_account', 'own_or_former_team', 'new_account'] as const;
 type VotingPatch = NonNullable<Body<'/events/{id}', 'patch'>['voting']>;
 
 const tallyKey = (id: string) => ['organizer-event', id, 'votes'] as const;
@@ -208,14 +212,27 @@ function TallyView({ event, tally }: { event: EventDetail; tally: Tally }) {
           </dd>
         </div>
         <div>
-          <dt>{t('votes')}</dt>
+          <dt>{t('votesCast')}</dt>
           <dd className="voting-figure">{fmt.number(tally.votes, 0)}</dd>
+        </div>
+        <div>
+          <dt>{t('countedTotal')}</dt>
+          <dd className="voting-figure">{fmt.number(tally.counted, 0)}</dd>
+        </div>
+        <div>
+          <dt>{t('notCounted')}</dt>
+          <dd className="voting-figure">{fmt.number(tally.votes - tally.counted, 0)}</dd>
         </div>
         <div>
           <dt>{t('voters')}</dt>
           <dd className="voting-figure">{fmt.number(tally.voters, 0)}</dd>
         </div>
       </dl>
+      <section className="voting-not-counted" aria-labelledby="not-counted-title">
+        <h3 id="not-counted-title">{t('notCountedBy')}</h3>
+        <p className="small muted">{t('notCountedHint')}</p>
+        {tally.votes === tally.counted ? <p className="muted">{t('noneExcluded')}</p> : <Reasons counts={tally.excluded_votes} />}
+      </section>
       {toggle.error ? <ProblemAlert error={toggle.error} /> : null}
       {tally.projects.length === 0 ? (
         <p className="muted">{t('noProjects')}</p>
@@ -231,6 +248,7 @@ function TallyView({ event, tally }: { event: EventDetail; tally: Tally }) {
                 <th scope="col" className="num">
                   {t('counted')}
                 </th>
+                <th scope="col">{t('notCounted')}</th>
                 {final ? null : (
                   <th scope="col">
                     <span className="sr-only">{t('excluded')}</span>
@@ -246,6 +264,10 @@ function TallyView({ event, tally }: { event: EventDetail; tally: Tally }) {
                   <td>{p.team_name}</td>
                   {event.tracks.length > 0 ? <td>{trackName(event, p.track_id, t('noTrack'))}</td> : null}
                   <td className="num">{p.excluded ? t('excluded') : fmt.number(p.votes ?? 0, 0)}</td>
+                  <td>
+                    <span className="voting-not-counted-n">{fmt.number(p.cast - (p.votes ?? 0), 0)}</span>
+                    <Reasons counts={p.excluded_votes} small />
+                  </td>
                   {final ? null : (
                     <td>
                       <Button
@@ -281,5 +303,20 @@ function TallyView({ event, tally }: { event: EventDetail; tally: Tally }) {
         </ul>
       )}
     </div>
+  );
+}
+
+/** The reasons that left votes out, with how many each (only those that did). */
+function Reasons({ counts, small }: { counts: ExcludedVotes; small?: boolean }) {
+  const { t } = useT('organizer-voting', messages);
+  const fmt = useFormat();
+  const shown = REASONS.filter((r) => (counts[r] ?? 0) > 0);
+  if (shown.length === 0) return null;
+  return (
+    <ul className={small ? 'voting-reasons small muted' : 'voting-reasons'}>
+      {shown.map((r) => (
+        <li key={r}>{t('reasonCount', { reason: t(`reason_${r}`), count: fmt.number(counts[r] ?? 0, 0) })}</li>
+      ))}
+    </ul>
   );
 }
