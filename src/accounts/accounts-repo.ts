@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../core/db/index.js';
 import { param, prepared } from '../core/db/prepared.js';
+import { onTeamOf } from '../core/db/team-membership-repo.js';
 import { recordAudit, type AuditActor } from '../core/audit.js';
 import type { ApiKeyRow, InviteCodeRow, KeyScope, Role, SessionRow, SignupRequestsTable, UserRow } from '../core/db/schema.js';
 
@@ -491,7 +492,7 @@ export async function reviewableCounts(db: Executor, userId: string, eventIds: s
     .select(['projects.event_id', sql<number>`count(distinct projects.id)`.as('projects'), sql<number>`count(distinct reviews.project_id)`.as('reviewed')])
     .where('projects.event_id', 'in', eventIds)
     .where('registrations.status', '=', 'approved')
-    .where('registrations.user_id', '!=', userId)
+    .where((eb) => eb.not(onTeamOf(userId)))
     .groupBy('projects.event_id')
     .execute();
 }

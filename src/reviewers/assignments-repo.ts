@@ -79,7 +79,7 @@ export async function declaredConflicts(db: Executor, eventId: string) {
   return db.selectFrom('reviewer_conflicts').select(['project_id', 'reviewer_id', 'declared_by', 'created_at']).where('event_id', '=', eventId).execute();
 }
 
-/** Every judged project's people: its registrant and team members, with their addresses. */
+/** Every judged project's people: its registrant, team members and former members, with their addresses. */
 export async function teamPeople(db: Executor, eventId: string): Promise<Array<{ project_id: string; user_id: string; email: string }>> {
   const members = await judgedProjects(db, eventId)
     .innerJoin('team_members', 'team_members.registration_id', 'projects.registration_id')
@@ -90,7 +90,13 @@ export async function teamPeople(db: Executor, eventId: string): Promise<Array<{
     .innerJoin('users', 'users.id', 'registrations.user_id')
     .select(['projects.id as project_id', 'users.id as user_id', 'users.email as email'])
     .execute();
-  return [...members, ...registrants];
+  // Who left or was removed worked on it too: never its reviewer (team-membership-repo's rule).
+  const former = await judgedProjects(db, eventId)
+    .innerJoin('team_former_members', 'team_former_members.registration_id', 'projects.registration_id')
+    .innerJoin('users', 'users.id', 'team_former_members.user_id')
+    .select(['projects.id as project_id', 'users.id as user_id', 'users.email as email'])
+    .execute();
+  return [...members, ...registrants, ...former];
 }
 
 export async function deleteAssignments(db: Executor, eventId: string, pairs: Array<{ project_id: string; reviewer_id: string }>): Promise<void> {

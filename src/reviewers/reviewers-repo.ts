@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../core/db/index.js';
+import { onTeamOf } from '../core/db/team-membership-repo.js';
 import type { InvitationRow, ReviewRow } from '../core/db/schema.js';
 import { judgedProjects } from '../submissions/judged-projects-repo.js';
 
@@ -148,7 +149,7 @@ export async function listReviewableProjects(
       'reviews.created_at as review_created_at',
       'reviews.updated_at as review_updated_at',
     ])
-    .where('registrations.user_id', '!=', reviewerId)
+    .where((eb) => eb.not(onTeamOf(reviewerId)))
     // A declared conflict of interest hides the project; in assigned reviewing only the reviewer's own are listed.
     .where((eb) =>
       eb.not(
@@ -177,18 +178,19 @@ export async function listReviewableProjects(
   return q.orderBy('projects.first_submitted_at', 'asc').orderBy('projects.id', 'asc').limit(page.limit).execute();
 }
 
-/** How many judged projects of the event belong to the reviewer's own team (0 or 1: one registration per user). */
+/** How many judged projects of the event belong to a team the reviewer is or was on. */
 export async function countOwnJudgedProjects(db: Executor, eventId: string, reviewerId: string): Promise<number> {
   const row = await judgedProjects(db, eventId)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('registrations.user_id', '=', reviewerId)
+    .where(onTeamOf(reviewerId))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
-export async function findReviewableProject(db: Executor, eventId: string, projectId: string) {
+/** A judged project, and whether `reviewerId` is or was on its team. */
+export async function findReviewableProject(db: Executor, eventId: string, projectId: string, reviewerId: string) {
   return judgedProjects(db, eventId)
-    .select(['projects.id', 'projects.event_id', 'registrations.user_id as team_user_id'])
+    .select(['projects.id', 'projects.event_id', onTeamOf(reviewerId).as('own_team')])
     .where('projects.id', '=', projectId)
     .executeTakeFirst();
 }
@@ -267,7 +269,7 @@ export async function openReviewCounts(db: Executor, eventId: string, reviewerId
       'event_reviewers.user_id',
       judgedProjects(eb as unknown as Executor, eventId)
         .select((e) => e.fn.countAll<number | string>().as('n'))
-        .where('registrations.user_id', '!=', reviewerRef)
+        .where((e) => e.not(onTeamOf(reviewerRef)))
         // Assigned reviewing: only the reviewer's own projects are theirs to review.
         .where((e) =>
           e.or([

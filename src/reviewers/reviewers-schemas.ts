@@ -213,7 +213,7 @@ export const AssignmentsResponse = Type.Object({
   scale: Type.Object({ min: Type.Number(), max: Type.Number() }),
   dimensions: Type.Array(DimensionSchema),
   projects: Type.Array(AssignmentSchema),
-  hidden_for_conflict_of_interest: Type.Integer({ description: 'Projects left out because the reviewer registered that team' }),
+  hidden_for_conflict_of_interest: Type.Integer({ description: 'Projects left out because the reviewer is or was on that team' }),
   review_mode: Type.Union([Type.Literal('every'), Type.Literal('assigned')], {
     description: "every: every project of the event (but your own team's and declared conflicts); assigned: only the projects assigned to you",
   }),

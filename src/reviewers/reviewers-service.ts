@@ -541,10 +541,11 @@ export function createReviewersService(deps: {
   }
 
   async function requireProject(event: EventRecord, who: Principal, projectId: string) {
-    const project = await repo.findReviewableProject(db, event.id, projectId);
+    const project = await repo.findReviewableProject(db, event.id, projectId, who.userId);
     if (!project) throw new AppError('project_not_found', `no project ${projectId} to review in this event`);
-    if (project.team_user_id === who.userId) {
-      throw new AppError('conflict_of_interest', 'You registered the team behind this project, so you cannot review it.');
+    // 1/true on SQLite, true on PostgreSQL.
+    if (Number(project.own_team) === 1 || project.own_team === true) {
+      throw new AppError('conflict_of_interest', 'You are or were on the team behind this project, so you cannot review it.');
     }
     if (await hasDeclaredConflict(db, project.id, who.userId)) {
       throw new AppError('conflict_of_interest', 'A conflict of interest with this project is declared for you, so you cannot review it.');

@@ -68,6 +68,17 @@ describe('normalizeReviews', () => {
     expect(out[0]).toBeCloseTo(3.5 - Math.sqrt(10.65) / 2, 12);
   });
 
+  it('zscore: clamped at 0 from below too', () => {
+    // a: 10, 10, 10, 10, 0: mean 8, SD √((4·4 + 64)/5) = 4, so p4 has z = −2.
+    // b: 4, 6, 4, 6, 5. Panel: mean 65/10 = 6.5, mean of squares 529/10, variance 52.9 − 42.25 = 10.65.
+    // a's p4: 6.5 − 2·√10.65 ≈ −0.027 → 0; a's p0 (z = 0.5): 6.5 + √10.65 / 2.
+    const a = [10, 10, 10, 10, 0].map((v, i) => human('a', `p${i}`, v));
+    const b = [4, 6, 4, 6, 5].map((v, i) => human('b', `p${i}`, v));
+    const out = normalizeReviews('zscore', OVERALL, [...a, ...b]).map(scoreOf);
+    expect(out[4]).toBe(0);
+    expect(out[0]).toBeCloseTo(6.5 + Math.sqrt(10.65) / 2, 12);
+  });
+
   it('zscore: each dimension on its own; invalid scores and unknown dimensions pass through untouched', () => {
     const dims: RankingDimension[] = [
       { name: 'impact', weight: 2 },
