@@ -92,7 +92,10 @@ export async function galleryKeys(db: Executor, eventId: string, f: GalleryFilte
     .execute();
   return rows.map((r) => ({
     id: r.id,
-    entry: r.rank === null || r.position === null ? null : { rank: Number(r.rank), track_rank: r.track_rank === null ? null : Number(r.track_rank), position: Number(r.position) },
+    entry:
+      r.rank === null || r.position === null
+        ? null
+        : { rank: Number(r.rank), track_rank: r.track_rank === null ? null : Number(r.track_rank), position: Number(r.position) },
   }));
 }
 

@@ -25,7 +25,7 @@ export function galleryRoutes(ctx: GalleryRoutesDeps) {
             title: 'List the gallery',
             role: 'participant',
             description:
-              "The event's public projects (tagline, tags, cover, after the results their place), by track_id, tag and q (name, tagline, tags). Shuffled per visitor while voting is open; winners first after the results. Before it opens: gallery_not_open.",
+              "The event's public projects (tagline, tags, cover; after the results their place), by track_id, tag, q (name, tagline, tags); shuffled per visitor during a vote. Before it opens: gallery_not_open.",
           },
         },
         schema: {

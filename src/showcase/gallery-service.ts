@@ -104,7 +104,15 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
     const entries = new Map(keys.map((k) => [k.id, k.entry]));
     const keyed = keys.map((k) => ({ id: k.id, key: order === 'shuffle' ? shuffleKey(seed, k.id) : resultKey(k.id, k.entry) }));
     const page = takePage(pageOfKeyed(keyed, cursorKey ? [cursorKey[0]!, cursorKey[1]!] : null, q.limit + 1), q.limit, (r) => [r.key, r.id]);
-    const rows = new Map((await repo.galleryCards(db, event.id, page.items.map((r) => r.id))).map((r) => [r.id, r]));
+    const rows = new Map(
+      (
+        await repo.galleryCards(
+          db,
+          event.id,
+          page.items.map((r) => r.id),
+        )
+      ).map((r) => [r.id, r]),
+    );
     return {
       order,
       // An anonymous visitor's seed (given or drawn) goes on in the next page's link.
