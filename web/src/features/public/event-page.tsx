@@ -132,16 +132,22 @@ function VoteInvite({ event }: { event: PublicEvent }) {
   });
   if (!open || !closesAt) return null;
   const gallery = `/hackathons/${event.id}/gallery`;
-  // Votes are counted per track when the vote is per track: the allowance is per track then.
-  const scopes = event.voting.per_track ? Math.max(1, event.tracks.length) : 1;
-  const left = mine.data ? Math.max(0, scopes * event.voting.votes_per_person - mine.data.votes.length) : null;
+  // Votes are counted per track when the vote is per track: the votes left are told per track then.
+  const leftIn = (trackId: string | null) =>
+    Math.max(0, event.voting.votes_per_person - (mine.data?.votes ?? []).filter((v) => !event.voting.per_track || v.track_id === trackId).length);
+  const left = !mine.data
+    ? null
+    : event.voting.per_track && event.tracks.length > 0
+      ? event.tracks.map((tr) => t('event.votesLeftTrack', { track: tr.name, count: leftIn(tr.id) })).join(' · ')
+      : t('event.votesLeft', { count: leftIn(null) });
   return (
     <section className="alert alert-info vote-invite" aria-labelledby="vote-invite-title">
       <h2 id="vote-invite-title" className="vote-invite-title">
         {t('event.voteTitle')}
       </h2>
       <p className="vote-invite-text">
-        {left !== null ? `${t('event.votesLeft', { count: left })} ` : null}
+        {left !== null ? <strong className="vote-invite-left">{left}</strong> : null}
+        {left !== null ? ' ' : null}
         {t('event.voteCloses', { date: f.dateTime(closesAt) })}
       </p>
       <Link className="btn btn-primary btn-small" href={user ? gallery : `/signin?next=${encodeURIComponent(gallery)}`}>

@@ -70,7 +70,7 @@ export const messages = defineMessages({
       cardCastFor: 'Vote for {{name}}',
       cardVoted: 'Voted',
       cardWithdraw: 'Undo',
-      cardWithdrawFor: 'Withdraw the vote for {{name}}',
+      cardWithdrawFor: 'Undo the vote for {{name}}',
       ownShort: 'Your team’s project',
     },
     badge: {
