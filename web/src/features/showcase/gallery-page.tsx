@@ -198,9 +198,10 @@ function Gallery({ event }: { event: PublicEvent }) {
         <EmptyState title={filtered ? t('gallery.noMatch') : t('gallery.empty')} />
       ) : (
         <>
-          <p className="muted small" aria-live="polite">
+          <p className="muted small gallery-count" aria-live="polite">
             {t('gallery.showing', { count: items.length })}
-            {order === 'shuffle' ? ` ${t('gallery.shuffled')}` : order === 'result' ? ` ${t('gallery.winnersFirst')}` : ''}
+            {order === 'shuffle' ? <span className="gallery-order">{t('gallery.shuffled')}</span> : null}
+            {order === 'result' ? <span className="gallery-order">{t('gallery.winnersFirst')}</span> : null}
           </p>
           <ul className="gallery-cards">
             {items.map((p) => (
