@@ -6,12 +6,12 @@ export const GalleryQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 24, description: 'projects per page' }),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'opaque; from the Link rel="next" header' })),
     track_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "only this track's projects" })),
-    tag: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'one "built with" tag ("#Next JS" reads as next-js)' })),
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'a part of the name, the tagline or a tag, any case' })),
+    tag: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'one "built with" tag' })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'part of the name, tagline or a tag' })),
     seed: Type.Optional(
       Type.String({
         pattern: '^[A-Za-z0-9_-]{1,64}$',
-        description: "an anonymous visitor's shuffle seed during a vote (same seed, same order)",
+        description: 'an anonymous shuffle seed (same seed, same order)',
       }),
     ),
   },
