@@ -48,7 +48,7 @@ export function resultKey(projectId: string, entry: { rank: number; position: nu
  * can tell there is more. O(n log n) over the event's matching ids.
  */
 export function pageOfKeyed(rows: Array<{ id: string; key: string }>, after: readonly [string, string] | null, limit: number) {
-  const sorted = rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const sorted = [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const start = after ? sorted.findIndex((r) => r.key > after[0] || (r.key === after[0] && r.id > after[1])) : 0;
   return start < 0 ? [] : sorted.slice(start, start + limit);
 }
