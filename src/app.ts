@@ -240,7 +240,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     return projectScoreLine(event, project, facts);
   }
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
-  const gallery = createGalleryService({ db, clock, events });
+  const gallery = createGalleryService({ db, clock, events, publicUrl: config.publicUrl });
   const audit = createAuditService({ db, events });
   const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl, subscribers: webhookSubscribers });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log, subscribers: webhookSubscribers });

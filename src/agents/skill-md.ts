@@ -864,7 +864,9 @@ ${errorRows('webhook')}
 
 Once the organizer's \`gallery_visibility\` allows (\`after_deadline\`, the default; \`after_results\`; or
 \`never\`), anyone reads an event's projects of approved teams: \`GET ${base}/events/{id}/gallery\`
-(\`track_id\`, \`q\` = part of the name, \`limit\`, \`cursor\`; MCP \`list_gallery\`) and
+(\`track_id\`, \`tag\` = one tag, \`q\` = part of the name, tagline or a tag, \`limit\`, \`cursor\`; MCP \`list_gallery\`;
+cards carry \`tagline\`, \`tags\`, \`cover\`, after the results \`result\`; shuffled per visitor while voting is open,
+winners first after the results) and
 \`GET ${base}/events/{id}/gallery/{project_id}\` (description as Markdown and \`description_html\`, the team's
 members by name, after the results \`result: {rank, track_rank, score, prize}\`; MCP \`get_gallery_project\`).
 Descriptions (events and projects) are Markdown.

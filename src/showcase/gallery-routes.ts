@@ -25,14 +25,14 @@ export function galleryRoutes(ctx: GalleryRoutesDeps) {
             title: 'List the gallery',
             role: 'participant',
             description:
-              "The event's public projects in submission order, by track_id and by q (part of the name). Opens when the organizer chose; before that gallery_not_open with opens_at.",
+              "The event's public projects (tagline, tags, cover; after the results their place), by track_id, tag, q (name, tagline, tags); shuffled per visitor during a vote. Before it opens: gallery_not_open.",
           },
         },
         schema: {
           tags: ['showcase'],
-          summary: 'The event\'s public projects, in submission order, by track and name (cursor pagination, Link rel="next")',
+          summary: 'The event\'s public projects as cards, by track, tag and search (cursor pagination, Link rel="next")',
           description:
-            "Open when the organizer's `gallery_visibility` says (after the submission deadline by default, after the results, or never); the event's organizers see it at any time. Only approved teams' projects are shown.",
+            "Open when the organizer's `gallery_visibility` says (after the submission deadline by default, after the results, or never); the event's organizers see it at any time. Only approved teams' projects are shown. Order: while the people's-choice vote is open, a stable shuffle per visitor (seeded by the signed-in account, else by `seed`; without one a random seed, carried by the next page's link); after publication winners (podium and track winners) first by place, then the rest in submission order; otherwise submission order. The `Gallery-Order` header says which.",
           params: EventIdParams,
           querystring: GalleryQuery,
           response: { 200: Type.Array(GalleryItem), ...problems('event_not_found', 'gallery_not_open', 'validation_failed') },
@@ -40,8 +40,16 @@ export function galleryRoutes(ctx: GalleryRoutesDeps) {
       },
       async (request, reply) => {
         const q = request.query;
-        const page = await gallery.list(request.principal, request.params.id, { limit: q.limit, cursor: q.cursor, trackId: q.track_id, q: q.q });
-        setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(request.params.id)}/gallery`, q, page.nextCursor);
+        const page = await gallery.list(request.principal, request.params.id, {
+          limit: q.limit,
+          cursor: q.cursor,
+          trackId: q.track_id,
+          tag: q.tag,
+          q: q.q,
+          seed: q.seed,
+        });
+        reply.header('Gallery-Order', page.order);
+        setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(request.params.id)}/gallery`, { ...q, seed: page.seed ?? q.seed }, page.nextCursor);
         return page.items;
       },
     );

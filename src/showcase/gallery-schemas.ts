@@ -6,7 +6,14 @@ export const GalleryQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 24, description: 'projects per page' }),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'opaque; from the Link rel="next" header' })),
     track_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "only this track's projects" })),
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'a part of the project name, any case' })),
+    tag: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'one "built with" tag' })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'part of the name, tagline or a tag' })),
+    seed: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{1,64}$',
+        description: 'an anonymous shuffle seed (same seed, same order)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -23,9 +30,28 @@ export const GalleryItem = Type.Object({
   team_name: Type.String(),
   track_id: Nullable(Type.String()),
   track_name: Nullable(Type.String()),
+  tagline: Nullable(Type.String({ description: 'a one-line pitch' })),
+  tags: Type.Array(Type.String(), { description: '"built with" tags, normalised' }),
+  cover: Nullable(
+    Type.Object(
+      { url: Type.String(), width: Type.Integer(), height: Type.Integer() },
+      { description: "the first screenshot; null: none (show the event's cover_url)" },
+    ),
+  ),
   description_text: Type.String({ description: 'the description as plain text, at most 200 characters' }),
   ...ProjectLinks,
   submitted_at: Type.String(),
+  result: Type.Union(
+    [
+      Type.Object({
+        rank: Type.Integer(),
+        track_rank: Nullable(Type.Integer()),
+        prize: Nullable(Type.String({ description: "the track's prize, when the project won its track" })),
+      }),
+      Type.Null(),
+    ],
+    { description: 'its place in the published result; null before publication or when unranked' },
+  ),
 });
 
 export const GalleryProject = Type.Object({

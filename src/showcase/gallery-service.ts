@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/db/index.js';
 import { AppError } from '../core/errors.js';
@@ -7,13 +8,20 @@ import type { Principal } from '../core/principal.js';
 import type { EventsService } from '../events/events-service.js';
 import type { EventRecord } from '../events/events-model.js';
 import { effectiveStatus } from '../events/status.js';
+import { normaliseTag, parseScreenshots, parseTags, screenshotUrl } from '../submissions/project-showcase.js';
+import { pageOfKeyed, resultKey, seedTag, shuffleKey, votingOpen, type GalleryOrder } from './gallery-order.js';
 import * as repo from './gallery-repo.js';
 
 export interface GalleryQuery {
   limit: number;
   cursor?: string | undefined;
   trackId?: string | undefined;
+  /** One tag, normalised here like the stored ones. */
+  tag?: string | undefined;
+  /** A part of the name, the tagline or a tag, any case. */
   q?: string | undefined;
+  /** An anonymous visitor's shuffle seed (a signed-in visitor's is their account). */
+  seed?: string | undefined;
 }
 
 /** Whether the results are out: publication ends the event and stamps the announcement. */
@@ -27,8 +35,8 @@ function published(event: EventRecord): boolean {
  * time (a preview of what will be public). Only projects that take part in judging are shown
  * (approved teams: withdrawn, rejected and disqualified ones are not); drafts stay 404.
  */
-export function createGalleryService(deps: { db: Db; clock: Clock; events: EventsService }) {
-  const { db, clock, events } = deps;
+export function createGalleryService(deps: { db: Db; clock: Clock; events: EventsService; publicUrl: string }) {
+  const { db, clock, events, publicUrl } = deps;
 
   async function openEvent(who: Principal | null, eventId: string): Promise<EventRecord> {
     const event = await events.getPublic(eventId, who);
@@ -55,7 +63,15 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
     return trackId === null ? null : (event.tracks.find((t) => t.id === trackId)?.name ?? null);
   }
 
-  /** One page, in submission order (project ids are time-sortable), by track and a case-insensitive part of the name. */
+  /**
+   * One page of cards, narrowed by track, tag and a search over name, tagline and tags, in the
+   * order of the moment: during an open people's-choice vote a stable shuffle per visitor (seeded by
+   * the signed-in account, else by `seed`, else by a fresh random seed that the next page's link
+   * carries); after publication winners first by their place, then the rest in submission order;
+   * otherwise submission order (project ids are time-sortable). The shuffle and the result order
+   * are sorted here over the event's matching ids (one read of ids; a few thousand at most), so a
+   * cursor is the last card's (key, id) and pages never repeat or skip a project.
+   */
   async function list(who: Principal | null, eventId: string, q: GalleryQuery) {
     const event = await openEvent(who, eventId);
     if (q.trackId !== undefined && !event.tracks.some((t) => t.id === q.trackId)) {
@@ -63,24 +79,78 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
         errors: [{ field: 'track_id', message: `must be one of: ${event.tracks.map((t) => t.id).join(', ') || '(the event has no tracks)'}` }],
       });
     }
-    const after = q.cursor ? decodeCursor(q.cursor, 'gallery', event.id, ['id'])[0] : undefined;
-    const rows = await repo.galleryPage(db, event.id, { trackId: q.trackId, needle: q.q?.trim().toLowerCase(), after, limit: q.limit + 1 });
-    const page = takePage(rows, q.limit, (r) => [r.id]);
+    const tag = q.tag === undefined ? undefined : normaliseTag(q.tag);
+    if (tag === null) throw new AppError('validation_failed', 'the tag is empty', { errors: [{ field: 'tag', message: 'must have a letter or digit' }] });
+    const filter = { trackId: q.trackId, tag, needle: q.q?.trim().toLowerCase() };
+    const isPublished = published(event);
+    const order: GalleryOrder = isPublished ? 'result' : votingOpen(event, clock.now()) ? 'shuffle' : 'submission';
+
+    if (order === 'submission') {
+      const after = q.cursor ? decodeCursor(q.cursor, 'gallery', event.id, ['id'])[0] : undefined;
+      const rows = await repo.galleryPage(db, event.id, { ...filter, after, limit: q.limit + 1 });
+      const page = takePage(rows, q.limit, (r) => [r.id]);
+      return {
+        order,
+        seed: undefined,
+        items: page.items.map((r) => card(event, r, null)),
+        nextCursor: page.nextKey ? encodeCursor('gallery', event.id, page.nextKey) : null,
+      };
+    }
+
+    const seed = order === 'shuffle' ? (who ? `usr:${who.userId}` : (q.seed ?? randomBytes(12).toString('base64url'))) : '';
+    const kind = order === 'shuffle' ? `gallery-shuffle-${seedTag(seed)}` : 'gallery-result';
+    const cursorKey = q.cursor ? decodeCursor(q.cursor, kind, event.id, ['text', 'id']) : null;
+    const keys = await repo.galleryKeys(db, event.id, filter, order === 'result');
+    const entries = new Map(keys.map((k) => [k.id, k.entry]));
+    const keyed = keys.map((k) => ({ id: k.id, key: order === 'shuffle' ? shuffleKey(seed, k.id) : resultKey(k.id, k.entry) }));
+    const page = takePage(pageOfKeyed(keyed, cursorKey ? [cursorKey[0]!, cursorKey[1]!] : null, q.limit + 1), q.limit, (r) => [r.key, r.id]);
+    const rows = new Map(
+      (
+        await repo.galleryCards(
+          db,
+          event.id,
+          page.items.map((r) => r.id),
+        )
+      ).map((r) => [r.id, r]),
+    );
     return {
-      items: page.items.map((r) => ({
-        project_id: r.id,
-        project_name: r.project_name,
-        team_name: r.team_name,
-        track_id: r.track_id,
-        track_name: trackName(event, r.track_id),
-        description_text: markdownText(r.description ?? '', 200),
-        github_url: r.github_url,
-        project_website: r.project_website,
-        demo_video_url: r.demo_video_url,
-        submitted_at: r.first_submitted_at,
-      })),
-      nextCursor: page.nextKey ? encodeCursor('gallery', event.id, page.nextKey) : null,
+      order,
+      // An anonymous visitor's seed (given or drawn) goes on in the next page's link.
+      seed: order === 'shuffle' && !who ? seed : undefined,
+      items: page.items.flatMap((k) => {
+        const row = rows.get(k.id);
+        return row ? [card(event, row, entries.get(k.id) ?? null)] : [];
+      }),
+      nextCursor: page.nextKey ? encodeCursor(kind, event.id, page.nextKey) : null,
     };
+  }
+
+  type CardRow = Awaited<ReturnType<typeof repo.galleryCards>>[number];
+
+  /** A gallery card: the project's pitch, its cover (the first screenshot) and, after the results, its place. */
+  function card(event: EventRecord, r: CardRow, entry: { rank: number; track_rank: number | null } | null) {
+    const shot = parseScreenshots(r.screenshots)[0];
+    return {
+      project_id: r.id,
+      project_name: r.project_name,
+      team_name: r.team_name,
+      track_id: r.track_id,
+      track_name: trackName(event, r.track_id),
+      tagline: r.tagline ?? null,
+      tags: parseTags(r.tags),
+      cover: shot ? { url: screenshotUrl(publicUrl, event.id, r.id, shot), width: shot.width, height: shot.height } : null,
+      description_text: markdownText(r.description ?? '', 200),
+      github_url: r.github_url,
+      project_website: r.project_website,
+      demo_video_url: r.demo_video_url,
+      submitted_at: r.first_submitted_at,
+      result: entry ? { rank: entry.rank, track_rank: entry.track_rank, prize: trackPrize(event, entry.track_rank, r.track_id) } : null,
+    };
+  }
+
+  /** The track's prize when the project won its track (the frozen result's track rank 1). */
+  function trackPrize(event: EventRecord, trackRank: number | null, trackId: string | null): string | null {
+    return trackRank === 1 && trackId !== null ? event.tracks.find((t) => t.id === trackId)?.prize || null : null;
   }
 
   /** A project's public page: the description rendered, the team's members by display name, and after the results its place. */

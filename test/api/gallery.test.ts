@@ -3,6 +3,7 @@ import { newId } from '../../src/core/ids.js';
 import { DIALECTS } from '../helpers/databases.js';
 import { approvedTeam, createEvent, registrationBody, startTestApp, type TestApp } from '../helpers/harness.js';
 import { quickUser } from '../helpers/quick-users.js';
+import { seedProjects } from '../helpers/seed-projects.js';
 
 const HOUR = 3_600_000;
 
@@ -34,12 +35,47 @@ describe.each(DIALECTS)('project gallery (%s)', (dialect) => {
     return { id, made };
   }
 
+  async function showcase(projectId: string, v: { tagline: string | null; tags: string[]; screenshots: unknown[] }) {
+    await t.ctx.db
+      .updateTable('projects')
+      .set({ tagline: v.tagline, tags: JSON.stringify(v.tags), screenshots: JSON.stringify(v.screenshots) })
+      .where('id', '=', projectId)
+      .execute();
+  }
+
+  /** Every page of a gallery list, following Link rel="next": the pages' project ids. */
+  async function allPages(path: string, key?: string): Promise<string[][]> {
+    const pages: string[][] = [];
+    let next: string | null = `/api/v1${path}`;
+    while (next) {
+      const res: Awaited<ReturnType<typeof t.request<any[]>>> = await t.request<any[]>('GET', next, key ? { key } : {});
+      expect(res.status).toBe(200);
+      pages.push(res.body.map((p) => p.project_id));
+      const link = res.headers.get('link');
+      next = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1]!.replace(t.config.publicUrl, '') : null;
+      expect(pages.length).toBeLessThan(50);
+    }
+    return pages;
+  }
+
   beforeAll(async () => {
     t = await startTestApp(dialect, { env: { REVIEW_WORKERS: 'false' } });
     org = await quickUser(t, 'organizer');
     const { id, made } = await populated();
     eventId = id;
     for (const [name, m] of Object.entries(made)) projects[name] = m.project;
+    // Tagline, tags and screenshots straight into the rows: the submit API takes them in the
+    // showcase work, not on this branch yet.
+    await showcase(projects['Alpha 100% Tools']!, {
+      tagline: 'Finds the slow parts of PlanetPal',
+      tags: ['next-js', 'rust'],
+      screenshots: [
+        { id: 'shot_a1', v: 'abc123', width: 1280, height: 720 },
+        { id: 'shot_a2', v: 'def456', width: 800, height: 600 },
+      ],
+    });
+    await showcase(projects['beta bot']!, { tagline: null, tags: ['next'], screenshots: [] });
+    await showcase(projects['Gamma Game']!, { tagline: 'A game about 50% luck', tags: ['c++', 'next-js'], screenshots: [] });
     // A team approved, submitting, then rejected: it takes no part and is not shown.
     const { team, registrationId } = await approvedTeam(t, eventId, org.key, { team_name: 'Dropped team' });
     rejectedProject = await submit(team.key, { project_name: 'Dropped' });
@@ -76,12 +112,22 @@ describe.each(DIALECTS)('project gallery (%s)', (dialect) => {
       team_name: 'Alpha 100% Tools team',
       track_id: 'tools',
       track_name: 'Developer tools',
+      tagline: 'Finds the slow parts of PlanetPal',
+      tags: ['next-js', 'rust'],
+      cover: {
+        url: `${t.config.publicUrl}/api/v1/events/${eventId}/projects/${projects['Alpha 100% Tools']}/screenshots/shot_a1?v=abc123`,
+        width: 1280,
+        height: 720,
+      },
       description_text: 'Alpha A fast tool: https://example.com/alpha',
       github_url: 'https://github.com/example/repo',
       project_website: null,
       demo_video_url: null,
       submitted_at: expect.any(String),
+      result: null,
     });
+    expect(all.body[1]).toMatchObject({ project_name: 'beta bot', tagline: null, tags: ['next'], cover: null, result: null });
+    expect(all.headers.get('gallery-order')).toBe('submission');
 
     const fun = await t.api<any[]>('GET', `/events/${eventId}/gallery?track_id=fun`);
     expect(fun.body.map((p) => p.project_name)).toEqual(['Gamma Game']);
@@ -99,6 +145,24 @@ describe.each(DIALECTS)('project gallery (%s)', (dialect) => {
     const page2 = await t.request<any[]>('GET', next.replace(t.config.publicUrl, ''));
     expect(page2.body.map((p) => p.project_name)).toEqual(['Gamma Game']);
     expect(page2.headers.get('link')).toBeNull();
+
+    // One tag, normalised like the stored ones, matching a whole tag ("next" is not "next-js").
+    const names = async (query: string) => (await t.api<any[]>('GET', `/events/${eventId}/gallery?${query}`)).body.map((p) => p.project_name);
+    await expect(names(`tag=${encodeURIComponent('#Next JS')}`)).resolves.toEqual(['Alpha 100% Tools', 'Gamma Game']);
+    await expect(names('tag=next')).resolves.toEqual(['beta bot']);
+    await expect(names('tag=C%2B%2B')).resolves.toEqual(['Gamma Game']);
+    await expect(names('tag=next-js&track_id=fun')).resolves.toEqual(['Gamma Game']);
+    await expect(names('tag=python')).resolves.toEqual([]);
+    const emptyTag = await t.api<any>('GET', `/events/${eventId}/gallery?tag=${encodeURIComponent('# ')}`);
+    expect(emptyTag.status).toBe(422);
+    expect(emptyTag.body.code).toBe('validation_failed');
+    expect(emptyTag.body.errors[0].field).toBe('tag');
+    // The search reads the name, the tagline and the tags, in any case, wildcards literally.
+    await expect(names('q=PLANETPAL')).resolves.toEqual(['Alpha 100% Tools']);
+    await expect(names('q=rust')).resolves.toEqual(['Alpha 100% Tools']);
+    await expect(names('q=next')).resolves.toEqual(['Alpha 100% Tools', 'beta bot', 'Gamma Game']);
+    await expect(names('q=50%25')).resolves.toEqual(['Gamma Game']);
+    await expect(names('q=c%2B%2B&tag=next-js')).resolves.toEqual(['Gamma Game']);
 
     const unknownTrack = await t.api<any>('GET', `/events/${eventId}/gallery?track_id=nope`);
     expect(unknownTrack.status).toBe(422);
@@ -171,5 +235,101 @@ describe.each(DIALECTS)('project gallery (%s)', (dialect) => {
     expect(alpha.body.result).toEqual({ rank: 2, track_rank: 2, score: 6, prize: null });
     const gamma = await t.api<any>('GET', `/events/${id}/gallery/${made['Gamma Game']!.project}`);
     expect(gamma.body.result).toEqual({ rank: 3, track_rank: 1, score: 5, prize: 'glory' });
+  });
+  it('during an open vote: a stable shuffle per visitor, paged without duplicates or gaps', async () => {
+    const id = await createEvent(t, org.key, {
+      models: [],
+      voting: { enabled: true, closes_at: new Date(t.clock.now().getTime() + 10 * 24 * HOUR).toISOString() },
+    });
+    const ids = await seedProjects(
+      t,
+      id,
+      Array.from({ length: 23 }, (_, i) => ({ track: i % 3 === 0 ? 'fun' : 'tools', score: null })),
+    );
+    const submissionOrder = [...ids].sort();
+    // Before the vote opens (the submission deadline): submission order.
+    const before = await t.api<any[]>('GET', `/events/${id}/gallery?limit=100`, { key: org.key });
+    expect(before.headers.get('gallery-order')).toBe('submission');
+    expect(before.body.map((p) => p.project_id)).toEqual(submissionOrder);
+    t.clock.advance(3 * 24 * HOUR);
+
+    const a1 = await allPages(`/events/${id}/gallery?limit=5&seed=visitor-a`);
+    expect(a1.map((p) => p.length)).toEqual([5, 5, 5, 5, 3]);
+    const orderA = a1.flat();
+    expect(new Set(orderA).size).toBe(23);
+    expect([...orderA].sort()).toEqual(submissionOrder);
+    expect(orderA).not.toEqual(submissionOrder);
+    // The same seed: the same pages; another seed: another order (of the same projects).
+    await expect(allPages(`/events/${id}/gallery?limit=5&seed=visitor-a`)).resolves.toEqual(a1);
+    const orderB = (await allPages(`/events/${id}/gallery?limit=7&seed=visitor-b`)).flat();
+    expect([...orderB].sort()).toEqual(submissionOrder);
+    expect(orderB).not.toEqual(orderA);
+    // A page size does not change the order.
+    expect((await t.api<any[]>('GET', `/events/${id}/gallery?limit=100&seed=visitor-a`)).body.map((p) => p.project_id)).toEqual(orderA);
+    // Filters keep the shuffle's order.
+    const fun = (await allPages(`/events/${id}/gallery?limit=3&seed=visitor-a&track_id=fun`)).flat();
+    expect(fun).toEqual(orderA.filter((p) => ids.indexOf(p) % 3 === 0));
+    const first = await t.api<any[]>('GET', `/events/${id}/gallery?limit=5&seed=visitor-a`);
+    expect(first.headers.get('gallery-order')).toBe('shuffle');
+    // A cursor of one seed's order is refused under another seed.
+    const cursor = new URL(/^<([^>]+)>/.exec(first.headers.get('link')!)![1]!).searchParams.get('cursor')!;
+    const mixed = await t.api<any>('GET', `/events/${id}/gallery?limit=5&seed=visitor-b&cursor=${cursor}`);
+    expect(mixed.status).toBe(422);
+    expect(mixed.body.errors[0].field).toBe('cursor');
+    const badSeed = await t.api<any>('GET', `/events/${id}/gallery?seed=${encodeURIComponent('a b')}`);
+    expect(badSeed.status).toBe(422);
+
+    // Without a seed an anonymous visitor gets a random one, carried by the next page's link.
+    const drawn = await t.api<any[]>('GET', `/events/${id}/gallery?limit=10`);
+    expect(new URL(/^<([^>]+)>/.exec(drawn.headers.get('link')!)![1]!).searchParams.get('seed')).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    const unseeded = (await allPages(`/events/${id}/gallery?limit=10`)).flat();
+    expect([...unseeded].sort()).toEqual(submissionOrder);
+
+    // A signed-in visitor is shuffled by their account, whatever seed they send.
+    const voter = await quickUser(t);
+    const mine = (await allPages(`/events/${id}/gallery?limit=6`, voter.key)).flat();
+    expect([...mine].sort()).toEqual(submissionOrder);
+    await expect(allPages(`/events/${id}/gallery?limit=4&seed=visitor-a`, voter.key).then((p) => p.flat())).resolves.toEqual(mine);
+    expect(mine).not.toEqual(orderA);
+    const other = await quickUser(t);
+    expect((await t.api<any[]>('GET', `/events/${id}/gallery?limit=100`, { key: other.key })).body.map((p) => p.project_id)).not.toEqual(mine);
+
+    // Once the vote closes: submission order again.
+    t.clock.advance(10 * 24 * HOUR);
+    const after = await t.api<any[]>('GET', `/events/${id}/gallery?limit=100&seed=visitor-a`);
+    expect(after.headers.get('gallery-order')).toBe('submission');
+    expect(after.body.map((p) => p.project_id)).toEqual(submissionOrder);
+  });
+
+  it('after publication: winners first by place (podium and track winners, with badges), then the rest in submission order', async () => {
+    const id = await createEvent(t, org.key, { models: [] });
+    // Ranks: P1 1, P3 2, P0 3 (the podium), P4 4 but first in "fun", P2 5, P6 6, P5 7; P7 (unscored) last.
+    const ids = await seedProjects(t, id, [
+      { track: 'tools', score: 5 },
+      { track: 'tools', score: 9 },
+      { track: 'fun', score: 4 },
+      { track: 'tools', score: 8 },
+      { track: 'fun', score: 4.5 },
+      { track: 'tools', score: 2 },
+      { track: 'tools', score: 3 },
+      { track: 'fun', score: null },
+    ]);
+    t.clock.advance(3 * 24 * HOUR);
+    // P7 has no score: published anyway (force), it comes last.
+    expect((await t.api('POST', `/events/${id}/results/publish`, { key: org.key, body: { force: true } })).status).toBe(200);
+    const pages = await allPages(`/events/${id}/gallery?limit=3`);
+    expect(pages.map((p) => p.length)).toEqual([3, 3, 2]);
+    const rest = [ids[2]!, ids[5]!, ids[6]!, ids[7]!].sort();
+    expect(pages.flat()).toEqual([ids[1], ids[3], ids[0], ids[4], ...rest]);
+    const all = await t.api<any[]>('GET', `/events/${id}/gallery`);
+    expect(all.headers.get('gallery-order')).toBe('result');
+    const byId = new Map(all.body.map((p) => [p.project_id, p.result]));
+    expect(byId.get(ids[1]!)).toEqual({ rank: 1, track_rank: 1, prize: '$1000' });
+    expect(byId.get(ids[0]!)).toEqual({ rank: 3, track_rank: 3, prize: null });
+    expect(byId.get(ids[4]!)).toEqual({ rank: 4, track_rank: 1, prize: 'glory' });
+    expect(byId.get(ids[5]!)).toEqual({ rank: 7, track_rank: 5, prize: null });
+    expect(byId.get(ids[7]!)).toEqual({ rank: 8, track_rank: 3, prize: null });
+    // Filtered, the same order.
+    expect((await t.api<any[]>('GET', `/events/${id}/gallery?track_id=fun`)).body.map((p) => p.project_id)).toEqual([ids[4], ...[ids[2]!, ids[7]!].sort()]);
   });
 });

@@ -143,6 +143,8 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     const gallery = toolOk(await callTool(teamClient, 'list_gallery', { event_id: eventId, q: 'rob' }));
     expect(gallery.items.map((p: { project_name: string }) => p.project_name)).toEqual(['Robo']);
     expect(gallery.next_cursor).toBeNull();
+    // The tag filter (normalised) and the search over name, tagline and tags are the tool's arguments too.
+    expect(toolOk(await callTool(teamClient, 'list_gallery', { event_id: eventId, tag: '#Rust', q: 'rob' })).items).toEqual([]);
     const shown = toolOk(await callTool(teamClient, 'get_gallery_project', { event_id: eventId, project_id: submitted.id }));
     expect(shown).toMatchObject({ project_id: submitted.id, team_name: 'MCP Crew', description_html: '<p>v2</p>', result: null });
     const now = t.clock.now().toISOString();

@@ -1,8 +1,29 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { approvedTeam, createEvent, type TestApp, type TestUser } from '../helpers/harness.js';
+import { tinyPng } from '../helpers/images.js';
 import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInSession, startWebApp } from './browser-harness.js';
+
+/** Whether an <img> has loaded and drawn (a blocked or broken image has no natural width). */
+const drawn = (el: SVGElement | HTMLElement) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0;
+
+/**
+ * Serves the projects' screenshot bytes in the page: the screenshot route comes with the project
+ * pages' work (the "showcase" part of issue 30), not on this branch; the cards' addresses are real.
+ */
+async function serveScreenshots(page: Page): Promise<void> {
+  await page.route('**/screenshots/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: tinyPng(160, 90, [40, 90, 200]) }));
+}
+
+/** Tagline, tags and screenshots straight into the project row (the submit API takes them with the showcase work). */
+async function showcase(t: TestApp, projectId: string, v: { tagline: string | null; tags: string[]; screenshots: unknown[] }) {
+  await t.ctx.db
+    .updateTable('projects')
+    .set({ tagline: v.tagline, tags: JSON.stringify(v.tags), screenshots: JSON.stringify(v.screenshots) })
+    .where('id', '=', projectId)
+    .execute();
+}
 
 /**
  * The gallery as a visitor meets it: closed while teams build, open once the event is judging
@@ -38,6 +59,19 @@ describe('project gallery pages (SQLite)', () => {
       expect(res.status).toBe(201);
       projects[name] = res.body.id;
     }
+    await showcase(t, projects.Lighthouse!, {
+      tagline: 'Finds the slow parts of any site',
+      tags: ['rust', 'cli'],
+      screenshots: [{ id: 'shot_1', v: 'abc123', width: 1600, height: 900 }],
+    });
+    await showcase(t, projects['Tidy Bot']!, { tagline: 'Keeps your repository tidy', tags: ['rust'], screenshots: [] });
+    // Pixel Garden has no screenshot: its card shows the event's cover.
+    const cover = await fetch(`${t.url}/api/v1/events/${eventId}/media/cover`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'image/png' },
+      body: new Uint8Array(tinyPng(120, 63, [20, 140, 90])),
+    });
+    expect(cover.status).toBe(200);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -62,6 +96,7 @@ describe('project gallery pages (SQLite)', () => {
       ['zh-CN', 'phone'],
     ] as const) {
       const { page, context, problems } = await openPage(browser, { locale, viewport });
+      await serveScreenshots(page);
       await page.goto(`${t.url}/hackathons/${eventId}`);
       await settled(page);
       await page.getByRole('link', { name: locale === 'en' ? 'See the projects' : '浏览作品' }).click();
@@ -69,6 +104,25 @@ describe('project gallery pages (SQLite)', () => {
       await settled(page);
       const cards = page.locator('.gallery-card h2');
       await expect(cards.allTextContents()).resolves.toEqual(['Lighthouse', 'Tidy Bot', 'Pixel Garden']);
+      // Each card: a picture (the first screenshot, else the event's cover) at a fixed ratio, tagline, tags, track, team.
+      const lighthouse = page.locator('.gallery-card').filter({ has: page.getByRole('link', { name: 'Lighthouse' }) });
+      await expect(lighthouse.locator('img').getAttribute('src')).resolves.toBe(
+        `/api/v1/events/${eventId}/projects/${projects.Lighthouse}/screenshots/shot_1?v=abc123`,
+      );
+      await expect(lighthouse.locator('img').getAttribute('loading')).resolves.toBe('lazy');
+      await lighthouse.getByText('Finds the slow parts of any site').waitFor();
+      await expect(lighthouse.locator('.tag-chips').getByRole('button').allTextContents()).resolves.toEqual(['#rust', '#cli']);
+      await lighthouse.getByText(locale === 'en' ? 'Lighthouse team · Developer tools' : 'Lighthouse team · Developer tools').waitFor();
+      const garden = page.locator('.gallery-card').filter({ has: page.getByRole('link', { name: 'Pixel Garden' }) });
+      await expect(garden.locator('img').getAttribute('src')).resolves.toMatch(new RegExp(`^/api/v1/events/${eventId}/media/cover\\?v=`));
+      for (const card of [lighthouse, garden]) {
+        await card.locator('img').scrollIntoViewIfNeeded();
+        await expect.poll(() => card.locator('img').evaluate(drawn)).toBe(true);
+        // The picture's box is fixed before it loads: 16:9 of the card's width.
+        const box = (await card.locator('.gallery-card-media').boundingBox())!;
+        expect(Math.abs(box.width / box.height - 16 / 9)).toBeLessThan(0.02);
+      }
+      await page.evaluate(() => window.scrollTo(0, 0));
       await expectAccessible(page);
       await screenshot(page, `gallery-${locale}`);
       if (locale === 'en') {
@@ -76,15 +130,32 @@ describe('project gallery pages (SQLite)', () => {
         await page.waitForURL(/\?track=fun$/);
         await expect.poll(() => cards.allTextContents()).toEqual(['Pixel Garden']);
         await page.getByLabel('Track').selectOption('');
-        await page.getByLabel('Search by name').fill('tidy');
-        await page.getByLabel('Search by name').press('Enter');
-        await page.waitForURL(/\?q=tidy$/);
+        // A tag on a card filters by it (in the address); the chosen tag is a chip that removes it.
+        await lighthouse.getByRole('button', { name: '#cli' }).click();
+        await page.waitForURL(/\?tag=cli$/);
+        await expect.poll(() => cards.allTextContents()).toEqual(['Lighthouse']);
+        await page.getByRole('button', { name: '#cli (remove this tag filter)' }).click();
+        await expect.poll(() => cards.allTextContents()).toEqual(['Lighthouse', 'Tidy Bot', 'Pixel Garden']);
+        await page.locator('.gallery-filters').getByRole('button', { name: '#rust' }).click();
+        await page.waitForURL(/\?tag=rust$/);
+        await expect.poll(() => cards.allTextContents()).toEqual(['Lighthouse', 'Tidy Bot']);
+        await page.getByRole('button', { name: '#rust (remove this tag filter)' }).click();
+        await page.waitForURL(`${t.url}/hackathons/${eventId}/gallery`);
+        // The search filters as one types (after a pause), over names, taglines and tags, and goes into the address.
+        await page.getByLabel('Search projects').fill('repository');
+        await page.waitForURL(/\?q=repository$/);
         await expect.poll(() => cards.allTextContents()).toEqual(['Tidy Bot']);
-        await page.getByLabel('Search by name').fill('nothing like it');
-        await page.getByLabel('Search by name').press('Enter');
+        await page.getByLabel('Search projects').fill('nothing like it');
+        await page.getByLabel('Search projects').press('Enter');
         await page.getByText('No project matches.').waitFor();
-        await page.getByLabel('Search by name').fill('');
-        await page.getByLabel('Search by name').press('Enter');
+        // A shared address opens filtered.
+        await page.goto(`${t.url}/hackathons/${eventId}/gallery?tag=rust&q=slow`);
+        await settled(page);
+        await expect.poll(() => cards.allTextContents()).toEqual(['Lighthouse']);
+        await expect(page.getByLabel('Search projects').inputValue()).resolves.toBe('slow');
+        await page.getByLabel('Search projects').fill('');
+        await page.getByRole('button', { name: '#rust (remove this tag filter)' }).click();
+        await page.waitForURL(`${t.url}/hackathons/${eventId}/gallery`);
         await expect.poll(() => cards.allTextContents()).toEqual(['Lighthouse', 'Tidy Bot', 'Pixel Garden']);
       }
       await page.getByRole('link', { name: 'Lighthouse' }).click();
@@ -166,6 +237,36 @@ describe('project gallery pages (SQLite)', () => {
     await screenshot(page, 'project-page-result');
     expect(problems).toEqual([]);
     await context.close();
+
+    // The gallery: winners first, with their places and prizes on the cards.
+    for (const [locale, viewport] of [
+      ['en', 'desktop'],
+      ['zh-CN', 'phone'],
+    ] as const) {
+      const opened = await openPage(browser, { locale, viewport });
+      await serveScreenshots(opened.page);
+      await opened.page.goto(`${t.url}/hackathons/${eventId}/gallery`);
+      await settled(opened.page);
+      await expect(opened.page.locator('.gallery-card h2').allTextContents()).resolves.toEqual(['Lighthouse', 'Pixel Garden', 'Tidy Bot']);
+      const badges = (name: string) =>
+        opened.page
+          .locator('.gallery-card')
+          .filter({ has: opened.page.getByRole('link', { name }) })
+          .locator('.badge')
+          .allTextContents();
+      if (locale === 'en') {
+        await expect(badges('Lighthouse')).resolves.toEqual(['1st place', '1st in Developer tools', 'Prize: $1000']);
+        await expect(badges('Pixel Garden')).resolves.toEqual(['2nd place', '1st in Just for fun', 'Prize: glory']);
+        await expect(badges('Tidy Bot')).resolves.toEqual(['3rd place']);
+        await opened.page.getByText('Winners first.').waitFor();
+      } else {
+        await expect(badges('Pixel Garden')).resolves.toEqual(['第二名', 'Just for fun 第一名', '奖项：glory']);
+      }
+      await expectAccessible(opened.page);
+      await screenshot(opened.page, `gallery-winners-${locale}`);
+      expect(opened.problems).toEqual([]);
+      await opened.context.close();
+    }
   });
 });
 
@@ -264,6 +365,87 @@ describe("people's choice pages (SQLite)", () => {
     await own.page.getByText('这是你所在（或曾在）团队的作品，不能为它投票。').waitFor();
     await expect(own.page.getByRole('button', { name: '为这个作品投票' }).count()).resolves.toBe(0);
     await screenshot(own.page, 'vote-own-project');
+    await own.context.close();
+  });
+
+  it('votes from the gallery cards: the votes left go down and up, never a vote button on the own project; the event page invites to vote', async () => {
+    // Signed out: the event page and the gallery invite to sign in; no vote buttons.
+    const anon = await openPage(browser, { viewport: 'phone' });
+    await anon.page.goto(`${t.url}/hackathons/${eventId}`);
+    await settled(anon.page);
+    const invite = anon.page.getByRole('region', { name: 'Vote for your favourites' });
+    await invite.getByRole('link', { name: 'Sign in to vote' }).waitFor();
+    await screenshot(anon.page, 'event-vote-invite');
+    const listSeeds: Array<string | null> = [];
+    anon.page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === `/api/v1/events/${eventId}/gallery`) listSeeds.push(url.searchParams.get('seed'));
+    });
+    await anon.page.goto(`${t.url}/hackathons/${eventId}/gallery`);
+    await settled(anon.page);
+    await anon.page.locator('.vote-bar').getByRole('link', { name: 'Sign in to vote' }).waitFor();
+    await expect(anon.page.getByRole('button', { name: /^Vote for / }).count()).resolves.toBe(0);
+    await anon.page.getByText('a random order of your own').waitFor();
+    // An anonymous visitor keeps one shuffle seed for the tab's session.
+    const seed = await anon.page.evaluate(() => sessionStorage.getItem('gallery-seed'));
+    expect(seed).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    expect(listSeeds).toEqual([seed]);
+    await anon.context.close();
+
+    const visitor = await t.user();
+    for (const [locale, viewport] of [
+      ['en', 'desktop'],
+      ['en', 'phone'],
+    ] as const) {
+      const { page, context, problems } = await openPage(browser, { locale, viewport });
+      page.setDefaultTimeout(8000);
+      await signInSession(context, t.url, visitor.email, 'correct horse battery');
+      await page.goto(`${t.url}/hackathons/${eventId}`);
+      await settled(page);
+      await page.getByRole('region', { name: 'Vote for your favourites' }).getByText('Developer tools: 1 vote left · Just for fun: 1 vote left').waitFor();
+      await page.getByRole('link', { name: 'Vote in the gallery' }).click();
+      await page.waitForURL(`${t.url}/hackathons/${eventId}/gallery`);
+      await settled(page);
+      const bar = page.locator('.vote-bar');
+      await bar.getByText('Developer tools: 1 vote left').waitFor();
+      await page.getByRole('button', { name: 'Vote for Alpha' }).click();
+      await bar.getByText('Developer tools: 0 votes left').waitFor();
+      const alpha = page.locator('.gallery-card').filter({ has: page.getByRole('link', { name: 'Alpha' }) });
+      await alpha.getByText('Voted').waitFor();
+      // The track's one vote is used: Beta's button waits until it is taken back.
+      await expect(page.getByRole('button', { name: 'Vote for Beta' }).isDisabled()).resolves.toBe(true);
+      // Keyboard: the undo button is reachable and shows its focus.
+      await alpha.getByRole('link', { name: 'Repository' }).focus();
+      await page.keyboard.press('Tab');
+      const undo = alpha.getByRole('button', { name: 'Undo the vote for Alpha' });
+      await expect(undo.evaluate((el) => el === document.activeElement && getComputedStyle(el).outlineStyle !== 'none')).resolves.toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, 'gallery-voting-en');
+      await page.keyboard.press('Enter');
+      await bar.getByText('Developer tools: 1 vote left').waitFor();
+      await expect(page.getByRole('button', { name: 'Vote for Beta' }).isEnabled()).resolves.toBe(true);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+
+    // A team's member: no vote button on their own project, told why, in Chinese.
+    const own = await openPage(browser, { locale: 'zh-CN', viewport: 'phone' });
+    await signInSession(own.context, t.url, teams[0]!.user.email, 'correct horse battery');
+    await own.page.goto(`${t.url}/hackathons/${eventId}/gallery`);
+    await settled(own.page);
+    await own.page.locator('.vote-bar').getByText('Developer tools：还剩 1 票').waitFor();
+    const mine = own.page.locator('.gallery-card').filter({ has: own.page.getByRole('link', { name: 'Alpha' }) });
+    await mine.getByText('你所在团队的作品').waitFor();
+    await expect(mine.getByRole('button').filter({ hasText: '投票' }).count()).resolves.toBe(0);
+    await own.page.getByRole('button', { name: '为 Beta 投票' }).waitFor();
+    await expectAccessible(own.page);
+    await screenshot(own.page, 'gallery-voting-zh');
+    await own.page.goto(`${t.url}/hackathons/${eventId}/gallery`);
+    await own.page.setViewportSize({ width: 1280, height: 800 });
+    await settled(own.page);
+    await own.page.getByRole('button', { name: '为 Beta 投票' }).waitFor();
+    await screenshot(own.page, 'gallery-voting-zh');
+    expect(own.problems).toEqual([]);
     await own.context.close();
   });
 

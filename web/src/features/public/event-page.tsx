@@ -87,6 +87,7 @@ function EventView({ event, myStatus: MyStatus }: { event: PublicEvent; myStatus
         </div>
       ) : null}
       {event.status === 'cancelled' ? <div className="alert alert-warn">{t('event.cancelled')}</div> : null}
+      {galleryOpen ? <VoteInvite event={event} /> : null}
       <div className="event-layout">
         {/* First in reading order (the dates matter most on a phone); beside the content on wide screens. */}
         <aside className="event-side">
@@ -104,6 +105,55 @@ function EventView({ event, myStatus: MyStatus }: { event: PublicEvent; myStatus
         </div>
       </div>
     </article>
+  );
+}
+
+/**
+ * While the people's-choice vote is open: an invitation to vote in the gallery, with the votes the
+ * signed-in visitor has left (or a way to sign in first).
+ */
+function VoteInvite({ event }: { event: PublicEvent }) {
+  const { t } = useT('public', messages);
+  const f = useFormat();
+  const { user } = useSession();
+  const now = useNow();
+  const closesAt = event.voting.closes_at;
+  const open =
+    event.voting.enabled &&
+    event.status !== 'ended' &&
+    event.status !== 'cancelled' &&
+    closesAt !== null &&
+    now >= Date.parse(event.voting.opens_at) &&
+    now < Date.parse(closesAt);
+  const mine = useQuery({
+    queryKey: ['my-votes', event.id],
+    queryFn: ({ signal }) => get('/events/{id}/votes/me', { path: { id: event.id }, signal }),
+    enabled: Boolean(user) && open,
+  });
+  if (!open || !closesAt) return null;
+  const gallery = `/hackathons/${event.id}/gallery`;
+  // Votes are counted per track when the vote is per track: the votes left are told per track then.
+  const leftIn = (trackId: string | null) =>
+    Math.max(0, event.voting.votes_per_person - (mine.data?.votes ?? []).filter((v) => !event.voting.per_track || v.track_id === trackId).length);
+  const left = !mine.data
+    ? null
+    : event.voting.per_track && event.tracks.length > 0
+      ? event.tracks.map((tr) => t('event.votesLeftTrack', { track: tr.name, count: leftIn(tr.id) })).join(' · ')
+      : t('event.votesLeft', { count: leftIn(null) });
+  return (
+    <section className="alert alert-info vote-invite" aria-labelledby="vote-invite-title">
+      <h2 id="vote-invite-title" className="vote-invite-title">
+        {t('event.voteTitle')}
+      </h2>
+      <p className="vote-invite-text">
+        {left !== null ? <strong className="vote-invite-left">{left}</strong> : null}
+        {left !== null ? ' ' : null}
+        {t('event.voteCloses', { date: f.dateTime(closesAt) })}
+      </p>
+      <Link className="btn btn-primary btn-small" href={user ? gallery : `/signin?next=${encodeURIComponent(gallery)}`}>
+        {user ? t('event.voteNow') : t('event.voteSignIn')}
+      </Link>
+    </section>
   );
 }
 
