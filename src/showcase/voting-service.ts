@@ -1,3 +1,4 @@
+import { votingOpen } from './gallery-order.js';
 import { actorOf, recordAudit } from '../core/audit.js';
 import type { Clock } from '../core/clock.js';
 import type { Db, Executor } from '../core/db/index.js';
@@ -50,11 +51,8 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     return { opens_at: opensAt(event), closes_at: event.voting.closes_at };
   }
 
-  function isOpen(event: EventRecord, now: Date): boolean {
-    const { opens_at, closes_at } = windowOf(event);
-    if (!event.voting.enabled || !closes_at || event.status === 'ended' || event.status === 'cancelled' || event.status === 'draft') return false;
-    return now.getTime() >= Date.parse(opens_at) && now.getTime() < Date.parse(closes_at);
-  }
+  // The one vote-window rule (the gallery orders by it too).
+  const isOpen = votingOpen;
 
   function closed(event: EventRecord, now: Date): AppError {
     const w = windowOf(event);
