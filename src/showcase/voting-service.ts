@@ -15,6 +15,8 @@ export interface PeoplesChoiceEntry {
   team_name: string;
   track_id: string | null;
   votes: number;
+  /** The list the entry is ranked in: its track's id when the vote is per track, null when event-wide. */
+  scope: string | null;
 }
 
 /** When an event's vote opens: its own time, else the submission deadline. */
@@ -134,11 +136,21 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     };
   }
 
-  /** The counted projects by votes, most first (ties share a rank, then by project id for a stable order). */
+  /**
+   * The counted projects by votes, most first (ties share a rank, then by project id for a stable
+   * order). A vote per track is a list per track: each entry ranked within its scope.
+   */
   async function standing(executor: Executor, event: EventRecord): Promise<PeoplesChoiceEntry[]> {
     // Approved teams, not taken out, and (with the switch) only accounts older than the window.
     const counts = await repo.countedVotes(executor, event.id, event.voting.exclude_new_accounts ? opensAt(event) : null);
-    return ranked(counts.map((c) => ({ ...c, votes: Number(c.votes) })).sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id)));
+    const rows = counts
+      .map((c) => ({ ...c, votes: Number(c.votes), scope: event.voting.per_track ? c.track_id : null }))
+      .sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id));
+    const rankOf = new Map<string | null, Map<string, number>>();
+    for (const scope of new Set(rows.map((r) => r.scope))) {
+      rankOf.set(scope, new Map(ranked(rows.filter((r) => r.scope === scope)).map((r) => [r.project_id, r.rank])));
+    }
+    return rows.map((r) => ({ ...r, rank: rankOf.get(r.scope)!.get(r.project_id)! }));
   }
 
   /** The owners' view while voting runs: counts per project (excluded ones too) and votes per hour, to spot bursts. */
@@ -212,7 +224,13 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
       throw new AppError('results_not_published', "The people's choice is published with the results.", { extra: { event_status: event.status } });
     }
     const rows = await repo.peoplesChoice(db, event.id);
-    return { event_id: event.id, enabled: event.voting.enabled, entries: rows };
+    const perTrack = event.voting.per_track;
+    return {
+      event_id: event.id,
+      enabled: event.voting.enabled,
+      per_track: perTrack,
+      entries: rows.map((r) => ({ ...r, scope: perTrack ? r.track_id : null })),
+    };
   }
 
   return { vote, unvote, mine, tally, setExcluded, freeze, published };
