@@ -118,7 +118,7 @@ export const LeaderboardQuery = Type.Object(
 
 export const CsvText = Type.String({
   description:
-    'text/csv: rank, project_id, project_name, team_name, track_id, score, score_raw, score_normalized (empty unless the event normalizes with zscore), then scores_by_model.<group> and scores_by_dimension.<name> columns, peoples_choice.rank and peoples_choice.votes (events with a vote), then track_rank (within the track) and prize (the track's prize, for its winner)',
+    'text/csv: rank, project_id, project_name, team_name, track_id, score, score_raw, score_normalized (empty unless the event normalizes with zscore), then scores_by_model.<group> and scores_by_dimension.<name> columns, peoples_choice.rank and peoples_choice.votes (events with a vote), then track_rank (within the track) and prize (the prize of the track, for its winner)',
 });
 
 export const PublishBody = Type.Object(
