@@ -152,6 +152,7 @@ export default function PublishTab({ event }: TabProps) {
                         <li key={e.project_id}>
                           <span className="detail-podium-rank">{fmt.number(place, 0)}</span> <strong>{e.project_name}</strong>{' '}
                           <span className="muted">{fmt.number(e.score, 2)}</span>
+                          {trackId ? <span className="muted small"> · {t('publish.overallPlace', { rank: fmt.number(e.rank, 0) })}</span> : null}
                           {trackId && place === 1 ? (
                             <span className="detail-winner small">
                               {trackInfo?.prize
@@ -159,7 +160,6 @@ export default function PublishTab({ event }: TabProps) {
                                 : t('publish.trackWinner', { track: trackInfo?.name ?? trackId })}
                             </span>
                           ) : null}
-                          {trackId ? <span className="muted small"> · {t('publish.overallPlace', { rank: fmt.number(e.rank, 0) })}</span> : null}
                         </li>
                       );
                     })}
