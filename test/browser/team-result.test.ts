@@ -160,7 +160,10 @@ describe('a team’s result on the web (SQLite)', () => {
           { id: 'climate', name: 'Climate', prize: '€500' },
           { id: 'tools', name: 'Developer tools', prize: '$1000' },
         ],
+        // The people's choice is voted per track: one list per track on the result page.
+        voting: { enabled: true, closes_at: new Date(t.clock.now().getTime() + 4 * 86_400_000).toISOString(), per_track: true },
       });
+      const ids: Record<string, string> = {};
       const now = t.clock.now().toISOString();
       let planetLeader: TestUser | undefined;
       for (const [name, track, impact] of [
@@ -175,6 +178,7 @@ describe('a team’s result on the web (SQLite)', () => {
         });
         expect(res.status).toBe(201);
         if (name === 'PlanetPal') planetLeader = team;
+        ids[name] = res.body.id;
         await t.ctx.db
           .insertInto('reviews')
           .values({
@@ -194,7 +198,12 @@ describe('a team’s result on the web (SQLite)', () => {
           })
           .execute();
       }
-      expect((await t.api('PATCH', `/events/${climateEvent}`, { key: org.key, body: { status: 'judging' } })).status).toBe(200);
+      // Past the submission deadline: judging, and the vote open. Greenish leads Climate's vote, Tooly is alone in Tools.
+      t.clock.advance(2 * 86_400_000 + 3_600_000);
+      for (const name of ['Greenish', 'Greenish', 'PlanetPal', 'Tooly']) {
+        const voter = await t.user();
+        expect((await t.api('POST', `/events/${climateEvent}/gallery/${ids[name]}/vote`, { key: voter.key })).status).toBe(201);
+      }
 
       // The organizer's preview: in Climate's box PlanetPal is 1st with the prize, 2nd overall beside it.
       for (const [locale, viewport] of [
@@ -241,6 +250,14 @@ describe('a team’s result on the web (SQLite)', () => {
         // The winners come first, the overall places after them.
         const order = await page.locator('h2').allTextContents();
         expect(order.indexOf(en ? 'Winners' : '获奖作品')).toBeLessThan(order.indexOf(en ? 'Overall ranking: top places' : '总排名前列'));
+        // The people's choice: one list per track, under the track's name, ranked within it.
+        const pcClimate = page.getByRole('region', { name: en ? "People's choice: Climate" : '人气奖：Climate' });
+        await expect(pcClimate.locator('li').allTextContents()).resolves.toEqual([
+          expect.stringMatching(en ? /^1 Greenish Greenish team · 2 votes$/ : /^1 Greenish Greenish team · 2 票$/),
+          expect.stringMatching(en ? /^2 PlanetPal PlanetPal team · 1 vote$/ : /^2 PlanetPal PlanetPal team · 1 票$/),
+        ]);
+        const pcTools = page.getByRole('region', { name: en ? "People's choice: Developer tools" : '人气奖：Developer tools' });
+        await expect(pcTools.locator('li').allTextContents()).resolves.toEqual([expect.stringMatching(/^1 Tooly Tooly team · 1/)]);
         // In the ranking the Climate winner's row says so too.
         await page
           .locator('.ranking tr', { hasText: 'PlanetPal' })

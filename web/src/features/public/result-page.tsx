@@ -249,7 +249,7 @@ function PeoplesChoice({ event, linked }: { event: PublicEvent; linked: boolean 
       ) : query.data.per_track ? (
         // Voted per track: one list per track, ranked within it.
         <div className="pc-tracks">
-          {[...event.tracks.map((tr) => ({ id: tr.id as string | null, name: tr.name })), { id: null, name: t('result.noTrack') }].map((tr) => {
+          {[...event.tracks.map((tr) => ({ id: tr.id, name: tr.name })), { id: null, name: t('result.noTrack') }].map((tr) => {
             const list = query.data.entries.filter((e) => (e.scope ?? null) === tr.id);
             if (list.length === 0) return null;
             return (
