@@ -251,12 +251,14 @@ describe('a team’s result on the web (SQLite)', () => {
         const order = await page.locator('h2').allTextContents();
         expect(order.indexOf(en ? 'Winners' : '获奖作品')).toBeLessThan(order.indexOf(en ? 'Overall ranking: top places' : '总排名前列'));
         // The people's choice: one list per track, under the track's name, ranked within it.
-        const pcClimate = page.getByRole('region', { name: en ? "People's choice: Climate" : '人气奖：Climate' });
+        const pcClimate = page.locator('.pc-track', { has: page.getByRole('heading', { name: en ? "People's choice: Climate" : '人气奖：Climate' }) });
         await expect(pcClimate.locator('li').allTextContents()).resolves.toEqual([
           expect.stringMatching(en ? /^1 Greenish Greenish team · 2 votes$/ : /^1 Greenish Greenish team · 2 票$/),
           expect.stringMatching(en ? /^2 PlanetPal PlanetPal team · 1 vote$/ : /^2 PlanetPal PlanetPal team · 1 票$/),
         ]);
-        const pcTools = page.getByRole('region', { name: en ? "People's choice: Developer tools" : '人气奖：Developer tools' });
+        const pcTools = page.locator('.pc-track', {
+          has: page.getByRole('heading', { name: en ? "People's choice: Developer tools" : '人气奖：Developer tools' }),
+        });
         await expect(pcTools.locator('li').allTextContents()).resolves.toEqual([expect.stringMatching(/^1 Tooly Tooly team · 1/)]);
         // In the ranking the Climate winner's row says so too.
         await page

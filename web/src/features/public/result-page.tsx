@@ -253,10 +253,10 @@ function PeoplesChoice({ event, linked }: { event: PublicEvent; linked: boolean 
             const list = query.data.entries.filter((e) => (e.scope ?? null) === tr.id);
             if (list.length === 0) return null;
             return (
-              <section key={tr.id ?? ''} aria-label={t('result.peoplesChoiceOf', { track: tr.name })}>
+              <div key={tr.id ?? ''} className="pc-track">
                 <h3>{t('result.peoplesChoiceOf', { track: tr.name })}</h3>
                 <PeoplesChoiceList entries={list} event={event} linked={linked} />
-              </section>
+              </div>
             );
           })}
         </div>
