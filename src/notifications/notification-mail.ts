@@ -10,7 +10,8 @@ import { formatInZone, type MailLanguage } from '../core/mail-format.js';
  * `data` per kind (what callers of queueNotification pass):
  * - registration_approved / registration_rejected: `{ team_name, reason? }`
  * - team_member_joined / team_member_left: `{ team_name, member_name, removed?: boolean }`
- * - results_published: `{ team_name, rank, score, track_rank?, track_name? }` (rank null when unranked)
+ * - results_published: `{ team_name, rank, score, track_rank?, track_name?, track_prize? }` (rank null when unranked;
+ *   track_prize only when the team won its track)
  * - team_invitation: `{ team_name, inviter_name, join_url, expires_at }`
  * - reviewer_reminder: `{ open_reviews }` (the reviewer's queue is linked)
  */
@@ -180,16 +181,25 @@ function parts(c: MailContext): Parts {
       const score = typeof d.score === 'number' ? String(Math.round(d.score * 100) / 100) : null;
       const trackRank = typeof d.track_rank === 'number' ? d.track_rank : null;
       const track = oneLine(d.track_name);
+      const prize = oneLine(d.track_prize, 500);
+      // A track's winner reads as the winner of its track first, the overall place beside it.
+      const wonTrack = trackRank === 1 && track !== '' && rank !== null;
       const lines: string[] = [];
       if (zh) {
-        lines.push(rank === null ? `${ev} 的结果已公布。「${team}」未进入排名。` : `${ev} 的结果已公布：「${team}」获得第 ${rank} 名。`);
+        if (wonTrack) {
+          lines.push(`${ev} 的结果已公布：「${team}」获得赛道「${track}」第 1 名${prize ? `（奖品：${prize}）` : ''}。`);
+          lines.push(`总排名：第 ${rank} 名。`);
+        } else lines.push(rank === null ? `${ev} 的结果已公布。「${team}」未进入排名。` : `${ev} 的结果已公布：「${team}」获得第 ${rank} 名。`);
         if (score !== null) lines.push(`得分：${score}`);
-        if (trackRank !== null && track) lines.push(`在赛道「${track}」中排名第 ${trackRank}。`);
+        if (!wonTrack && trackRank !== null && track) lines.push(`在赛道「${track}」中排名第 ${trackRank}。`);
         return { subject: `${ev}：结果已公布`, lines, link: { label: '查看结果', url: `${eventUrl(c.event.id)}/result` } };
       }
-      lines.push(rank === null ? `The results of ${ev} are out. ${team} is not ranked.` : `The results of ${ev} are out: ${team} placed #${rank}.`);
+      if (wonTrack) {
+        lines.push(`The results of ${ev} are out: ${team} placed 1st in ${track}${prize ? ` (prize ${prize})` : ''}.`);
+        lines.push(`Overall: ${ordinal(rank)}.`);
+      } else lines.push(rank === null ? `The results of ${ev} are out. ${team} is not ranked.` : `The results of ${ev} are out: ${team} placed #${rank}.`);
       if (score !== null) lines.push(`Score: ${score}`);
-      if (trackRank !== null && track) lines.push(`In the track ${track}: #${trackRank}.`);
+      if (!wonTrack && trackRank !== null && track) lines.push(`In the track ${track}: #${trackRank}.`);
       return { subject: `${ev}: results are out`, lines, link: { label: 'See the results', url: `${eventUrl(c.event.id)}/result` } };
     }
     case 'reviewer_reminder': {
@@ -229,6 +239,13 @@ function parts(c: MailContext): Parts {
           };
     }
   }
+}
+
+/** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, 21st. */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }
 
 function footer(c: MailContext): string {

@@ -22,7 +22,8 @@ export const TeamResultSchema = Type.Object(
     ranked_teams: Type.Integer({ minimum: 0, description: 'how many teams the result ranks' }),
     score: Nullable(Type.Number({ minimum: 0, maximum: 10, description: 'rounded to 4 decimals; null: not ranked' })),
     track_id: Nullable(Type.String()),
-    track_rank: Nullable(Type.Integer({ minimum: 1, description: "rank within the team's track; null without a track or not ranked" })),
+    track_rank: Nullable(Type.Integer({ minimum: 1, description: "rank within the team's track (1: the track's winner); null without a track or not ranked" })),
+    track_prize: Nullable(Type.String({ description: "the track's prize, when the team won its track (track_rank 1) and the track has one; null otherwise" })),
     scores_by_dimension: Type.Record(Type.String(), Score, { description: 'per dimension name, as in the published result' }),
     feedback: Nullable(
       Type.Array(TeamFeedbackSchema, {

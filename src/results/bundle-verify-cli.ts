@@ -219,6 +219,13 @@ async function verify(argv: string[], io: VerifyIo, program: string): Promise<nu
       ? `ranking: ok (${verdict.ranking.entries} entries recomputed from the scores)`
       : `ranking: MISMATCH at entry ${diff.index + 1}:\n  bundle:     ${JSON.stringify(diff.stated)}\n  recomputed: ${JSON.stringify(diff.recomputed)}`,
   );
+  if (verdict.winners !== null) {
+    out.push(
+      verdict.winners.ok
+        ? `winners: ok (recomputed from the ranking and the tracks)`
+        : `winners: MISMATCH:\n  bundle:     ${JSON.stringify(verdict.winners.stated)}\n  recomputed: ${JSON.stringify(verdict.winners.recomputed)}`,
+    );
+  }
   out.push(signatureLine(verdict, source));
   if (verdict.signature.status === 'self_signed' && bundle.signer)
     out.push(`  (the bundle names ${bundle.signer.keys_url}: pass --site with the site's address to check the key is the site's)`);

@@ -3,6 +3,7 @@ import { canonicalJson, CanonicalJsonError } from '../core/canonical-json.js';
 import type { Normalization } from './normalization.js';
 import { SCORE_DECIMALS, type ResultEntry } from './ranking.js';
 import { computeStandings } from './standings.js';
+import { computeWinners, withTrackPlaces, type Winners } from './winners.js';
 
 /**
  * The pure half of the results bundle (result-bundle.ts builds it): its shape, its hash, its
@@ -50,7 +51,8 @@ export interface ResultBundle {
     scale: { min: number; max: number };
     score_decimals: number;
   };
-  tracks: Array<{ id: string; name: string }>;
+  /** The event's tracks; `prize` since winners are recorded (absent from older bundles). */
+  tracks: Array<{ id: string; name: string; prize?: string }>;
   normalization: Normalization;
   /** The models that scored (model identifiers: the event's order first, then A–Z). */
   models: string[];
@@ -65,6 +67,8 @@ export interface ResultBundle {
   ranking: ResultEntry[];
   /** The people's choice as published, or null when the event had no vote. */
   peoples_choice: unknown[] | null;
+  /** Each track's winner(s) with its prize, and the overall top places (winners.ts); absent from bundles published before winners were recorded. */
+  winners?: Winners;
   /** Who signed the bundle (absent from bundles published before signing): signed itself. */
   signer?: BundleSigner;
   sha256: string;
@@ -172,6 +176,11 @@ export interface BundleVerdict {
   reason: string | null;
   /** Whether the stored sha256 is the hash of the bundle's canonical JSON without it (and the signature). */
   sha256: { ok: boolean; stated: string | null; computed: string };
+  /**
+   * Whether the winners recomputed from the (recomputed) ranking and the tracks equal the bundle's;
+   * null for a bundle without a `winners` member (published before winners were recorded).
+   */
+  winners: { ok: boolean; stated: unknown; recomputed: Winners } | null;
   /** Whether the ranking recomputed from the scores equals the bundle's; the first differing entry if not. */
   ranking: {
     ok: boolean;
@@ -227,6 +236,13 @@ function checkShape(raw: unknown): asserts raw is ResultBundle {
     );
   }
   need(Array.isArray(b['ranking']), 'ranking missing');
+  need(
+    Array.isArray(b['tracks']) &&
+      (b['tracks'] as unknown[]).every(
+        (t) => isObject(t) && typeof t['id'] === 'string' && typeof t['name'] === 'string' && (t['prize'] === undefined || typeof t['prize'] === 'string'),
+      ),
+    'tracks is not a list of {id, name, prize}',
+  );
   const signer = b['signer'];
   if (signer !== undefined) {
     need(
@@ -339,11 +355,24 @@ export function verifyBundle(raw: unknown, opts: VerifyOptions = {}): BundleVerd
       break;
     }
   }
+  // The winners follow from the recomputed ranking and the tracks (winners.ts), when the bundle records them.
+  let winners: BundleVerdict['winners'] = null;
+  if (raw.winners !== undefined) {
+    const again = computeWinners(withTrackPlaces(recomputed, raw.tracks), raw.tracks);
+    let same: boolean;
+    try {
+      same = canonicalJson(raw.winners) === canonicalJson(again);
+    } catch {
+      same = false;
+    }
+    winners = { ok: same, stated: raw.winners, recomputed: again };
+  }
   const sha = { ok: stated === computed, stated, computed };
   const signature = checkSignature(raw, opts.keys ?? null);
   let reason: string | null = null;
   if (!sha.ok) reason = `the bundle's sha256 is not the hash of its content: it was changed after it was made`;
   else if (firstDifference !== null) reason = `the ranking does not follow from the scores (entry ${firstDifference.index + 1} differs)`;
+  else if (winners !== null && !winners.ok) reason = 'the winners do not follow from the ranking and the tracks';
   else if (signature.status === 'invalid') reason = `bad signature: ${signature.detail}`;
   else if (signature.status === 'unknown_key') reason = `not signed by the site: ${signature.detail}`;
   else if (signature.status === 'self_signed') {
@@ -356,6 +385,7 @@ export function verifyBundle(raw: unknown, opts: VerifyOptions = {}): BundleVerd
     reason,
     sha256: sha,
     ranking: { ok: firstDifference === null, entries: recomputed.length, firstDifference },
+    winners,
     signature,
   };
 }

@@ -6,6 +6,7 @@ import type { EventRecord } from '../events/events-model.js';
 import { BUNDLE_FORMAT, type BundleScore, type BundleSigner, type ResultBundle } from './bundle-verify.js';
 import { MAX_SCORE, MIN_SCORE, orderGroups, SCORE_DECIMALS, type ResultEntry } from './ranking.js';
 import { bundleInputs } from './results-repo.js';
+import { computeWinners, withTrackPlaces, type PublishedEntry } from './winners.js';
 
 export * from './bundle-verify.js';
 
@@ -57,9 +58,12 @@ export async function buildBundle(
   const ranking: ResultEntry[] = [];
   for (const piece of input.rankingPieces) {
     const text = piece.startsWith(',') ? piece.slice(1) : piece;
-    if (text !== '') ranking.push(...(JSON.parse(`[${text}]`) as ResultEntry[]));
+    // The ranking keeps the contract's entry: each entry's track place and prize are derived from
+    // it, and recorded (and verified) as the `winners` member.
+    if (text !== '') for (const { track_rank: _r, track_prize: _p, ...e } of JSON.parse(`[${text}]`) as PublishedEntry[]) ranking.push(e);
     await nextTurn();
   }
+  const tracks = event.tracks.map((t) => ({ id: t.id, name: t.name, prize: t.prize }));
   // The ranked projects are the published entries themselves (the judged ones); their tie-breaker
   // comes from the projects' rows.
   const ranked = new Set(ranking.map((e) => e.project_id));
@@ -122,7 +126,7 @@ export async function buildBundle(
       scale: { min: MIN_SCORE, max: MAX_SCORE },
       score_decimals: SCORE_DECIMALS,
     },
-    tracks: event.tracks.map((t) => ({ id: t.id, name: t.name })),
+    tracks,
     normalization: event.normalization,
     models,
     prompt_template_sha256: input.promptTemplateSha256,
@@ -136,6 +140,7 @@ export async function buildBundle(
       ),
     ranking,
     peoples_choice: input.peoplesChoice,
+    winners: computeWinners(withTrackPlaces(ranking, tracks), tracks),
     signer: input.signer.info,
   };
   // Canonical text member by member, the long lists a chunk at a time with a turn of the event loop

@@ -5,7 +5,9 @@ import type { ResultEntry } from './ranking.js';
  * comma, quote or line break, quotes doubled). Columns: rank, project_id, project_name, team_name,
  * track_id, score, (the live leaderboard: score_raw, score_normalized,) then `scores_by_model.<group>` per group and `scores_by_dimension.<name>` per
  * dimension (named after the JSON fields they mirror, so a model and a dimension never collide),
- * then, for an event with people's choice voting, `peoples_choice.rank` and `peoples_choice.votes`.
+ * then, for an event with people's choice voting, `peoples_choice.rank` and `peoples_choice.votes`,
+ * then (given `trackPlaces`) `track_rank` (the rank within the entry's track; empty without a track)
+ * and `prize` (the track's prize when the entry won its track: first in it and scored).
  * A cell a project has no score for is empty.
  *
  * Team-supplied text is untrusted: a cell that a spreadsheet would run as a formula (starting with
@@ -25,10 +27,12 @@ export interface CsvColumns {
   peoplesChoice?: ReadonlyMap<string, { rank: number; votes: number }>;
   /** The live leaderboard's `score_raw` and `score_normalized` columns, after `score`. */
   scoreVariants?: boolean;
+  /** The `track_rank` and `prize` columns, last. */
+  trackPlaces?: boolean;
 }
 
 /** An entry of the CSV: the result's, with the leaderboard's two scores when `scoreVariants`. */
-export type CsvEntry = ResultEntry & { score_raw?: number; score_normalized?: number | null };
+export type CsvEntry = ResultEntry & { score_raw?: number; score_normalized?: number | null; track_rank?: number | null; track_prize?: string | null };
 
 /**
  * CSV lines (each ending in CRLF) for some entries, optionally preceded by the header: the unit a
@@ -49,6 +53,7 @@ export function csvRows(entries: readonly CsvEntry[], columns: CsvColumns, heade
         ...columns.groups.map((g) => `scores_by_model.${g}`),
         ...columns.dimensions.map((d) => `scores_by_dimension.${d}`),
         ...(columns.peoplesChoice ? ['peoples_choice.rank', 'peoples_choice.votes'] : []),
+        ...(columns.trackPlaces ? ['track_rank', 'prize'] : []),
       ]
         .map(csvCell)
         .join(','),
@@ -63,6 +68,7 @@ export function csvRows(entries: readonly CsvEntry[], columns: CsvColumns, heade
       const pc = columns.peoplesChoice.get(e.project_id);
       row.push(pc?.rank, pc?.votes);
     }
+    if (columns.trackPlaces) row.push(e.track_rank, e.track_prize);
     lines.push(row.map(csvCell).join(','));
   }
   return lines.length ? lines.join('\r\n') + '\r\n' : '';

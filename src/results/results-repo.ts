@@ -62,6 +62,18 @@ export async function resultEntries(
   return rows.map((r) => ({ rank: Number(r.track_rank), entry_tail: r.entry_tail }));
 }
 
+/** The frozen entries that can be winners (first in a track, or in the overall top places), in ranking order. */
+export async function winnerEntries(db: Executor, eventId: string, overallPlaces: number): Promise<Array<{ rank: number; entry_tail: string }>> {
+  const rows = await db
+    .selectFrom('result_entries')
+    .select(['rank', 'entry_tail'])
+    .where('event_id', '=', eventId)
+    .where((eb) => eb.or([eb('track_rank', '=', 1), eb('rank', '<=', overallPlaces)]))
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => ({ rank: Number(r.rank), entry_tail: r.entry_tail }));
+}
+
 /**
  * A project's score line as the leaderboard holds it (its standings row): under a normalisation
  * that looks across projects, the only place its normalised numbers are; null when not computed yet.

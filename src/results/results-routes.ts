@@ -21,6 +21,7 @@ import {
   ResultQuery,
   ReviewerOutliersResponse,
   TrackQuery,
+  WinnersResponse,
 } from './results-schemas.js';
 import type { ResultsService } from './results-service.js';
 
@@ -281,6 +282,32 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
         const page = await result.page();
         linkNext(reply, `${config.publicUrl}/api/v1/events/${encodeURIComponent(result.event.id)}/result`, q, page.nextCursor);
         return sendJson(reply, page.json);
+      },
+    );
+
+    app.get(
+      '/events/:id/result/winners',
+      {
+        config: {
+          mcp: {
+            name: 'get_result_winners',
+            title: 'Get the winners',
+            role: 'participant',
+            description: "The published winners: each track's winner(s) with its prize, and the overall top places.",
+          },
+        },
+        schema: {
+          tags: ['results'],
+          summary: "The winners of the published result (cacheable): per track the project(s) first in it with the track's prize, and the overall top places",
+          params: EventIdParams,
+          response: { 200: WinnersResponse, 304: NotModified, ...problems('event_not_found', 'results_not_published') },
+        },
+      },
+      async (request, reply) => {
+        const found = await results.winners(request.principal, request.params.id);
+        reply.header('ETag', found.etag).header('Cache-Control', RESULT_CACHE_CONTROL);
+        if (ifNoneMatch(request.headers['if-none-match'], found.etag)) return reply.code(304).send();
+        return found.body;
       },
     );
 

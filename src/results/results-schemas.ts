@@ -15,7 +15,51 @@ export const ResultEntrySchema = Type.Object({
   scores_by_dimension: Type.Record(Type.String(), Score),
 });
 
-export const ResultEntries = Type.Array(ResultEntrySchema);
+/** An entry of the published result: the contract's entry plus its place in its track and the prize it won. */
+export const PublishedEntrySchema = Type.Object({
+  ...ResultEntrySchema.properties,
+  track_rank: Nullable(Type.Integer({ minimum: 1, description: "competition rank within the entry's track (1: the track's winner); null without a track" })),
+  track_prize: Nullable(
+    Type.String({ description: "the track's prize, when the entry won its track (track_rank 1 and scored) and the track has one; else null" }),
+  ),
+});
+
+export const ResultEntries = Type.Array(PublishedEntrySchema);
+
+const WinnerProjectSchema = Type.Object({
+  rank: Type.Integer({ minimum: 1, description: 'overall rank' }),
+  track_rank: Nullable(Type.Integer({ minimum: 1 })),
+  project_id: Type.String(),
+  project_name: Type.String(),
+  team_name: Type.String(),
+  track_id: Nullable(Type.String()),
+  score: Score,
+});
+
+/** The winners of a published result (src/results/winners.ts). */
+export const WinnersSchema = Type.Object(
+  {
+    tracks: Type.Array(
+      Type.Object({
+        track_id: Type.String(),
+        track_name: Type.String(),
+        prize: Nullable(Type.String({ description: "the track's prize as at publication; null: none, or nobody won the track" })),
+        projects: Type.Array(WinnerProjectSchema, {
+          description: 'the scored project(s) with the best rank within the track (several on a tie; none when nothing in the track was scored)',
+        }),
+      }),
+      { description: "every track of the event, in the event's order" },
+    ),
+    overall: Type.Array(WinnerProjectSchema, { description: 'the overall top places (rank ≤ 3, ties included), scored projects only' }),
+  },
+  { description: "per track the project(s) that won it with the track's prize, and the overall top places" },
+);
+
+export const WinnersResponse = Type.Object({
+  event_id: Type.String(),
+  published_at: Type.String(),
+  ...WinnersSchema.properties,
+});
 
 /** A leaderboard entry: the result's entry plus how far the project's reviews got. */
 export const LeaderboardEntrySchema = Type.Object({
@@ -74,7 +118,7 @@ export const LeaderboardQuery = Type.Object(
 
 export const CsvText = Type.String({
   description:
-    'text/csv: rank, project_id, project_name, team_name, track_id, score, score_raw, score_normalized (empty unless the event normalizes with zscore), then scores_by_model.<group> and scores_by_dimension.<name> columns',
+    'text/csv: rank, project_id, project_name, team_name, track_id, score, score_raw, score_normalized (empty unless the event normalizes with zscore), then scores_by_model.<group> and scores_by_dimension.<name> columns, peoples_choice.rank and peoples_choice.votes (events with a vote), then track_rank (within the track) and prize (the prize of the track, for its winner)',
 });
 
 export const PublishBody = Type.Object(
@@ -99,6 +143,13 @@ export const PeoplesChoiceEntrySchema = Type.Object({
   team_name: Type.String(),
   track_id: Nullable(Type.String()),
   votes: Type.Integer(),
+  scope: Type.Optional(
+    Nullable(
+      Type.String({
+        description: "the list the entry is ranked in: its track's id when the vote is per track (ranks count within the track); null event-wide",
+      }),
+    ),
+  ),
 });
 
 export const PublishResponse = Type.Object({
@@ -114,6 +165,7 @@ export const PublishResponse = Type.Object({
   peoples_choice: Type.Union([Type.Array(PeoplesChoiceEntrySchema), Type.Null()], {
     description: "the people's choice, counted at publication (null: the event has no vote)",
   }),
+  winners: WinnersSchema,
   result_url: Type.String(),
   entries: ResultEntries,
 });
@@ -190,7 +242,9 @@ export const ResultBundleSchema = Type.Object(
       scale: Type.Object({ min: Type.Number(), max: Type.Number() }),
       score_decimals: Type.Integer({ description: 'published numbers carry this many decimals; ranks compare at this precision' }),
     }),
-    tracks: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })),
+    tracks: Type.Array(
+      Type.Object({ id: Type.String(), name: Type.String(), prize: Type.Optional(Type.String({ description: 'absent from bundles without winners' })) }),
+    ),
     normalization: Type.Union([Type.Literal('none'), Type.Literal('zscore')]),
     models: Type.Array(Type.String(), { description: 'identifiers of the models that scored' }),
     prompt_template_sha256: Nullable(Type.String({ description: 'SHA-256 (hex) of the review prompt template (docs/api.md says what is hashed)' })),
@@ -225,6 +279,11 @@ export const ResultBundleSchema = Type.Object(
     ),
     ranking: Type.Array(ResultEntrySchema, { description: 'the ranking as published (GET /events/{id}/result)' }),
     peoples_choice: Type.Union([Type.Array(PeoplesChoiceEntrySchema), Type.Null()]),
+    winners: Type.Optional(
+      Type.Object(WinnersSchema.properties, {
+        description: 'recomputed by the verifier from the ranking and the tracks (absent from bundles published before winners were recorded)',
+      }),
+    ),
     signer: Type.Optional(
       Type.Object(
         {

@@ -26,6 +26,8 @@ import { MAIL_QUEUED, queueNotificationBatch } from '../notifications/notificati
 import type { Notifier } from '../core/notifier.js';
 import type { TeamResult } from '../registrations/team-result-schema.js';
 import { teamResult } from './team-result.js';
+import { computeWinners, OVERALL_PLACES, withTrackPlaces, type PublishedEntry } from './winners.js';
+import type { ResultEntry } from './ranking.js';
 
 /** Pages: `limit` entries (default and maximum as GET /events paginates), the next one by `cursor`. */
 export const DEFAULT_PAGE_LIMIT = 100;
@@ -128,10 +130,13 @@ function scoreVariants(r: StandingRow, normalization: Normalization): { score_ra
 
 /**
  * An entry's JSON after `{"rank":N` (contract shape); the leaderboard (given the event's
- * normalisation) adds the raw and normalised scores and the review coverage.
+ * normalisation) adds the raw and normalised scores and the review coverage; the published result
+ * (given the entry's place) adds `track_rank` and `track_prize`.
  */
-function entryTail(r: StandingRow, leaderboard: { normalization: Normalization } | null): string {
+function entryTail(r: StandingRow, leaderboard: { normalization: Normalization } | null, place?: { trackRank: number | null; prize: string | null }): string {
   let extra = '';
+  // The published entry: its place in its track and the prize it won (winners.ts), frozen with it.
+  if (place) extra = `,"track_rank":${place.trackRank},"track_prize":${JSON.stringify(place.prize)}`;
   if (leaderboard) {
     const v = scoreVariants(r, leaderboard.normalization);
     extra =
@@ -161,7 +166,15 @@ function ranker(rank: number, position: number) {
 async function queueResultMails(
   tx: Executor,
   event: EventRecord,
-  placed: ReadonlyArray<{ project_id: string; team_name: string; rank: number; score: number; track_id: string | null; track_rank: number | null }>,
+  placed: ReadonlyArray<{
+    project_id: string;
+    team_name: string;
+    rank: number;
+    score: number;
+    track_id: string | null;
+    track_rank: number | null;
+    track_prize: string | null;
+  }>,
   now: Date,
 ): Promise<number> {
   if (placed.length === 0) return 0;
@@ -182,6 +195,7 @@ async function queueResultMails(
       rank: p.rank,
       score: p.score,
       ...(p.track_id !== null && p.track_rank !== null ? { track_rank: p.track_rank, track_name: trackNames.get(p.track_id) ?? p.track_id } : {}),
+      ...(p.track_prize !== null ? { track_prize: p.track_prize } : {}),
     },
   }));
   return queueNotificationBatch(tx, { kind: 'results_published', eventId: event.id, groups, now });
@@ -297,21 +311,42 @@ export function createResultsService(deps: {
     // An export is complete: it waits for every stale standing (in slices that yield).
     await standings.complete(event.id);
     const groups = orderGroups([...event.models, ...(await scoredGroups(db, event.id))], event.models);
-    const columns = { groups, dimensions: event.dimensions.map((d) => d.name), scoreVariants: true, peoplesChoice: await peoplesChoiceColumns(event) };
+    const columns = {
+      groups,
+      dimensions: event.dimensions.map((d) => d.name),
+      scoreVariants: true,
+      peoplesChoice: await peoplesChoiceColumns(event),
+      trackPlaces: true,
+    };
+    const prizes = new Map(event.tracks.map((t) => [t.id, t.prize ? t.prize : null]));
+    // Each row's rank within its track (one track's export: its rank is the track's).
+    const trackRankers = new Map<string, (key: number) => number>();
+    const trackRankOf = (row: StandingRow, rank: number): number | null => {
+      if (row.track_id === null) return null;
+      if (q.trackId !== undefined) return rank;
+      let rankOf = trackRankers.get(row.track_id);
+      if (!rankOf) trackRankers.set(row.track_id, (rankOf = ranker(1, 0)));
+      return rankOf(row.score_key);
+    };
     async function* lines(): AsyncGenerator<string> {
       yield csvRows([], columns, true);
       for await (const chunk of walk(db, event.id, q.trackId)) {
-        const entries = chunk.map(({ row, rank }) => ({
-          rank,
-          project_id: row.project_id,
-          project_name: row.project_name,
-          team_name: row.team_name,
-          track_id: row.track_id,
-          score: scoreOf(row.score_key),
-          ...scoreVariants(row, event.normalization),
-          scores_by_model: JSON.parse(row.by_model) as Record<string, number>,
-          scores_by_dimension: JSON.parse(row.by_dimension) as Record<string, number>,
-        }));
+        const entries = chunk.map(({ row, rank }) => {
+          const trackRank = trackRankOf(row, rank);
+          return {
+            rank,
+            project_id: row.project_id,
+            project_name: row.project_name,
+            team_name: row.team_name,
+            track_id: row.track_id,
+            score: scoreOf(row.score_key),
+            ...scoreVariants(row, event.normalization),
+            scores_by_model: JSON.parse(row.by_model) as Record<string, number>,
+            scores_by_dimension: JSON.parse(row.by_dimension) as Record<string, number>,
+            track_rank: trackRank,
+            track_prize: row.track_id !== null && trackRank === 1 && row.score_key >= 0 ? (prizes.get(row.track_id) ?? null) : null,
+          };
+        });
         yield csvRows(entries, columns, false);
       }
     }
@@ -402,15 +437,15 @@ export function createResultsService(deps: {
         const hash = createHash('sha256').update('[');
         const tracks = new Map<string, { position: number; rankOf: (key: number) => number }>();
         // What each ranked team's mail says (queued below, in this transaction).
-        const placed: Array<{ project_id: string; team_name: string; rank: number; score: number; track_id: string | null; track_rank: number | null }> = [];
+        const placed: Array<Parameters<typeof queueResultMails>[2][number]> = [];
+        // A track's winner wins its prize (winners.ts): first in its track and scored.
+        const prizes = new Map(event.tracks.map((t) => [t.id, t.prize ? t.prize : null]));
         let position = 0;
         for await (const chunk of walk(tx, event.id, undefined)) {
           // Stored as they are read: only the chunk's text is kept for the answer.
           const rows: Parameters<typeof repo.insertResultEntries>[2] = [];
           const texts: string[] = [];
           for (const { row, rank } of chunk) {
-            const tail = entryTail(row, null);
-            texts.push(`{"rank":${rank}${tail}`);
             let trackPosition: number | null = null;
             let trackRank: number | null = null;
             if (row.track_id !== null) {
@@ -419,6 +454,9 @@ export function createResultsService(deps: {
               trackPosition = t.position++;
               trackRank = t.rankOf(row.score_key);
             }
+            const prize = row.track_id !== null && trackRank === 1 && row.score_key >= 0 ? (prizes.get(row.track_id) ?? null) : null;
+            const tail = entryTail(row, null, { trackRank, prize });
+            texts.push(`{"rank":${rank}${tail}`);
             placed.push({
               project_id: row.project_id,
               team_name: row.team_name,
@@ -426,6 +464,7 @@ export function createResultsService(deps: {
               score: row.score_key < 0 ? 0 : row.score_key / SCALE,
               track_id: row.track_id,
               track_rank: trackRank,
+              track_prize: prize,
             });
             rows.push({
               position: position++,
@@ -479,6 +518,8 @@ export function createResultsService(deps: {
           normalization: event.normalization,
           etag: `"${etag}"`,
           peoples_choice: peoplesChoice,
+          // Computed from the frozen ranking (winners.ts), as the bundle records them.
+          winners: bundle.bundle.winners!,
           entryPieces: pieces,
         };
       });
@@ -542,6 +583,31 @@ export function createResultsService(deps: {
           nextCursor: more ? encodeCursor('result', event.id, [start + limit]) : null,
         };
       },
+    };
+  }
+
+  /**
+   * The winners of the published result (winners.ts), for anyone who can see the event: derived
+   * from the frozen entries that can win (first in a track, or an overall top place), whose
+   * `track_prize` was fixed at publication; the tracks in the event's order with their names.
+   * An entry frozen before track places were stored carries none: it is placed from its track rank.
+   */
+  async function winners(who: Principal | null, eventId: string) {
+    const event = await events.getPublic(eventId, who);
+    const row = await repo.findResultTag(db, event.id);
+    if (!row) throw notPublished(event, clock.now());
+    const rows = await repo.winnerEntries(db, event.id, OVERALL_PLACES);
+    const entries = rows.map((r) => JSON.parse(`{"rank":${r.rank}${r.entry_tail}`) as Partial<PublishedEntry> & ResultEntry);
+    const placed = entries.some((e) => e.track_rank === undefined) ? withTrackPlaces(entries, event.tracks) : (entries as PublishedEntry[]);
+    // The track names are read now: the tag changes with them.
+    const names = createHash('sha256')
+      .update(JSON.stringify(event.tracks.map((t) => [t.id, t.name])))
+      .digest('base64url')
+      .slice(0, 12);
+    return {
+      event,
+      etag: `"${row.etag}.winners.${names}"`,
+      body: { event_id: event.id, published_at: row.published_at, ...computeWinners(placed, event.tracks) },
     };
   }
 
@@ -663,7 +729,7 @@ export function createResultsService(deps: {
     };
   }
 
-  return { leaderboard, leaderboardCsv, publish, published, resultBundle, setFeedbackRelease, teamResult: teamResultOf, reviewerOutliers };
+  return { leaderboard, leaderboardCsv, publish, published, winners, resultBundle, setFeedbackRelease, teamResult: teamResultOf, reviewerOutliers };
 }
 
 export type ResultsService = ReturnType<typeof createResultsService>;

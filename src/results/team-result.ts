@@ -22,7 +22,9 @@ export async function teamResult(
   const [project, count] = await repo.teamProjectAndEntryCount(db, event.id, registration.id);
   const entry = project ? await repo.resultEntryOf(db, event.id, project.id) : undefined;
   // The stored tail is the entry's JSON after `{"rank":N` (results-service.ts, entryTail).
-  const numbers = entry ? (JSON.parse(`{${entry.entry_tail.slice(1)}`) as { score: number; scores_by_dimension: Record<string, number> }) : null;
+  const numbers = entry
+    ? (JSON.parse(`{${entry.entry_tail.slice(1)}`) as { score: number; scores_by_dimension: Record<string, number>; track_prize?: string | null })
+    : null;
   return {
     published_at: publishedAt,
     rank: entry ? Number(entry.rank) : null,
@@ -30,6 +32,8 @@ export async function teamResult(
     score: numbers ? numbers.score : null,
     track_id: entry ? entry.track_id : (project?.track_id ?? registration.track_id),
     track_rank: entry && entry.track_rank !== null ? Number(entry.track_rank) : null,
+    // Frozen with the entry at publication (an entry published before prizes were stored has none).
+    track_prize: numbers?.track_prize ?? null,
     scores_by_dimension: numbers ? numbers.scores_by_dimension : {},
     feedback: event.feedback_released ? (project ? await feedbackOf(db, event, project.id) : []) : null,
   };

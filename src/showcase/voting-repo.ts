@@ -197,7 +197,18 @@ export async function insertPeoplesChoice(
   for (let i = 0; i < entries.length; i += 500) {
     await db
       .insertInto('peoples_choice')
-      .values(entries.slice(i, i + 500).map((e, j) => ({ event_id: eventId, position: i + j, ...e })))
+      .values(
+        entries.slice(i, i + 500).map((e, j) => ({
+          event_id: eventId,
+          position: i + j,
+          rank: e.rank,
+          project_id: e.project_id,
+          project_name: e.project_name,
+          team_name: e.team_name,
+          track_id: e.track_id,
+          votes: e.votes,
+        })),
+      )
       .execute();
   }
 }

@@ -61,4 +61,9 @@ export const TallySchema = Type.Object({
   per_hour: Type.Array(Type.Object({ hour: Type.String(), votes: Type.Integer() }), { description: 'votes cast per hour (UTC), to spot bursts' }),
 });
 
-export const PeoplesChoiceSchema = Type.Object({ event_id: Type.String(), enabled: Type.Boolean(), entries: Type.Array(PeoplesChoiceEntrySchema) });
+export const PeoplesChoiceSchema = Type.Object({
+  event_id: Type.String(),
+  enabled: Type.Boolean(),
+  per_track: Type.Boolean({ description: 'true: voted per track, so each track is its own list (entries carry their scope)' }),
+  entries: Type.Array(PeoplesChoiceEntrySchema),
+});

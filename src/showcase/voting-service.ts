@@ -19,6 +19,8 @@ export interface PeoplesChoiceEntry {
   team_name: string;
   track_id: string | null;
   votes: number;
+  /** The list the entry is ranked in: its track's id when the vote is per track, null when event-wide. */
+  scope: string | null;
 }
 
 /** When an event's vote opens: its own time, else the submission deadline. */
@@ -142,12 +144,27 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     return rows.map((r) => ({ ...r, votes: Number(r.votes) }));
   }
 
-  /** The counted projects by votes, most first (ties share a rank, then by project id for a stable order). */
-  function standingOf(rows: Awaited<ReturnType<typeof breakdown>>): PeoplesChoiceEntry[] {
+  /**
+   * The counted projects by votes, most first (ties share a rank, then by project id for a stable
+   * order). A vote per track is a list per track: each entry ranked within its scope.
+   */
+  function standingOf(event: EventRecord, rows: Awaited<ReturnType<typeof breakdown>>): PeoplesChoiceEntry[] {
     const counted = rows
       .filter((r) => r.reason === 'counted')
-      .map((r) => ({ project_id: r.project_id, project_name: r.project_name, team_name: r.team_name, track_id: r.track_id, votes: r.votes }));
-    return ranked(counted.sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id)));
+      .map((r) => ({
+        project_id: r.project_id,
+        project_name: r.project_name,
+        team_name: r.team_name,
+        track_id: r.track_id,
+        votes: r.votes,
+        scope: event.voting.per_track ? r.track_id : null,
+      }))
+      .sort((a, b) => b.votes - a.votes || a.project_id.localeCompare(b.project_id));
+    const rankOf = new Map<string | null, Map<string, number>>();
+    for (const scope of new Set(counted.map((r) => r.scope))) {
+      rankOf.set(scope, new Map(ranked(counted.filter((r) => r.scope === scope)).map((r) => [r.project_id, r.rank])));
+    }
+    return counted.map((r) => ({ ...r, rank: rankOf.get(r.scope)!.get(r.project_id)! }));
   }
 
   /**
@@ -160,7 +177,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
     const perHour = await repo.votesPerHour(db, event.id);
     const total = await repo.voteTotals(db, event.id);
     const rows = await breakdown(db, event);
-    const standing = standingOf(rows);
+    const standing = standingOf(event, rows);
     const rankOf = new Map(standing.map((r) => [r.project_id, r.rank]));
     const placeOf = new Map(standing.map((r, i) => [r.project_id, i]));
     const noneExcluded = (): Record<ProjectExclusionReason, number> => ({ disabled_account: 0, own_or_former_team: 0, new_account: 0, project_excluded: 0 });
@@ -255,7 +272,7 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
   /** Counts the vote into the people's choice, inside the publication's transaction (null when the event has no vote). */
   async function freeze(tx: Executor, event: EventRecord): Promise<PeoplesChoiceEntry[] | null> {
     if (!event.voting.enabled) return null;
-    const entries = standingOf(await breakdown(tx, event));
+    const entries = standingOf(event, await breakdown(tx, event));
     await repo.insertPeoplesChoice(tx, event.id, entries);
     return entries;
   }
@@ -267,7 +284,13 @@ export function createVotingService(deps: { db: Db; clock: Clock; events: Events
       throw new AppError('results_not_published', "The people's choice is published with the results.", { extra: { event_status: event.status } });
     }
     const rows = await repo.peoplesChoice(db, event.id);
-    return { event_id: event.id, enabled: event.voting.enabled, entries: rows };
+    const perTrack = event.voting.per_track;
+    return {
+      event_id: event.id,
+      enabled: event.voting.enabled,
+      per_track: perTrack,
+      entries: rows.map((r) => ({ ...r, scope: perTrack ? r.track_id : null })),
+    };
   }
 
   return { vote, unvote, mine, tally, setExcluded, freeze, published };

@@ -229,10 +229,14 @@ describe.each(DIALECTS)('results bundle (%s)', (dialect) => {
       expect(alone.ok).toBe(false);
       expect(alone.reason).toMatch(/^not vouched for: the signature is valid only for the public key the bundle carries/);
 
-      // The bundle's ranking is the published one.
+      // The bundle's ranking is the published one (entries as the contract has them: each entry's
+      // track place and prize are recorded, and verified, as the winners).
       const result = await t.api('GET', `/events/${eventId}/result?limit=1000`);
       expect(result.status).toBe(200);
-      expect(bundle.ranking).toEqual(result.body);
+      expect(bundle.ranking).toEqual(result.body.map(({ track_rank: _r, track_prize: _p, ...e }: any) => e));
+      expect(verdict.winners?.ok).toBe(true);
+      const winners = await t.api('GET', `/events/${eventId}/result/winners`);
+      expect({ tracks: winners.body.tracks, overall: winners.body.overall }).toEqual(bundle.winners);
 
       // Re-serialised differently (members re-ordered, indented): still verifies.
       const reordered = JSON.stringify(shuffleKeys(bundle, prng(seed)), null, 2);

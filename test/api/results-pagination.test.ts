@@ -162,7 +162,7 @@ describe.each(DIALECTS)('leaderboard and result pagination (%s)', (dialect) => {
     const lines = csv.text.split('\r\n');
     expect(lines).toHaveLength(SPEC.length + 2); // header, rows, and the empty string after the last CRLF
     expect(lines[0]).toBe(
-      'rank,project_id,project_name,team_name,track_id,score,score_raw,score_normalized,scores_by_model.human,scores_by_dimension.impact,scores_by_dimension.craft',
+      'rank,project_id,project_name,team_name,track_id,score,score_raw,score_normalized,scores_by_model.human,scores_by_dimension.impact,scores_by_dimension.craft,track_rank,prize',
     );
     expect(lines.slice(1, -1).map((l) => l.split(',')[0])).toEqual(['1', '2', '2', '2', '5', '6', '6']);
   });

@@ -132,6 +132,18 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     },
   });
 
+  /** Published entries: the leaderboard's plus each one's place in its track and the prize it won (tools: $1000, fun: glory). */
+  const asPublished = (entries: Array<Record<string, unknown>>) => {
+    const places: Record<string, [number, string | null]> = {
+      [ids.beta!]: [1, '$1000'],
+      [ids.alpha!]: [2, null],
+      [ids.gamma!]: [1, 'glory'],
+      [ids.epsilon!]: [2, null],
+      [ids.delta!]: [3, null],
+    };
+    return entries.map((e) => ({ ...e, track_rank: places[e['project_id'] as string]![0], track_prize: places[e['project_id'] as string]![1] }));
+  };
+
   it('answers the leaderboard at any time, even before anything is submitted', async () => {
     const res = await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key });
     expect(res.status).toBe(200);
@@ -240,13 +252,14 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
   it('exports CSV for organizers (leaderboard.csv and ?format=csv), escaped', async () => {
     const header =
       'rank,project_id,project_name,team_name,track_id,score,score_raw,score_normalized,' +
-      `scores_by_model.${CLAUDE},scores_by_model.${GPT},scores_by_model.human,scores_by_dimension.impact,scores_by_dimension.craft`;
+      `scores_by_model.${CLAUDE},scores_by_model.${GPT},scores_by_model.human,scores_by_dimension.impact,scores_by_dimension.craft,track_rank,prize`;
+    // The last two columns: the place within the track, and the prize of the track for its winner (unscored Delta wins nothing).
     const rows = [
-      `1,${ids.beta},Beta,Beta Team,tools,7.5,7.5,,7.5,7.3333,,7.25,8`,
-      `2,${ids.alpha},"Alpha, ""the first""",Alpha Team,tools,7.2222,7.2222,,7,7.3333,7.3333,7.3333,7`,
-      `2,${ids.gamma},'=1+1 Gamma,Gamma Team,fun,7.2222,7.2222,,,,7.2222,7.5,6.6667`,
-      `4,${ids.epsilon},Epsilon,Epsilon Team,fun,4,4,,,4,,,4`,
-      `5,${ids.delta},Delta,Delta Team,fun,0,0,,,,,,`,
+      `1,${ids.beta},Beta,Beta Team,tools,7.5,7.5,,7.5,7.3333,,7.25,8,1,$1000`,
+      `2,${ids.alpha},"Alpha, ""the first""",Alpha Team,tools,7.2222,7.2222,,7,7.3333,7.3333,7.3333,7,2,`,
+      `2,${ids.gamma},'=1+1 Gamma,Gamma Team,fun,7.2222,7.2222,,,,7.2222,7.5,6.6667,1,glory`,
+      `4,${ids.epsilon},Epsilon,Epsilon Team,fun,4,4,,,4,,,4,2,`,
+      `5,${ids.delta},Delta,Delta Team,fun,0,0,,,,,,,3,`,
     ];
     const csv = await t.api('GET', `/events/${eventId}/leaderboard.csv`, { key: org.key });
     expect(csv.status).toBe(200);
@@ -292,7 +305,7 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
   });
 
   it('publishes exactly once under concurrent calls, freezing the ranking and ending the event', async () => {
-    leaderboardAtPublish = withoutCoverage((await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key })).body);
+    leaderboardAtPublish = asPublished(withoutCoverage((await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key })).body));
     // Delta has no score: publishing it at 0 takes force (unscored_projects otherwise).
     const calls = await Promise.all([0, 1, 2].map(() => t.api('POST', `/events/${eventId}/results/publish`, { key: org.key, body: { force: true } })));
     const ok = calls.filter((c) => c.status === 200);
@@ -327,7 +340,7 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.body).toEqual(leaderboardAtPublish);
     const e = expected();
-    expect(res.body).toEqual([e.beta, e.alpha, e.gamma, e.epsilon, e.delta]);
+    expect(res.body).toEqual(asPublished([e.beta, e.alpha, e.gamma, e.epsilon, e.delta]));
     const etag = res.headers.get('etag')!;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(res.headers.get('cache-control')).toBe('public, max-age=60');
@@ -352,13 +365,15 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
     const full = await t.api('GET', `/events/${eventId}/result`);
     const tools = await t.api('GET', `/events/${eventId}/result?track_id=tools`);
     expect(tools.status).toBe(200);
-    expect(tools.body).toEqual([e.beta, e.alpha]);
+    expect(tools.body).toEqual(asPublished([e.beta, e.alpha]));
     const fun = await t.api('GET', `/events/${eventId}/result?track_id=fun`);
-    expect(fun.body).toEqual([
-      { ...e.gamma, rank: 1 },
-      { ...e.epsilon, rank: 2 },
-      { ...e.delta, rank: 3 },
-    ]);
+    expect(fun.body).toEqual(
+      asPublished([
+        { ...e.gamma, rank: 1 },
+        { ...e.epsilon, rank: 2 },
+        { ...e.delta, rank: 3 },
+      ]),
+    );
     const tag = fun.headers.get('etag')!;
     expect(tag).not.toBe(full.headers.get('etag'));
     expect(tag).not.toBe(tools.headers.get('etag'));
@@ -377,7 +392,7 @@ describe.each(DIALECTS)('ranking and publication (%s)', (dialect) => {
 
     const live = await t.api('GET', `/events/${eventId}/leaderboard`, { key: org.key });
     expect(live.body[0]).toMatchObject({ project_id: ids.delta, rank: 1, score: 10 });
-    expect(withoutCoverage(live.body)).not.toEqual(leaderboardAtPublish);
+    expect(asPublished(withoutCoverage(live.body))).not.toEqual(leaderboardAtPublish);
 
     const after = await t.api('GET', `/events/${eventId}/result`);
     expect(after.body).toEqual(leaderboardAtPublish);

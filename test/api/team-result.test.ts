@@ -182,13 +182,18 @@ describe.each(DIALECTS)('team result and feedback release (%s)', (dialect) => {
   it('mails every member of every ranked team its rank at publication, and no one else', async () => {
     const mailOf = resultMail;
     const alphaLeader = await mailOf(teams.alpha!.user);
-    expect(alphaLeader).toContain('alpha team placed #1');
+    // First in its track: the track's win and prize first, the overall place beside it.
+    expect(alphaLeader).toContain('alpha team placed 1st in Developer tools (prize $1000).');
+    expect(alphaLeader).toContain('Overall: 1st.');
     // Two decimals at most, as the web shows it (8.1667 stored).
     expect(alphaLeader).toMatch(/Score: 8\.17\r?\n/);
-    expect(alphaLeader).toContain('In the track Developer tools: #1.');
-    expect(await mailOf(member)).toContain('alpha team placed #1');
-    expect(await mailOf(teams.beta!.user)).toContain('beta team placed #3');
-    expect(await mailOf(teams.gamma!.user)).toContain('gamma team placed #2');
+    expect(await mailOf(member)).toContain('alpha team placed 1st in Developer tools (prize $1000).');
+    const beta = await mailOf(teams.beta!.user);
+    expect(beta).toContain('beta team placed #3');
+    expect(beta).toContain('In the track Developer tools: #2.');
+    const gamma = await mailOf(teams.gamma!.user);
+    expect(gamma).toContain('gamma team placed 1st in Just for fun (prize glory).');
+    expect(gamma).toContain('Overall: 2nd.');
     // Queued in the publication's transaction: exactly one per member of a ranked team.
     const queued = await t.ctx.db.selectFrom('mail_queue').select('user_id').where('event_id', '=', eventId).where('kind', '=', 'results_published').execute();
     expect(queued.map((r) => r.user_id).sort()).toEqual([teams.alpha!.user.id, member.id, teams.beta!.user.id, teams.gamma!.user.id].sort());
@@ -287,7 +292,7 @@ describe.each(DIALECTS)('team result and feedback release (%s)', (dialect) => {
     expect(pub.status).toBe(200);
     expect(pub.body.feedback_released).toBe(true);
     const res = await t.api('GET', `/events/${other}/my-registration`, { key: team.key });
-    expect(await resultMail(team)).toContain('solo team placed #1');
+    expect(await resultMail(team)).toContain('solo team placed 1st in Just for fun (prize glory).');
     expect(res.body.result).toMatchObject({
       rank: 1,
       score: 5,

@@ -227,7 +227,7 @@ describe.each(DIALECTS)("people's choice voting (%s)", (dialect) => {
     expect(tally.map((e) => e.project_id)).not.toContain(teams[3]!.project);
     const served = await t.api<any>('GET', `/events/${eventId}/result/peoples-choice`);
     expect(served.status).toBe(200);
-    expect(served.body).toEqual({ event_id: eventId, enabled: true, entries: published.body.peoples_choice });
+    expect(served.body).toEqual({ event_id: eventId, enabled: true, per_track: true, entries: published.body.peoples_choice });
     // The judged ranking is its own: P0 scored best.
     expect(published.body.entries[0].project_id).toBe(teams[0]!.project);
     // The verifiable bundle carries the same people's choice, under its hash: it verifies as
@@ -252,8 +252,8 @@ describe.each(DIALECTS)("people's choice voting (%s)", (dialect) => {
     const csv = await t.api('GET', `/events/${eventId}/leaderboard.csv`, { key: org.key });
     expect(csv.status).toBe(200);
     const [header, ...rows] = parseCsv(csv.text);
-    expect(header!.slice(-2)).toEqual(['peoples_choice.rank', 'peoples_choice.votes']);
-    const byProject = new Map(rows.map((r) => [r[1], r.slice(-2)]));
+    expect(header!.slice(-4)).toEqual(['peoples_choice.rank', 'peoples_choice.votes', 'track_rank', 'prize']);
+    const byProject = new Map(rows.map((r) => [r[1], r.slice(-4, -2)]));
     for (const e of tally) expect(byProject.get(e.project_id)).toEqual([String(e.rank), String(e.votes)]);
     // Excluded from the vote: empty cells.
     expect(byProject.get(teams[3]!.project)).toEqual(['', '']);

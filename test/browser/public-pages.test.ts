@@ -242,7 +242,8 @@ describe('public pages (SQLite)', () => {
     const projectsInOrder = async () => table.locator('tbody th .project-cell-name').allTextContents();
     expect(await projectsInOrder()).toEqual(['Beta', 'Alpha', 'Gamma']);
     // Rank, the project with its team and track, then the score, then each dimension.
-    expect(await table.locator('tbody th').first().textContent()).toBe('BetaPrize: $1000Beta Team · Developer tools');
+    // The track's winner says so first ("1st in <track>"), then its prize.
+    expect(await table.locator('tbody th').first().textContent()).toBe('Beta1st in Developer toolsPrize: $1000Beta Team · Developer tools');
     expect(await table.locator('tbody tr').first().locator('td').allTextContents()).toEqual(['1', '8.67', '9', '8']);
     await page.locator('.recharts-surface').first().waitFor();
     // The judges' own scores, on request: here one group, the human reviewers.

@@ -24,6 +24,7 @@ export const EXPECTED_MCP_TOOLS = [
   'get_my_votes',
   'get_peoples_choice',
   'get_result_bundle',
+  'get_result_winners',
   'create_event',
   'list_registrations',
   'approve_registration',

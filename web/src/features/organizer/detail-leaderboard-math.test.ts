@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartData, disagreements, fraction, keysOf, round4, spread, stdDev, topPerTrack, topScored, unscored } from './detail-leaderboard-math';
+import { chartData, disagreements, fraction, keysOf, round4, spread, stdDev, topPerTrack, topScored, trackPlaces, unscored } from './detail-leaderboard-math';
 import type { LeaderboardEntry } from './detail-types';
 
 function entry(rank: number, name: string, byModel: Record<string, number>, over: Partial<LeaderboardEntry> = {}): LeaderboardEntry {
@@ -81,6 +81,21 @@ describe('leaderboard arithmetic', () => {
     expect(d[0]!.high).toEqual({ group: 'openai/gpt-4.1', score: 9.5 });
     expect(d[0]!.low).toEqual({ group: 'anthropic/claude', score: 5 });
     expect(disagreements([A, B], 1)).toHaveLength(1);
+  });
+
+  it('places each entry within its track: the Climate winner 2nd overall is 1st in Climate; ties share the place', () => {
+    const e = (rank: number, name: string, track: string | null) => entry(rank, name, { human: 10 - rank }, { track_id: track });
+    const places = trackPlaces([
+      e(1, 'Tooly', 'tools'),
+      e(2, 'PlanetPal', 'climate'),
+      e(3, 'Greenish', 'climate'),
+      e(3, 'Toolish', 'tools'),
+      e(5, 'Leafy', 'climate'),
+      e(6, 'Loose', null),
+    ]);
+    expect(Object.fromEntries(places)).toEqual({ prj_Tooly: 1, prj_PlanetPal: 1, prj_Greenish: 2, prj_Toolish: 2, prj_Leafy: 3 });
+    const tie = trackPlaces([e(1, 'A', 'climate'), e(1, 'B', 'climate'), e(3, 'C', 'climate')]);
+    expect(Object.fromEntries(tie)).toEqual({ prj_A: 1, prj_B: 1, prj_C: 3 });
   });
 
   it('groups the top entries per track and computes progress fractions', () => {

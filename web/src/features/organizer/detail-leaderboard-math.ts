@@ -113,6 +113,28 @@ export function topPerTrack(entries: readonly LeaderboardEntry[], trackIds: read
   return out;
 }
 
+/**
+ * Each entry's competition rank within its track, as the published result counts it (entries
+ * ordered by rank; equal overall ranks are equal scores and share the track's place): 1 is the
+ * track's winner. Entries without a track have none.
+ */
+export function trackPlaces(entries: readonly LeaderboardEntry[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const state = new Map<string, { seen: number; place: number; lastRank: number }>();
+  for (const e of entries) {
+    if (e.track_id === null) continue;
+    const s = state.get(e.track_id);
+    if (!s) state.set(e.track_id, { seen: 1, place: 1, lastRank: e.rank });
+    else {
+      if (e.rank !== s.lastRank) s.place = s.seen + 1;
+      s.seen++;
+      s.lastRank = e.rank;
+    }
+    out.set(e.project_id, state.get(e.track_id)!.place);
+  }
+  return out;
+}
+
 /** Share of a whole as 0..1, 0 when the whole is 0 (progress bars). */
 export function fraction(part: number, whole: number): number {
   if (whole <= 0) return 0;

@@ -7,7 +7,7 @@ import { Button, ConfirmDialog } from '../../ui/controls';
 import { Checkbox } from '../../ui/form';
 import { EmptyState, ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import type { TabProps } from './detail-types';
-import { isScored, topPerTrack, unscored } from './detail-leaderboard-math';
+import { isScored, topPerTrack, trackPlaces, unscored } from './detail-leaderboard-math';
 import { keys, useLiveInterval, LiveNote, PendingNote, pendingOf, useOrganizerT } from './detail-shared';
 
 const PREVIEW_LIMIT = 1000;
@@ -84,7 +84,11 @@ export default function PublishTab({ event }: TabProps) {
   const entries = preview.data.items;
   const missing = unscored(entries);
   const trackIds = event.tracks.length > 0 ? event.tracks.map((tr) => tr.id) : [null];
-  const tops = topPerTrack(entries.filter(isScored), trackIds, 3);
+  const scored = entries.filter(isScored);
+  const tops = topPerTrack(scored, trackIds, 3);
+  // Within a track, its own places (1st: the track's winner, with its prize), as the result will say.
+  const places = trackPlaces(scored);
+  const overallTop = scored.filter((e) => e.rank <= 3);
   const otherError =
     publish.error && !(publish.error instanceof ApiProblem && (publish.error.code === 'unscored_projects' || publish.error.code === 'unfinished_judging'))
       ? publish.error
@@ -116,14 +120,14 @@ export default function PublishTab({ event }: TabProps) {
           </div>
         ) : null}
         <div className="grid">
-          {[...tops.entries()].map(([trackId, top]) => (
-            <div key={trackId ?? 'all'} className="detail-top">
-              <h3>{trackId ? t('publish.topOf', { track: event.tracks.find((tr) => tr.id === trackId)?.name ?? trackId }) : t('publish.overall')}</h3>
-              {top.length === 0 ? (
+          {event.tracks.length > 0 ? (
+            <div className="detail-top">
+              <h3>{t('publish.overall')}</h3>
+              {overallTop.length === 0 ? (
                 <p className="small muted">{t('leaderboard.chartsEmpty')}</p>
               ) : (
                 <ol className="detail-podium">
-                  {top.map((e) => (
+                  {overallTop.map((e) => (
                     <li key={e.project_id}>
                       <span className="detail-podium-rank">{fmt.number(e.rank, 0)}</span> <strong>{e.project_name}</strong>{' '}
                       <span className="muted">{fmt.number(e.score, 2)}</span>
@@ -132,7 +136,38 @@ export default function PublishTab({ event }: TabProps) {
                 </ol>
               )}
             </div>
-          ))}
+          ) : null}
+          {[...tops.entries()].map(([trackId, top]) => {
+            const trackInfo = event.tracks.find((tr) => tr.id === trackId);
+            return (
+              <div key={trackId ?? 'all'} className="detail-top">
+                <h3>{trackId ? t('publish.topOf', { track: trackInfo?.name ?? trackId }) : t('publish.overall')}</h3>
+                {top.length === 0 ? (
+                  <p className="small muted">{t('leaderboard.chartsEmpty')}</p>
+                ) : (
+                  <ol className="detail-podium">
+                    {top.map((e) => {
+                      const place = trackId ? (places.get(e.project_id) ?? e.rank) : e.rank;
+                      return (
+                        <li key={e.project_id}>
+                          <span className="detail-podium-rank">{fmt.number(place, 0)}</span> <strong>{e.project_name}</strong>{' '}
+                          <span className="muted">{fmt.number(e.score, 2)}</span>
+                          {trackId ? <span className="muted small"> · {t('publish.overallPlace', { rank: fmt.number(e.rank, 0) })}</span> : null}
+                          {trackId && place === 1 ? (
+                            <span className="detail-winner small">
+                              {trackInfo?.prize
+                                ? t('publish.trackWinnerPrize', { track: trackInfo.name, prize: trackInfo.prize })
+                                : t('publish.trackWinner', { track: trackInfo?.name ?? trackId })}
+                            </span>
+                          ) : null}
+                        </li>
+                      );
+                    })}
+                  </ol>
+                )}
+              </div>
+            );
+          })}
         </div>
         <Checkbox
           label={t('publish.releaseFeedback')}

@@ -12,17 +12,34 @@ export type TeamResult = NonNullable<Answer<'/events/{id}/my-registration'>['res
  * dimensions and, when the organizer released it, every review's scores and comment (reviewers are
  * never named). Self-contained: give it the result and the event's dimensions.
  */
-export function TeamResultView({ result, dimensions }: { result: TeamResult; dimensions: ReadonlyArray<{ name: string }> }) {
+export function TeamResultView({
+  result,
+  dimensions,
+  tracks = [],
+}: {
+  result: TeamResult;
+  dimensions: ReadonlyArray<{ name: string }>;
+  tracks?: ReadonlyArray<{ id: string; name: string }>;
+}) {
   const { t } = useT('team-result', messages);
   const fmt = useFormat();
   const ranked = result.rank !== null;
+  // A track's winner reads as the winner of its track first (with the prize), the overall place below.
+  const trackName = tracks.find((tr) => tr.id === result.track_id)?.name ?? result.track_id;
+  const wonTrack = ranked && result.track_rank === 1 && trackName !== null && Object.keys(result.scores_by_dimension).length > 0;
   return (
     <section className="card stack team-result" aria-labelledby="team-result-title">
       <h2 id="team-result-title">{t('title')}</h2>
+      {wonTrack ? (
+        <p className="team-result-won">
+          <strong>{t('wonTrack', { track: trackName })}</strong>
+          {result.track_prize ? <span className="team-result-prize">{t('prize', { prize: result.track_prize })}</span> : null}
+        </p>
+      ) : null}
       {ranked ? (
         <dl className="team-result-figures">
           <div>
-            <dt>{t('rank')}</dt>
+            <dt>{wonTrack ? t('overallRank') : t('rank')}</dt>
             <dd>
               <strong className="team-result-rank">{t('rankOf', { rank: fmt.number(result.rank, 0), count: fmt.number(result.ranked_teams, 0) })}</strong>
             </dd>

@@ -73,6 +73,8 @@ describe('result table', () => {
     team_name: 'T',
     track_id: null,
     score: 1,
+    track_rank: null,
+    track_prize: null,
     scores_by_model: {},
     scores_by_dimension: {},
     ...over,

@@ -67,6 +67,8 @@ function Result({ event }: { event: PublicEvent }) {
     g === 'human' ? t('result.humanJudges') : g.split('/').flatMap((part, i, all) => (i < all.length - 1 ? [`${part}/`, <wbr key={i} />] : [part]));
   const scored = entries.filter((e) => Object.keys(e.scores_by_dimension).length > 0);
   const prizeOf = trackPrizes(event, scored);
+  // "1st in <track>" on a track winner's row of the whole ranking (a track's own view ranks within it).
+  const wonTrack = (e: ResultEntry) => track === null && e.track_id !== null && e.track_rank === 1 && scored.includes(e);
   // Each entry opens its project page, unless the organizer keeps the projects private.
   const linked = event.gallery_visibility !== 'never';
   const bars = chartBars(scored, 10);
@@ -122,7 +124,12 @@ function Result({ event }: { event: PublicEvent }) {
         <EmptyState title={t('result.empty')} />
       ) : (
         <div className="stack">
-          <Podium entries={entries.filter((e) => e.rank <= 3 && Object.keys(e.scores_by_dimension).length > 0).slice(0, 3)} trackName={trackName} />
+          {event.tracks.length > 0 ? <TrackWinners event={event} linked={linked} /> : null}
+          <Podium
+            entries={entries.filter((e) => e.rank <= 3 && Object.keys(e.scores_by_dimension).length > 0).slice(0, 3)}
+            trackName={trackName}
+            overall={event.tracks.length > 0 && track === null}
+          />
           {bars.length > 0 ? (
             <figure className="card chart-card">
               <figcaption>
@@ -179,6 +186,7 @@ function Result({ event }: { event: PublicEvent }) {
                           <span className="project-cell-name">
                             {linked ? <Link href={`/hackathons/${event.id}/projects/${e.project_id}`}>{e.project_name}</Link> : e.project_name}
                           </span>
+                          {wonTrack(e) ? <span className="won-track small">{t('result.wonTrack', { track: trackName(e.track_id) })}</span> : null}
                           {prizeOf(e) ? <span className="prize small">{t('result.prize', { prize: prizeOf(e) })}</span> : null}
                           <span className="project-cell-team">
                             {e.team_name}
@@ -238,31 +246,94 @@ function PeoplesChoice({ event, linked }: { event: PublicEvent; linked: boolean 
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
       ) : query.data.entries.length === 0 ? (
         <p className="muted">{t('result.noVotes')}</p>
+      ) : query.data.per_track ? (
+        // Voted per track: one list per track, ranked within it.
+        <div className="pc-tracks">
+          {[...event.tracks.map((tr) => ({ id: tr.id, name: tr.name })), { id: null, name: t('result.noTrack') }].map((tr) => {
+            const list = query.data.entries.filter((e) => (e.scope ?? null) === tr.id);
+            if (list.length === 0) return null;
+            return (
+              <div key={tr.id ?? ''} className="pc-track">
+                <h3>{t('result.peoplesChoiceOf', { track: tr.name })}</h3>
+                <PeoplesChoiceList entries={list} event={event} linked={linked} />
+              </div>
+            );
+          })}
+        </div>
       ) : (
-        <ol className="peoples-choice">
-          {query.data.entries.slice(0, 10).map((e) => (
-            <li key={e.project_id}>
-              <span className="rank">{e.rank}</span>{' '}
-              {linked ? <Link href={`/hackathons/${event.id}/projects/${e.project_id}`}>{e.project_name}</Link> : e.project_name}{' '}
-              <span className="muted small">
-                {e.team_name} · {t('result.votes', { count: e.votes })}
-              </span>
-            </li>
-          ))}
-        </ol>
+        <PeoplesChoiceList entries={query.data.entries} event={event} linked={linked} />
       )}
     </section>
   );
 }
 
-function Podium({ entries, trackName }: { entries: ResultEntry[]; trackName: (id: string | null) => string }) {
+type PeoplesChoiceEntry = { rank: number; project_id: string; project_name: string; team_name: string; votes: number };
+
+function PeoplesChoiceList({ entries, event, linked }: { entries: PeoplesChoiceEntry[]; event: PublicEvent; linked: boolean }) {
+  const { t } = useT('public', messages);
+  return (
+    <ol className="peoples-choice">
+      {entries.slice(0, 10).map((e) => (
+        <li key={e.project_id}>
+          <span className="rank">{e.rank}</span>{' '}
+          {linked ? <Link href={`/hackathons/${event.id}/projects/${e.project_id}`}>{e.project_name}</Link> : e.project_name}{' '}
+          <span className="muted small">
+            {e.team_name} · {t('result.votes', { count: e.votes })}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * The winners as the event defines them (GET result/winners): each track's winner(s), "1st in
+ * <track>", with the track's prize and the overall place beside it.
+ */
+function TrackWinners({ event, linked }: { event: PublicEvent; linked: boolean }) {
+  const { t } = useT('public', messages);
+  const f = useFormat();
+  const query = useQuery({
+    queryKey: ['result-winners', event.id],
+    queryFn: ({ signal }) => get('/events/{id}/result/winners', { path: { id: event.id }, signal }),
+  });
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  const won = query.data.tracks.filter((tr) => tr.projects.length > 0);
+  if (won.length === 0) return null;
+  return (
+    <section aria-labelledby="winners-title">
+      <h2 id="winners-title">{t('result.winners')}</h2>
+      <ul className="winners">
+        {won.flatMap((tr) =>
+          tr.projects.map((p) => (
+            <li key={`${tr.track_id}-${p.project_id}`} className="card winner-item">
+              <span className="winner-place">{t('result.wonTrack', { track: tr.track_name })}</span>
+              {tr.prize ? <span className="prize">{tr.prize}</span> : null}
+              <strong className="podium-name">
+                {linked ? <Link href={`/hackathons/${event.id}/projects/${p.project_id}`}>{p.project_name}</Link> : p.project_name}
+              </strong>
+              <span className="muted small">{p.team_name}</span>
+              <span className="small">
+                {t('result.overallPlace', { rank: p.rank })} · {t('result.scoreOf', { score: f.number(p.score, 2) })}
+              </span>
+            </li>
+          )),
+        )}
+      </ul>
+    </section>
+  );
+}
+
+function Podium({ entries, trackName, overall }: { entries: ResultEntry[]; trackName: (id: string | null) => string; overall: boolean }) {
   const { t } = useT('public', messages);
   const f = useFormat();
   if (entries.length === 0) return null;
   return (
     <section aria-labelledby="podium-title">
-      <h2 id="podium-title" className="sr-only">
-        {t('result.podium')}
+      {/* Beside the track winners, the overall places have their own heading. */}
+      <h2 id="podium-title" className={overall ? undefined : 'sr-only'}>
+        {overall ? t('result.overallTop') : t('result.podium')}
       </h2>
       <ol className="podium">
         {entries.map((e) => (
@@ -282,11 +353,13 @@ function Podium({ entries, trackName }: { entries: ResultEntry[]; trackName: (id
 }
 
 /**
- * The prize an entry wins: its track's prize when it is (one of) the best scored entries of its
- * track among those shown (ties share it). Entries without a track, or of a track without a prize,
- * win none here.
+ * The prize an entry wins: the one frozen with it at publication (`track_prize`); for an entry
+ * published before that, its track's prize when it is (one of) the best scored entries of its
+ * track among those shown (ties share it). Entries without a track, or of a track without a
+ * prize, win none.
  */
 export function trackPrizes(event: PublicEvent, scored: ResultEntry[]): (e: ResultEntry) => string | null {
+  if (scored.some((e) => e.track_prize !== undefined)) return (e) => (scored.includes(e) ? (e.track_prize ?? null) : null);
   const best = new Map<string, number>();
   for (const e of scored) if (e.track_id !== null && !(best.get(e.track_id)! <= e.rank)) best.set(e.track_id, e.rank);
   return (e) => {
