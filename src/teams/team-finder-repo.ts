@@ -49,6 +49,10 @@ export async function findNeeds(db: Executor, registrationId: string) {
   return db.selectFrom('team_needs').select(['line', 'skills', 'updated_at']).where('registration_id', '=', registrationId).executeTakeFirst();
 }
 
+export async function deleteNeeds(db: Executor, registrationId: string): Promise<void> {
+  await db.deleteFrom('team_needs').where('registration_id', '=', registrationId).execute();
+}
+
 export async function upsertNeeds(db: Executor, row: { registration_id: string; event_id: string; line: string; skills: string; now: string }) {
   await db
     .insertInto('team_needs')

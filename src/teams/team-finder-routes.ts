@@ -8,11 +8,9 @@ import {
   FinderSchema,
   JoinRequestBody,
   JoinRequestSchema,
-  LookingBody,
-  NeedsBody,
-  NeedsSchema,
+  EntryBody,
+  EntrySchema,
   RequestParams,
-  SeekerSchema,
   TeamParams,
 } from './team-finder-schemas.js';
 import type { TeamFinderService } from './team-finder-service.js';
@@ -36,7 +34,7 @@ export function teamFinderRoutes(ctx: TeamFinderRoutesDeps) {
             name: 'find_team',
             title: 'Team finder',
             role: 'participant',
-            description: 'People looking for a team and teams with room (filter by skill), your join requests and, for leaders, requests to your team.',
+            description: 'Who looks for a team, teams with room, join requests.',
           },
         },
         schema: {
@@ -56,22 +54,23 @@ export function teamFinderRoutes(ctx: TeamFinderRoutesDeps) {
         config: {
           auth: true,
           mcp: {
-            name: 'set_looking_for_team',
-            title: 'Look for a team',
+            name: 'set_team_finder_entry',
+            title: 'Team finder entry',
             role: 'participant',
             idempotent: true,
-            description: 'Mark yourself looking for a team (a line, skills) when you are in none; leaders see you in find_team.',
+            description: "In no team: list yourself as looking. A leader: your team's needed skills.",
           },
         },
         schema: {
           tags,
-          summary: 'Mark yourself looking for a team, or change your entry (only while in no team of the event, until the submission deadline)',
+          summary:
+            "Your entry in the team finder (until the submission deadline): in no team of the event, you are listed as looking; as a team's leader, it is what the team needs",
           params: EventIdParams,
-          body: LookingBody,
-          response: { 200: SeekerSchema, ...problems('event_not_found', 'already_in_team', 'submission_closed') },
+          body: EntryBody,
+          response: { 200: EntrySchema, ...problems('event_not_found', 'not_team_leader', 'submission_closed') },
         },
       },
-      async (request) => teamFinder.setLooking(principalOf(request), request.params.id, request.body),
+      async (request) => teamFinder.setEntry(principalOf(request), request.params.id, request.body),
     );
 
     app.delete(
@@ -80,39 +79,15 @@ export function teamFinderRoutes(ctx: TeamFinderRoutesDeps) {
         config: { auth: true },
         schema: {
           tags,
-          summary: 'Stop looking for a team (idempotent)',
+          summary: "Take your entry away: no longer looking, or (a leader) the team's needs cleared. Idempotent",
           params: EventIdParams,
-          response: { 204: Type.Null({ description: 'not looking' }), ...problems('event_not_found') },
+          response: { 204: Type.Null({ description: 'removed' }), ...problems('event_not_found') },
         },
       },
       async (request, reply) => {
-        await teamFinder.stopLooking(principalOf(request), request.params.id);
+        await teamFinder.clearEntry(principalOf(request), request.params.id);
         return reply.status(204).send(null);
       },
-    );
-
-    app.put(
-      '/events/:id/team/needs',
-      {
-        config: {
-          auth: true,
-          mcp: {
-            name: 'set_team_needs',
-            title: 'Say what the team needs',
-            role: 'participant',
-            idempotent: true,
-            description: 'Team leaders: the skills your team needs and a line; shown in find_team.',
-          },
-        },
-        schema: {
-          tags,
-          summary: 'Set the skills the team needs and a line (leader, until the submission deadline)',
-          params: EventIdParams,
-          body: NeedsBody,
-          response: { 200: NeedsSchema, ...problems('event_not_found', 'not_registered', 'not_team_leader', 'submission_closed') },
-        },
-      },
-      async (request) => teamFinder.setNeeds(principalOf(request), request.params.id, request.body),
     );
 
     app.post(
@@ -124,7 +99,8 @@ export function teamFinderRoutes(ctx: TeamFinderRoutesDeps) {
             name: 'request_to_join_team',
             title: 'Ask to join a team',
             role: 'participant',
-            description: 'Ask a team from find_team to take you (a message); its leader accepts or declines.',
+            args: { registration_id: 'a team from find_team' },
+            description: 'Ask a team to take you; its leader answers.',
           },
         },
         schema: {
@@ -154,7 +130,7 @@ export function teamFinderRoutes(ctx: TeamFinderRoutesDeps) {
             name: 'answer_join_request',
             title: 'Answer a join request',
             role: 'participant',
-            description: 'Leaders: status accepted (they join your team) or declined; the requester: withdrawn.',
+            description: 'Leader: accepted or declined. Requester: withdrawn.',
           },
         },
         schema: {

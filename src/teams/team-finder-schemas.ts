@@ -2,26 +2,23 @@ import { Type } from 'typebox';
 import { Nullable } from '../core/http/schemas.js';
 import { FINDER_LIMITS } from './team-finder.js';
 
-const Skills = Type.Array(Type.String({ maxLength: FINDER_LIMITS.skillLength }), {
-  maxItems: FINDER_LIMITS.skills,
-  description: 'normalised like tags: trimmed, lower case, spaces as "-", duplicates dropped',
+const Skills = Type.Array(Type.String({ maxLength: FINDER_LIMITS.skillLength }), { maxItems: FINDER_LIMITS.skills });
+
+export const EntryBody = Type.Object(
+  {
+    line: Type.Optional(Type.String({ maxLength: FINDER_LIMITS.line })),
+    skills: Type.Optional(Skills),
+  },
+  { additionalProperties: false },
+);
+
+export const EntrySchema = Type.Object({
+  as: Type.Union([Type.Literal('person'), Type.Literal('team')], { description: "person: you are listed as looking; team: your team's needs (leader)" }),
+  registration_id: Nullable(Type.String()),
+  line: Type.String(),
+  skills: Type.Array(Type.String(), { description: 'normalised: trimmed, lower case, spaces as "-", no duplicates' }),
+  updated_at: Type.String(),
 });
-
-export const LookingBody = Type.Object(
-  {
-    line: Type.Optional(Type.String({ maxLength: FINDER_LIMITS.line, description: 'one line about you' })),
-    skills: Type.Optional(Skills),
-  },
-  { additionalProperties: false },
-);
-
-export const NeedsBody = Type.Object(
-  {
-    line: Type.Optional(Type.String({ maxLength: FINDER_LIMITS.teamLine, description: 'what the team is looking for' })),
-    skills: Type.Optional(Skills),
-  },
-  { additionalProperties: false },
-);
 
 export const JoinRequestBody = Type.Union([
   Type.Object({ message: Type.Optional(Type.String({ maxLength: FINDER_LIMITS.message })) }, { additionalProperties: false }),
@@ -30,9 +27,7 @@ export const JoinRequestBody = Type.Union([
 
 export const DecideBody = Type.Object(
   {
-    status: Type.Union([Type.Literal('accepted'), Type.Literal('declined'), Type.Literal('withdrawn')], {
-      description: 'accepted / declined: the team leader; withdrawn: the requester',
-    }),
+    status: Type.Union([Type.Literal('accepted'), Type.Literal('declined'), Type.Literal('withdrawn')]),
   },
   { additionalProperties: false },
 );
@@ -50,8 +45,6 @@ export const SeekerSchema = Type.Object({
   updated_at: Type.String(),
 });
 
-export const NeedsSchema = Type.Object({ line: Type.String(), skills: Type.Array(Type.String()) });
-
 export const JoinRequestSchema = Type.Object({
   id: Type.String({ description: 'tjr_…' }),
   event_id: Type.String(),
@@ -64,6 +57,8 @@ export const JoinRequestSchema = Type.Object({
   created_at: Type.String(),
   decided_at: Nullable(Type.String()),
 });
+
+const NeedsSchema = Type.Object({ line: Type.String(), skills: Type.Array(Type.String()) });
 
 export const FinderSchema = Type.Object({
   event_id: Type.String(),

@@ -108,36 +108,33 @@ export function createTeamFinderService(deps: { db: Db; clock: Clock; events: Ev
     };
   }
 
-  /** Marks the caller looking for a team (or changes their entry). */
-  async function setLooking(who: Principal, eventId: string, input: SkillsInput) {
+  /**
+   * The caller's entry: a person in no team is listed among the people looking; a team's leader
+   * sets what the team needs (skills, a line); another member may not.
+   */
+  async function setEntry(who: Principal, eventId: string, input: SkillsInput) {
     const event = await events.getPublic(eventId, who);
-    const now = clock.now();
-    assertOpen(event, now);
-    await notInTeam(event.id, who.userId);
-    const row = await finder.upsertSeeker(db, {
-      event_id: event.id,
-      user_id: who.userId,
-      line: oneLine(input.line),
-      skills: JSON.stringify(normaliseSkills(input.skills ?? [])),
-      now: iso(now),
-    });
-    return seekerForApi(row, memberName(who.name, who.email));
-  }
-
-  async function stopLooking(who: Principal, eventId: string): Promise<void> {
-    const event = await events.getPublic(eventId, who);
-    await finder.deleteSeeker(db, event.id, who.userId);
-  }
-
-  /** The leader says what the team looks for. */
-  async function setNeeds(who: Principal, eventId: string, input: SkillsInput) {
-    const { event, registration } = await teams.asLeader(who, eventId);
     const now = clock.now();
     assertOpen(event, now);
     const line = oneLine(input.line);
     const skills = normaliseSkills(input.skills ?? []);
-    await finder.upsertNeeds(db, { registration_id: registration.id, event_id: event.id, line, skills: JSON.stringify(skills), now: iso(now) });
-    return { line, skills };
+    const stamp = iso(now);
+    const member = await repo.membershipOf(db, event.id, who.userId);
+    if (member) {
+      if (member.role !== 'leader') throw teams.notLeader();
+      await finder.upsertNeeds(db, { registration_id: member.registration_id, event_id: event.id, line, skills: JSON.stringify(skills), now: stamp });
+      return { as: 'team' as const, registration_id: member.registration_id, line, skills, updated_at: stamp };
+    }
+    const row = await finder.upsertSeeker(db, { event_id: event.id, user_id: who.userId, line, skills: JSON.stringify(skills), now: stamp });
+    return { as: 'person' as const, registration_id: null, line: row.line, skills: parseSkills(row.skills), updated_at: row.updated_at };
+  }
+
+  /** Takes the caller's entry away: no longer looking, or (a leader) the team needs nothing listed. Idempotent. */
+  async function clearEntry(who: Principal, eventId: string): Promise<void> {
+    const event = await events.getPublic(eventId, who);
+    const member = await repo.membershipOf(db, event.id, who.userId);
+    if (member?.role === 'leader') await finder.deleteNeeds(db, member.registration_id);
+    await finder.deleteSeeker(db, event.id, who.userId);
   }
 
   /** A person in no team asks to join a team that has room; its leader hears of it by mail. */
@@ -156,7 +153,7 @@ export function createTeamFinderService(deps: { db: Db; clock: Clock; events: Ev
     }
     const stamp = iso(now);
     const row = {
-      id: newId('tjr', now.getTime()),
+      id: newId('tjr'),
       event_id: event.id,
       registration_id: team.id,
       user_id: who.userId,
@@ -279,7 +276,7 @@ export function createTeamFinderService(deps: { db: Db; clock: Clock; events: Ev
     return requestForApi(await finder.requestView(db, request.id));
   }
 
-  return { overview, setLooking, stopLooking, setNeeds, requestToJoin, decide };
+  return { overview, setEntry, clearEntry, requestToJoin, decide };
 }
 
 export type TeamFinderService = ReturnType<typeof createTeamFinderService>;

@@ -54,11 +54,13 @@ export function createTeamsService(deps: {
     return { event, member, registration };
   }
 
+  function notLeader() {
+    return new AppError('not_team_leader', 'Only the team leader may do this; ask them (GET …/team names the leader).');
+  }
+
   async function asLeader(who: Principal, eventId: string) {
     const m = await membership(who, eventId);
-    if (m.member.role !== 'leader') {
-      throw new AppError('not_team_leader', 'Only the team leader may do this; ask them (GET …/team names the leader).');
-    }
+    if (m.member.role !== 'leader') throw notLeader();
     return m;
   }
 
@@ -361,7 +363,7 @@ export function createTeamsService(deps: {
     return view(event, row, 'member');
   }
 
-  return { get, rename, withdraw, invite, revokeInvitation, join, leave, removeMember, handOver, admit, membership, asLeader, alreadyInTeam };
+  return { get, rename, withdraw, invite, revokeInvitation, join, leave, removeMember, handOver, admit, alreadyInTeam, notLeader };
 }
 
 export type TeamsService = ReturnType<typeof createTeamsService>;
