@@ -157,7 +157,6 @@ export function FindATeam({ event }: { event: PublicEvent }) {
       <h2 id="finder-title">{t('title')}</h2>
       <p className="muted">{t('intro')}</p>
       <EntryForm
-        key={looking?.updated_at ?? 'new'}
         eventId={event.id}
         initial={looking}
         labels={{ title: t('entryTitle'), line: t('line'), lineHint: t('lineHint'), skills: t('skills'), submit: looking ? t('update') : t('save') }}
@@ -315,7 +314,6 @@ export function FindTeammates({ event, team }: { event: PublicEvent; team: Team 
         ))}
       </ul>
       <EntryForm
-        key={needs ? needs.skills.join(',') + needs.line : 'none'}
         eventId={event.id}
         initial={needs && (needs.line || needs.skills.length) ? needs : null}
         labels={{ title: t('neededSkills'), line: t('teamLine'), lineHint: t('teamLineHint'), skills: t('skills'), submit: t('saveNeeds') }}
