@@ -35,8 +35,10 @@ export async function listSeekers(db: Executor, eventId: string, limit: number) 
       .where('s.event_id', '=', eventId)
       .where('u.disabled_at', 'is', null)
       // Someone who joined a team by code since keeps no stale entry in the list.
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('team_members as m').select('m.user_id').whereRef('m.event_id', '=', 's.event_id').whereRef('m.user_id', '=', 's.user_id'))),
+      .where((eb) =>
+        eb.not(
+          eb.exists(eb.selectFrom('team_members as m').select('m.user_id').whereRef('m.event_id', '=', 's.event_id').whereRef('m.user_id', '=', 's.user_id')),
+        ),
       )
       .orderBy('s.updated_at', 'desc')
       .orderBy('s.user_id')

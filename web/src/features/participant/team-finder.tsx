@@ -62,9 +62,10 @@ const splitSkills = (text: string) =>
     .slice(0, 10);
 
 function Skills({ skills }: { skills: string[] }) {
+  const { t } = useT('team-finder', messages);
   if (skills.length === 0) return null;
   return (
-    <ul className="finder-skills" aria-label="skills">
+    <ul className="finder-skills" aria-label={t('skills')}>
       {skills.map((s) => (
         <li key={s} className="badge badge-draft">
           {s}
