@@ -58,7 +58,7 @@ describe('the team finder on the web (SQLite)', () => {
       const finder = s.page.getByRole('region', { name: en ? 'Find a team' : '寻找团队' });
       await finder.getByText(en ? 'Save your entry to see the teams and the people looking.' : '保存你的信息后即可查看团队和正在寻找团队的人。').waitFor();
       await finder.getByLabel(en ? 'About you' : '关于你').fill(en ? 'Frontend dev, likes maps' : '前端开发，喜欢地图');
-      await finder.getByLabel(en ? 'Skills' : '技能', { exact: true }).fill('React, Design');
+      await finder.getByRole('textbox', { name: en ? 'Skills' : '技能', exact: true }).fill('React, Design');
       await finder.getByRole('button', { name: en ? 'Save and look for a team' : '保存并寻找团队' }).click();
       await settled(s.page);
       await finder.getByText(en ? 'You are listed as looking for a team.' : '你已在“寻找团队”名单中。').waitFor();
@@ -85,7 +85,7 @@ describe('the team finder on the web (SQLite)', () => {
       const request = teammates.getByRole('listitem').filter({ hasText: seekerName }).first();
       await request.getByText(en ? 'I can build the UI' : '我可以做界面').waitFor();
       await teammates.getByLabel(en ? 'What you are looking for' : '你们在找什么样的人').fill(en ? 'A designer for our map app' : '地图应用需要设计师');
-      await teammates.getByLabel(en ? 'Skills' : '技能', { exact: true }).fill('design, figma');
+      await teammates.getByRole('textbox', { name: en ? 'Skills' : '技能', exact: true }).fill('design, figma');
       await teammates.getByRole('button', { name: en ? 'Save' : '保存', exact: true }).click();
       await settled(l.page);
       await teammates.getByText(en ? 'Saved.' : '已保存。').waitFor();
