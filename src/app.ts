@@ -81,6 +81,8 @@ import { createGalleryService } from './showcase/gallery-service.js';
 import { votingRoutes } from './showcase/voting-routes.js';
 import { createVotingService } from './showcase/voting-service.js';
 import { teamsRoutes } from './teams/teams-routes.js';
+import { teamFinderRoutes } from './teams/team-finder-routes.js';
+import { createTeamFinderService } from './teams/team-finder-service.js';
 import { createTeamsService } from './teams/teams-service.js';
 import { createWebhooksService } from './webhooks/webhooks-service.js';
 import { createWebhookSubscribers } from './webhooks/webhook-subscribers.js';
@@ -243,6 +245,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const gallery = createGalleryService({ db, clock, events, publicUrl: config.publicUrl });
   const audit = createAuditService({ db, events });
   const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl, subscribers: webhookSubscribers });
+  const teamFinder = createTeamFinderService({ db, clock, events, teams, notifier });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log, subscribers: webhookSubscribers });
   const settings = createSettingsService({ db, clock, nameChanged: () => accounts.invalidateAuth() });
   const mailWorker = createMailWorker({
@@ -303,6 +306,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     gallery,
     voting,
     teams,
+    teamFinder,
     mcpTools: createMcpToolRegistry(),
   };
 
@@ -410,6 +414,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(eventMediaRoutes(ctx));
       await api.register(registrationsRoutes(ctx));
       await api.register(teamsRoutes(ctx));
+      await api.register(teamFinderRoutes(ctx));
       await api.register(submissionsRoutes(ctx));
       await api.register(reviewersRoutes(ctx));
       await api.register(assignmentsRoutes(ctx));

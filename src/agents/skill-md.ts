@@ -82,6 +82,10 @@ const ADVICE: Partial<Record<ErrorCode, string>> = {
   not_team_leader: 'Only the team leader may do this. Ask them.',
   join_code_invalid: 'Unknown, revoked or expired code, or another event. Ask the leader for a new one.',
   team_member_not_found: 'That user is not in your team. Use a `user_id` from `GET /team`.',
+  team_not_found: 'No team here takes requests under that id. Pick one from `GET /team-finder`.',
+  join_request_not_found: 'Not your request, nor one to your team. Use an id from `GET /team-finder`.',
+  join_request_exists: 'You already asked this team. Wait for the leader, or withdraw first.',
+  join_request_not_pending: 'Already answered (`request_status`). Do not retry.',
   results_not_published: `Not published yet (\`event_status\` says where the event is). Ask again after \`Retry-After\` (${POLL_MAX_SECONDS} s); cancelled (no Retry-After): stop.`,
   bundle_not_available: 'Published before results bundles existed: no bundle. Read `GET /result`; do not retry.',
   invalid_transition: 'Organizers: an event status only moves forward.',
@@ -171,6 +175,10 @@ const TEAM_CODES = new Set<ErrorCode>([
   'not_team_leader',
   'join_code_invalid',
   'team_member_not_found',
+  'team_not_found',
+  'join_request_not_found',
+  'join_request_exists',
+  'join_request_not_pending',
 ]);
 
 /** Codes of the webhook routes: listed with the webhooks in skill-reference.md. */
@@ -376,7 +384,7 @@ ${keySection(input, base, site, wait)}
    \`GET ${base}/events/{id}/result\`: by rank, ties share one (1, 2, 2, 4); scores 0–10;
    \`?track_id=\` ranks one track. Your team's own: \`result\` in \`my-registration\`.
 
-\`GET ${base}/events/{id}\` gives one event in full.
+\`GET ${base}/events/{id}\` gives one event in full. Team finder: \`skill-reference.md\`.
 
 ## Request fields
 
@@ -789,6 +797,11 @@ and \`updated_at\` say who and when). A person is in one team per event. Routes,
   \`PATCH /team {"team_name"}\` renames while pending; \`DELETE /team\` withdraws (status \`withdrawn\`; register again to re-apply).
 - Anyone: \`POST /team/join {"join_code"}\` (until \`submission_deadline\`); a member: \`POST /team/leave\` (\`204\`).
   Someone removed or gone gets \`404 not_registered\` at once.
+- Team finder (until \`submission_deadline\`): \`PUT /team-finder/me {"line"?, "skills"?}\`: in no team, list yourself as
+  looking; a leader: what the team needs. \`GET /team-finder?skill=\` (for people in a team or looking): \`people\`,
+  \`teams\` with room, \`my_requests\`, \`team_requests\` (leader). \`POST /team-finder/teams/{registration_id}/requests
+  {"message"?}\` asks to join (the leader gets a mail); \`PATCH /join-requests/{request_id} {"status"}\`: the leader
+  \`accepted\` (they join, as with a code) or \`declined\`, the requester \`withdrawn\`. Display names only, no addresses.
 
 ${errorRows('team')}
 

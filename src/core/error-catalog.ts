@@ -225,6 +225,22 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'The user id names nobody in your team.',
     action: 'Use a user_id from the members of GET /api/v1/events/{id}/team.',
   },
+  team_not_found: {
+    when: 'No team of this event with this registration id takes join requests (unknown, withdrawn or rejected).',
+    action: 'Pick a team from the `teams` of GET /api/v1/events/{id}/team-finder.',
+  },
+  join_request_not_found: {
+    when: 'No join request with this id is yours or to the team you lead in this event.',
+    action: 'Use a request id from `my_requests` or `team_requests` of GET /api/v1/events/{id}/team-finder.',
+  },
+  join_request_exists: {
+    when: 'You already have a pending request to this team: one pending request per person per team.',
+    action: 'Wait for the leader to answer (you get a mail), or withdraw it (PATCH …/join-requests/{request_id} with status withdrawn) first.',
+  },
+  join_request_not_pending: {
+    when: 'The join request was accepted, declined or withdrawn already; the problem carries its `request_status`.',
+    action: 'Do not retry. Read the requests with GET /api/v1/events/{id}/team-finder; a declined person may send a new request.',
+  },
   submission_closed: {
     when: 'The event does not take submissions now (past its submission deadline, or judging has begun).',
     action:

@@ -229,8 +229,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
               role: 'organizer',
               destructive: true,
               fixedBody: { status: 'judging' },
-              description:
-                'Close submissions now and start judging (it also happens at the submission deadline); follow with list_reviews and get_leaderboard, then publish_results.',
+              description: 'Close submissions and start judging now (else at the submission deadline); then list_reviews, get_leaderboard, publish_results.',
             },
             {
               name: 'cancel_event',

@@ -14,9 +14,20 @@ import { formatInZone, type MailLanguage } from '../core/mail-format.js';
  *   track_prize only when the team won its track)
  * - team_invitation: `{ team_name, inviter_name, join_url, expires_at }`
  * - reviewer_reminder: `{ open_reviews }` (the reviewer's queue is linked)
+ * - join_request_received (to the team's leader): `{ team_name, requester_name, message, skills: string[] }`
+ * - join_request_accepted / join_request_declined (to the requester): `{ team_name }`
  */
 export type NotificationKind =
-  'registration_approved' | 'registration_rejected' | 'team_member_joined' | 'team_member_left' | 'results_published' | 'team_invitation' | 'reviewer_reminder';
+  | 'registration_approved'
+  | 'registration_rejected'
+  | 'team_member_joined'
+  | 'team_member_left'
+  | 'results_published'
+  | 'team_invitation'
+  | 'reviewer_reminder'
+  | 'join_request_received'
+  | 'join_request_accepted'
+  | 'join_request_declined';
 
 export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'registration_approved',
@@ -26,6 +37,9 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'results_published',
   'team_invitation',
   'reviewer_reminder',
+  'join_request_received',
+  'join_request_accepted',
+  'join_request_declined',
 ];
 
 export type { MailLanguage } from '../core/mail-format.js';
@@ -37,6 +51,7 @@ export type { MailLanguage } from '../core/mail-format.js';
 export function switchFor(kind: NotificationKind): 'registration' | 'team' | 'results' | null {
   if (kind === 'registration_approved' || kind === 'registration_rejected') return 'registration';
   if (kind === 'team_member_joined' || kind === 'team_member_left') return 'team';
+  if (kind === 'join_request_received' || kind === 'join_request_accepted' || kind === 'join_request_declined') return 'team';
   if (kind === 'results_published') return 'results';
   return null;
 }
@@ -220,6 +235,56 @@ function parts(c: MailContext): Parts {
             link: queue,
           };
     }
+    case 'join_request_received': {
+      const who = oneLine(d.requester_name) || (zh ? '一位参赛者' : 'Someone');
+      const message = clean(d.message, 500).trim();
+      const skills = Array.isArray(d.skills)
+        ? d.skills
+            .map((x) => oneLine(x, 32))
+            .filter(Boolean)
+            .slice(0, 10)
+        : [];
+      const teamPage = { label: zh ? '查看申请' : 'Review the request', url: `${eventUrl(c.event.id)}/team` };
+      return zh
+        ? {
+            subject: `${ev}：${who} 申请加入「${team}」`,
+            lines: [
+              `${who} 申请加入你在 ${ev} 的团队「${team}」。`,
+              ...(skills.length ? [`技能：${skills.join('、')}`] : []),
+              ...(message ? [`留言：${message}`] : []),
+              '在团队页面接受或拒绝。',
+            ],
+            link: teamPage,
+          }
+        : {
+            subject: `${ev}: ${who} asks to join ${team}`,
+            lines: [
+              `${who} asks to join your team ${team} in ${ev}.`,
+              ...(skills.length ? [`Skills: ${skills.join(', ')}`] : []),
+              ...(message ? [`Message: ${message}`] : []),
+              'Accept or decline it on the team page.',
+            ],
+            link: teamPage,
+          };
+    }
+    case 'join_request_accepted': {
+      const teamPage = { label: zh ? '打开团队页面' : 'Open the team page', url: `${eventUrl(c.event.id)}/team` };
+      return zh
+        ? { subject: `${ev}：你已加入「${team}」`, lines: [`「${team}」的队长接受了你的申请：你现在是 ${ev} 中该团队的成员。`], link: teamPage }
+        : {
+            subject: `${ev}: you joined ${team}`,
+            lines: [`The leader of ${team} accepted your request: you are now a member of the team in ${ev}.`],
+            link: teamPage,
+          };
+    }
+    case 'join_request_declined':
+      return zh
+        ? { subject: `${ev}：「${team}」未接受你的申请`, lines: [`「${team}」的队长未接受你加入的申请。你仍可在 ${ev} 中寻找其他团队。`], link: eventLink }
+        : {
+            subject: `${ev}: ${team} declined your request`,
+            lines: [`The leader of ${team} declined your request to join. You can still find another team in ${ev}.`],
+            link: eventLink,
+          };
     case 'team_invitation': {
       const inviter = oneLine(d.inviter_name) || (zh ? '一位队长' : 'A team leader');
       const url = clean(d.join_url, 1000).replace(/\s/g, '');

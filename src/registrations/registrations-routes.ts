@@ -47,8 +47,7 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
             name: 'register_team',
             title: 'Register a team',
             role: 'participant',
-            description:
-              'Register your team (one per account and event). It stays pending until an organizer approves it, unless the event auto-approves: follow it with get_my_registration.',
+            description: 'Register your team (one per account and event); pending until an organizer approves, unless auto-approved: then get_my_registration.',
           },
         },
         schema: {

@@ -75,7 +75,7 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
             title: 'Set the reviewing mode',
             role: 'organizer',
             description:
-              'Switch your event back to every reviewer reviewing every project (`every`) or to `assigned` (after a first auto_assign_reviewers), or change the same e-mail domain conflict rule.',
+              'Set `every` (each reviewer reviews every project) or `assigned` (after auto_assign_reviewers), or the same e-mail domain conflict rule.',
           },
         },
         schema: {
@@ -195,7 +195,7 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
             destructive: true,
             idempotent: true,
             args: { user_id: "the reviewer's user_id, from list_reviewers" },
-            description: "Record a reviewer's conflict of interest with a project: it leaves their assignments and their review of it is removed.",
+            description: "Record a reviewer's conflict with a project: it leaves their assignments, their review of it is removed.",
           },
         },
         schema: {
@@ -224,7 +224,7 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
             title: 'Remove a conflict of interest',
             role: 'organizer',
             args: { user_id: "the reviewer's user_id, from list_reviewers" },
-            description: 'Remove a recorded conflict of interest (own-team and e-mail domain conflicts are rules, not records, and stay).',
+            description: 'Remove a recorded conflict (own-team and e-mail domain conflicts are rules and stay).',
           },
         },
         schema: {

@@ -128,7 +128,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
             role: 'organizer',
             destructive: true,
             args: { user_id: "the reviewer's user_id, from list_reviewers" },
-            description: 'Remove a reviewer from your event together with the reviews they gave (refused once results are published).',
+            description: 'Remove a reviewer and their reviews (refused once results are published).',
           },
         },
         schema: {
@@ -155,8 +155,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
             title: 'Remind a reviewer',
             role: 'organizer',
             args: { user_id: "the reviewer's user_id, from list_reviewers" },
-            description:
-              'E-mail a reviewer of your judging event how many projects they still have to review; once in 24 hours per reviewer (reminder_too_soon names next_allowed_at).',
+            description: 'E-mail a reviewer how many projects they still have to review; once per 24 h (reminder_too_soon names next_allowed_at).',
           },
         },
         schema: {
@@ -196,8 +195,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
             name: 'remind_reviewers',
             title: 'Remind all reviewers',
             role: 'organizer',
-            description:
-              'Remind every reviewer of your judging event who has open reviews and was not reminded in the last 24 hours; the answer says who was reminded and who skipped.',
+            description: 'Remind every reviewer with open reviews not reminded in the last 24 h; the answer says who was reminded or skipped.',
           },
         },
         schema: {

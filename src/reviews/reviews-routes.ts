@@ -133,7 +133,7 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
             destructive: true,
             args: { flag_id: 'flag id (flg_…), from get_project_reviews' },
             description:
-              "Mark a project's flag (screening: text addressed to the evaluator; build_window: what the repository's history shows) checked with an optional note, or open again.",
+              "Mark a project's flag (screening: text aimed at the evaluator; build_window: the repository's history) checked with a note, or open again.",
           },
         },
         schema: {

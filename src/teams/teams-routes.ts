@@ -39,8 +39,7 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
             name: 'get_team',
             title: 'Get my team',
             role: 'participant',
-            description:
-              'Your team in an event: status, leader, members, your_role, size limits, open join codes (leader only) and the project. Every member may submit_project.',
+            description: 'Your team: status, leader, members, your_role, size limits, join codes (leader) and project.',
           },
         },
         schema: {
@@ -93,7 +92,7 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
             title: 'Withdraw the registration',
             role: 'participant',
             destructive: true,
-            description: "Team leaders: withdraw your team's registration (out of judging, join codes revoked); register_team again re-applies.",
+            description: 'Team leaders: withdraw the registration (out of judging, codes revoked); register_team re-applies.',
           },
         },
         schema: {
@@ -115,7 +114,7 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
             name: 'create_team_invitation',
             title: 'Invite a team member',
             role: 'participant',
-            description: 'Team leaders: make a join code (shown only here; `email` also mails the link). The person calls join_team with it.',
+            description: 'Team leaders: make a join code for join_team (shown once; `email` mails the link).',
           },
         },
         schema: {
@@ -174,8 +173,7 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
             title: 'Join a team',
             role: 'participant',
             idempotent: true,
-            description:
-              'Join a team with the join code its leader gave you (until the submission deadline); then get_my_registration and submit_project work for you.',
+            description: "Join a team with its leader's join code (until the submission deadline).",
           },
         },
         schema: {

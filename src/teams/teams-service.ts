@@ -54,11 +54,13 @@ export function createTeamsService(deps: {
     return { event, member, registration };
   }
 
+  function notLeader() {
+    return new AppError('not_team_leader', 'Only the team leader may do this; ask them (GET …/team names the leader).');
+  }
+
   async function asLeader(who: Principal, eventId: string) {
     const m = await membership(who, eventId);
-    if (m.member.role !== 'leader') {
-      throw new AppError('not_team_leader', 'Only the team leader may do this; ask them (GET …/team names the leader).');
-    }
+    if (m.member.role !== 'leader') throw notLeader();
     return m;
   }
 
@@ -239,6 +241,34 @@ export function createTeamsService(deps: {
   }
 
   /**
+   * Makes `who` a member of the registration inside the caller's transaction: the member count goes
+   * up by a conditional UPDATE (undefined when the team is full or withdrawn), then the member row
+   * (team_members_event_user_uq throws when they are in a team already), the webhook and the
+   * teammates' mails. Joining by code and an accepted join request both come here.
+   */
+  async function admit(
+    tx: Executor,
+    event: EventRecord,
+    registrationId: string,
+    who: Pick<Principal, 'userId' | 'name' | 'email'>,
+    stamp: string,
+  ): Promise<RegistrationRow | undefined> {
+    const reg = await repo.takeMemberSlot(tx, registrationId, event.max_team_size);
+    if (!reg) return undefined;
+    await repo.insertMember(tx, { registration_id: reg.id, event_id: event.id, user_id: who.userId, role: 'member', joined_at: stamp });
+    await announce(tx, 'team.member.joined', {
+      eventId: event.id,
+      registration: reg,
+      userId: who.userId,
+      name: memberName(who.name, who.email),
+      removed: false,
+      memberCount: reg.member_count,
+      at: stamp,
+    });
+    return reg;
+  }
+
+  /**
    * Joins the team of a join code. The member count goes up by a conditional UPDATE in the same
    * transaction as the member row, so of many joins at once only as many as fit the maximum
    * succeed; team_members_event_user_uq keeps a person in one team per event.
@@ -256,21 +286,7 @@ export function createTeamsService(deps: {
     const max = event.max_team_size;
     let joined: RegistrationRow | undefined;
     try {
-      joined = await db.transaction().execute(async (tx) => {
-        const reg = await repo.takeMemberSlot(tx, invitation.registration_id, max);
-        if (!reg) return undefined;
-        await repo.insertMember(tx, { registration_id: reg.id, event_id: event.id, user_id: who.userId, role: 'member', joined_at: stamp });
-        await announce(tx, 'team.member.joined', {
-          eventId: event.id,
-          registration: reg,
-          userId: who.userId,
-          name: memberName(who.name, who.email),
-          removed: false,
-          memberCount: reg.member_count,
-          at: stamp,
-        });
-        return reg;
-      });
+      joined = await db.transaction().execute((tx) => admit(tx, event, invitation.registration_id, who, stamp));
     } catch (err) {
       const which = uniqueViolation(err);
       if (which === 'team_members_event_user_uq' || which === 'team_members_pkey') {
@@ -347,7 +363,7 @@ export function createTeamsService(deps: {
     return view(event, row, 'member');
   }
 
-  return { get, rename, withdraw, invite, revokeInvitation, join, leave, removeMember, handOver };
+  return { get, rename, withdraw, invite, revokeInvitation, join, leave, removeMember, handOver, admit, alreadyInTeam, notLeader };
 }
 
 export type TeamsService = ReturnType<typeof createTeamsService>;

@@ -181,6 +181,7 @@ const SQLITE_UNIQUE_NAMES: Record<string, string> = {
   'reviewer_invitations.token_hash': 'reviewer_invitations_token_uq',
   'signup_requests.token_hash': 'signup_requests_token_hash_uq',
   'results.event_id': 'results_pkey',
+  'team_join_requests.registration_id,team_join_requests.user_id': 'team_join_requests_pending_uq',
 };
 
 /**

@@ -12,7 +12,10 @@ import type {
   RegistrationsTable,
   TeamFormerMembersTable,
   TeamInvitationsTable,
+  TeamJoinRequestsTable,
   TeamMembersTable,
+  TeamNeedsTable,
+  TeamSeekersTable,
 } from './schema/registrations.js';
 import type { GithubRepoFactsTable, ProjectFlagsTable, ReviewsTable } from './schema/reviews.js';
 import type {
@@ -77,6 +80,9 @@ export interface Database {
   team_members: TeamMembersTable;
   team_former_members: TeamFormerMembersTable;
   team_invitations: TeamInvitationsTable;
+  team_seekers: TeamSeekersTable;
+  team_needs: TeamNeedsTable;
+  team_join_requests: TeamJoinRequestsTable;
   projects: ProjectsTable;
   project_screenshots: ProjectScreenshotsTable;
 }

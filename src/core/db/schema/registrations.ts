@@ -114,3 +114,43 @@ export type RegistrationRow = Selectable<RegistrationsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type TeamMemberRow = Selectable<TeamMembersTable>;
 export type TeamInvitationRow = Selectable<TeamInvitationsTable>;
+
+/** A person looking for a team in an event (since 0239): one entry per person per event. */
+export interface TeamSeekersTable {
+  event_id: string;
+  user_id: string;
+  /** What they bring or look for, one line (≤ 200 characters). */
+  line: string;
+  /** Normalised skills as a JSON array of strings (team-finder.ts). */
+  skills: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a team looks for (since 0239): the skills it needs and a line; one row per registration. */
+export interface TeamNeedsTable {
+  registration_id: string;
+  event_id: string;
+  line: Generated<string>;
+  skills: Generated<string>;
+  updated_at: string;
+}
+
+export type JoinRequestStatus = 'pending' | 'accepted' | 'declined' | 'withdrawn';
+
+/** A person's request to join a team (since 0239); at most one pending per person per team. */
+export interface TeamJoinRequestsTable {
+  /** `tjr_…` */
+  id: string;
+  event_id: string;
+  registration_id: string;
+  user_id: string;
+  message: Generated<string>;
+  status: JoinRequestStatus;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+}
+
+export type TeamSeekerRow = Selectable<TeamSeekersTable>;
+export type TeamJoinRequestRow = Selectable<TeamJoinRequestsTable>;

@@ -3,13 +3,14 @@ import type { PublicEvent } from '../shared/event-data';
 import { useMyRegistration } from './data';
 import { messages } from './messages';
 import { StatusBox } from './status-box';
+import { FindATeamLink } from './team-finder';
 
-/** The event page's box for the signed-in person's own team (nothing when they are in none). */
+/** The event page's box for the signed-in person's own team; in none, a way to the team finder. */
 export default function MyStatus({ event }: { event: PublicEvent }) {
   useT('participant', messages);
   const mine = useMyRegistration(event.id);
   const reg = mine.data;
-  if (!reg) return null;
+  if (!reg) return mine.isPending || mine.isError ? null : <FindATeamLink event={event} />;
   return (
     <div className="my-status">
       <StatusBox

@@ -15,6 +15,7 @@ import { messages } from './messages';
 import { NextSteps, StatusBox } from './status-box';
 import { teamApi, teamKey, useTeam, type CreatedInvitation, type Team, type TeamMember } from './team-api';
 import { TeamResultSlot } from './team-result-slot';
+import { FindATeam, FindTeammates } from './team-finder';
 import './participant.css';
 
 /** /hackathons/:id/team: the caller's team, its status, members and invitations, and what comes next. */
@@ -39,6 +40,7 @@ export default function TeamPage({ params }: { params: { id: string } }) {
           </Link>
           <Link href={`/hackathons/${params.id}`}>{t('common.backToEvent')}</Link>
         </p>
+        <FindATeam event={event.data} />
       </section>
     );
   }
@@ -112,6 +114,7 @@ function TeamView({ event, team }: { event: PublicEvent; team: Team }) {
           {leader && team.status === 'pending' ? <RenameTeam event={event} team={team} /> : null}
           <Members event={event} team={team} active={active} />
           {leader && joinable ? <Invitations event={event} team={team} /> : null}
+          {leader && joinable ? <FindTeammates event={event} team={team} /> : null}
         </div>
         <div className="stack">
           {over ? null : <NextSteps event={event} />}
