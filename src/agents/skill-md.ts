@@ -186,6 +186,7 @@ const SHOWCASE_CODES = new Set<ErrorCode>([
   'own_project',
   'account_too_new',
   'vote_not_found',
+  'screenshot_limit_reached',
 ]);
 
 /**

@@ -47,7 +47,8 @@ export type IdPrefix =
   | 'flg'
   | 'aud'
   | 'req'
-  | 'rsk';
+  | 'rsk'
+  | 'shot';
 
 /**
  * Prefixed, time-sortable identifiers (`evt_01hx…`): the prefix tells a reader what an id names,

@@ -65,7 +65,12 @@ export function screenshotsForApi(publicUrl: string, eventId: string, projectId:
 }
 
 /** The hosts a demo video may be embedded from (the pages' CSP frame-src names exactly these). */
-export const VIDEO_EMBED_ORIGINS = ['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://www.loom.com', 'https://player.bilibili.com'] as const;
+export const VIDEO_EMBED_ORIGINS = [
+  'https://www.youtube-nocookie.com',
+  'https://player.vimeo.com',
+  'https://www.loom.com',
+  'https://player.bilibili.com',
+] as const;
 
 export type VideoProvider = 'youtube' | 'vimeo' | 'loom' | 'bilibili';
 
@@ -114,7 +119,12 @@ export function videoEmbed(raw: string | null | undefined): VideoEmbed | null {
     return id && /^[A-Za-z0-9]{8,64}$/.test(id) ? make('loom', `https://www.loom.com/embed/${id}`) : null;
   }
   if (host === 'bilibili.com' || host === 'player.bilibili.com') {
-    const id = parts[0] === 'video' ? parts[1] : host === 'player.bilibili.com' ? (u.searchParams.get('bvid') ?? (u.searchParams.get('aid') ? `av${u.searchParams.get('aid')}` : null)) : null;
+    const id =
+      parts[0] === 'video'
+        ? parts[1]
+        : host === 'player.bilibili.com'
+          ? (u.searchParams.get('bvid') ?? (u.searchParams.get('aid') ? `av${u.searchParams.get('aid')}` : null))
+          : null;
     if (id && /^BV[A-Za-z0-9]{10}$/.test(id)) return make('bilibili', `https://player.bilibili.com/player.html?bvid=${id}&autoplay=0`);
     if (id && /^av\d{1,20}$/i.test(id)) return make('bilibili', `https://player.bilibili.com/player.html?aid=${id.slice(2)}&autoplay=0`);
     return null;

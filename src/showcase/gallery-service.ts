@@ -7,6 +7,7 @@ import type { Principal } from '../core/principal.js';
 import type { EventsService } from '../events/events-service.js';
 import type { EventRecord } from '../events/events-model.js';
 import { effectiveStatus } from '../events/status.js';
+import { showcaseForApi } from '../registrations/project-schema.js';
 import * as repo from './gallery-repo.js';
 
 export interface GalleryQuery {
@@ -27,8 +28,8 @@ function published(event: EventRecord): boolean {
  * time (a preview of what will be public). Only projects that take part in judging are shown
  * (approved teams: withdrawn, rejected and disqualified ones are not); drafts stay 404.
  */
-export function createGalleryService(deps: { db: Db; clock: Clock; events: EventsService }) {
-  const { db, clock, events } = deps;
+export function createGalleryService(deps: { db: Db; clock: Clock; events: EventsService; publicUrl: string }) {
+  const { db, clock, events, publicUrl } = deps;
 
   async function openEvent(who: Principal | null, eventId: string): Promise<EventRecord> {
     const event = await events.getPublic(eventId, who);
@@ -104,6 +105,7 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
       github_url: row.github_url,
       project_website: row.project_website,
       demo_video_url: row.demo_video_url,
+      ...showcaseForApi(publicUrl, { ...row, event_id: event.id }),
       submitted_at: row.first_submitted_at,
       updated_at: row.updated_at,
       result,

@@ -23,9 +23,7 @@ export const SubmitBody = Type.Object(
     team_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     description: Type.Optional(Type.String({ maxLength: 10_000 })),
     track_id: Type.Optional(Type.String({ maxLength: 64, description: "The team's registered track; may be left out (it is kept), never changed." })),
-    tagline: Type.Optional(
-      Type.String({ maxLength: 400, description: 'one line, at most 140 characters; left out: the project keeps its own; "" clears it' }),
-    ),
+    tagline: Type.Optional(Type.String({ maxLength: 400, description: 'one line, at most 140 characters; left out: the project keeps its own; "" clears it' })),
     tags: Type.Optional(
       Type.Array(Type.String({ maxLength: 64 }), {
         maxItems: 20,
