@@ -3,6 +3,8 @@ import { principalOf, type App } from '../core/http/app-types.js';
 import { rawBodyParser } from '../core/http/raw-body.js';
 import { problems } from '../core/http/schemas.js';
 import { IMAGE_TYPES } from '../core/image-format.js';
+import { renderMarkdownCached } from '../core/markdown.js';
+import { PROJECT_LIMITS } from '../submissions/submission-input.js';
 import { mediaTooLarge, mediaVersion } from '../events/event-media-service.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import { ScreenshotSchema } from '../registrations/project-schema.js';
@@ -34,7 +36,7 @@ const OrderBody = Type.Object(
 const binary = { type: 'string', format: 'binary' } as const;
 const RIGHTS = 'Members of an approved team, until the submission deadline (the rules of submit), once the project is submitted.';
 
-/** A project's screenshots: upload, remove and order (its team), and the images (whoever may see the project); the event's project tags. */
+/** A project's screenshots: upload, remove and order (its team), and the images (whoever may see the project); the event's project tags; the Markdown preview. */
 export function projectScreenshotsRoutes(ctx: ProjectScreenshotsRoutesDeps) {
   const { projectScreenshots, config } = ctx;
   const max = projectScreenshots.maxBytes;
@@ -183,6 +185,20 @@ export function projectScreenshotsRoutes(ctx: ProjectScreenshotsRoutesDeps) {
         if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
         return reply.type(shot.content_type).send(shot.bytes);
       },
+    );
+
+    app.post(
+      '/markdown/preview',
+      {
+        config: { auth: true },
+        schema: {
+          tags: ['submission'],
+          summary: 'Render Markdown as every page shows a description (sanitised HTML): the editors’ preview',
+          body: Type.Object({ markdown: Type.String({ maxLength: PROJECT_LIMITS.description }) }, { additionalProperties: false }),
+          response: { 200: Type.Object({ html: Type.String() }) },
+        },
+      },
+      async (request) => ({ html: renderMarkdownCached(request.body.markdown) }),
     );
 
     app.get(

@@ -313,4 +313,37 @@ describe.each(DIALECTS)('project showcase (%s)', (dialect) => {
       expect(open.body).toEqual(want);
     });
   });
+
+  describe('Markdown', () => {
+    it('previews Markdown as the pages render it, to a signed-in caller only', async () => {
+      const team = await quickUser(t);
+      const res = await t.api('POST', '/markdown/preview', {
+        key: team.key,
+        body: { markdown: '# PlanetPal\n\n**agent** <script>alert(1)</script>\n\n```js\nx()\n```' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.html).toContain('<strong>agent</strong>');
+      expect(res.body.html).toContain('<code');
+      expect(res.body.html).not.toContain('<script');
+      const anon = await t.api('POST', '/markdown/preview', { body: { markdown: 'x' } });
+      expect(anon.status).toBe(401);
+      const long = await t.api('POST', '/markdown/preview', { key: team.key, body: { markdown: 'x'.repeat(10_001) } });
+      expect(long.status).toBe(422);
+    });
+
+    it("renders the description on the reviewer's queue", async () => {
+      const id = await createEvent(t, org.key);
+      const { team } = await quickApprovedTeam(t, id, org.key);
+      const sub = await submit(team.key, project({ description: '# PlanetPal\n\n- **agent**\n- planner' }), id);
+      expect(sub.status).toBe(201);
+      const reviewer = await quickUser(t);
+      await t.database.db.insertInto('event_reviewers').values({ event_id: id, user_id: reviewer.id, created_at: t.clock.now().toISOString() }).execute();
+      t.clock.advance(2 * DAY + 60_000);
+      const queue = await t.api('GET', `/events/${id}/review-assignments`, { key: reviewer.key });
+      expect(queue.status).toBe(200);
+      const mine = queue.body.projects.find((p: { project_id: string }) => p.project_id === sub.body.id);
+      expect(mine.description).toBe('# PlanetPal\n\n- **agent**\n- planner');
+      expect(mine.description_html).toContain('<li><strong>agent</strong></li>');
+    });
+  });
 });
