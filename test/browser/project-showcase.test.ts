@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvedTeam, createEvent, type TestApp, type TestUser } from '../helpers/harness.js';
 import { tinyPng } from '../helpers/images.js';
