@@ -65,7 +65,11 @@ describe.each(DIALECTS)('project showcase (%s)', (dialect) => {
       expect(list.body.find((p: { id: string }) => p.id === first.body.id)).toMatchObject({
         tagline: 'Your planet, your pal',
         tags: ['next-js', 'rust', 'typescript'],
+        description_html: expect.stringContaining('<strong>agent</strong>'),
       });
+      const organizerPage = await t.api('GET', `/events/${eventId}/projects/${first.body.id}/reviews`, { key: org.key });
+      expect(organizerPage.status).toBe(200);
+      expect(organizerPage.body.project.description_html).toContain('<strong>agent</strong>');
 
       // Sent: replaced; "" and [] clear.
       const cleared = await submit(team.key, project({ tagline: '', tags: [] }));
