@@ -22,6 +22,7 @@ import type { WebhooksService } from './webhooks/webhooks-service.js';
 import type { MailWorker } from './notifications/mail-worker.js';
 import type { SettingsService } from './notifications/settings-service.js';
 import type { GalleryService } from './showcase/gallery-service.js';
+import type { ProjectScreenshotsService } from './showcase/project-screenshots-service.js';
 import type { VotingService } from './showcase/voting-service.js';
 import type { TeamsService } from './teams/teams-service.js';
 import type { TeamFinderService } from './teams/team-finder-service.js';
@@ -72,6 +73,8 @@ export interface AppContext {
   settings: SettingsService;
   /** The public gallery of projects. */
   gallery: GalleryService;
+  /** A project's screenshots and the event's project tags. */
+  projectScreenshots: ProjectScreenshotsService;
   /** People's choice voting. */
   voting: VotingService;
   /** Teams: members, join codes, leadership. */

@@ -78,6 +78,8 @@ import { settingsRoutes } from './notifications/settings-routes.js';
 import { createSettingsService } from './notifications/settings-service.js';
 import { galleryRoutes } from './showcase/gallery-routes.js';
 import { createGalleryService } from './showcase/gallery-service.js';
+import { projectScreenshotsRoutes } from './showcase/project-screenshots-routes.js';
+import { createProjectScreenshotsService } from './showcase/project-screenshots-service.js';
 import { votingRoutes } from './showcase/voting-routes.js';
 import { createVotingService } from './showcase/voting-service.js';
 import { teamsRoutes } from './teams/teams-routes.js';
@@ -243,6 +245,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   }
   events.onStatusChange((event) => reviews.onEventStatusChanged(event));
   const gallery = createGalleryService({ db, clock, events, publicUrl: config.publicUrl });
+  const projectScreenshots = createProjectScreenshotsService({ db, clock, events, registrations, gallery, limits: config.media, publicUrl: config.publicUrl });
   const audit = createAuditService({ db, events });
   const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl, subscribers: webhookSubscribers });
   const teamFinder = createTeamFinderService({ db, clock, events, teams, notifier });
@@ -304,6 +307,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     mailWorker,
     settings,
     gallery,
+    projectScreenshots,
     voting,
     teams,
     teamFinder,
@@ -428,6 +432,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(webhooksRoutes(ctx));
       await api.register(settingsRoutes(ctx));
       await api.register(galleryRoutes(ctx));
+      await api.register(projectScreenshotsRoutes(ctx));
       await api.register(votingRoutes(ctx));
     },
     { prefix: '/api/v1' },

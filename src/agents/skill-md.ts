@@ -194,6 +194,7 @@ const SHOWCASE_CODES = new Set<ErrorCode>([
   'own_project',
   'account_too_new',
   'vote_not_found',
+  'screenshot_limit_reached',
 ]);
 
 /**
@@ -269,6 +270,9 @@ export const REVIEWER_TOOLS = {
  * my-registration's shape, its project written as \`Project\` (the submit answer's shape, printed
  * once) and its result as \`TeamResult\` (its shape is in skill-reference.md's Teams section).
  */
+/** A project's showcase fields: named, not spelled out, in the lean skill.md (their shapes are in skill-reference.md). */
+const SHOWCASE_FIELDS = ['description_html', 'tagline', 'tags', 'screenshots', 'video'] as const;
+
 function myRegistrationLine(): string {
   const line = shapeLine(MyRegistrationSchema);
   const project = shapeLine(ProjectSchema);
@@ -400,7 +404,10 @@ ${fieldTable(MyRegistrationQuery)}
 
 #### Body of \`POST ${base}/events/{id}/submit\`
 
-${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more characters', name: 'same as `project_name`', demo_url: 'same as `demo_video_url`' })}
+${fieldTable(SubmitBody, { project_name: 'required (or `name`), 1 or more characters', name: 'same as `project_name`', demo_url: 'same as `demo_video_url`' })
+  .split('\n')
+  .filter((row) => !/^\| `(tagline|tags)` /.test(row))
+  .join('\n')}
 
 The query of \`GET /events\` (\`status\`, \`limit\`, \`cursor\`, \`mine\`, \`fields\`): \`skill-reference.md\`.
 
@@ -411,7 +418,7 @@ The query of \`GET /events\` (\`status\`, \`limit\`, \`cursor\`, \`mine\`, \`fie
 - \`GET /events\`: \`[${shapeLine(Type.Omit(EventSummarySchema, ['description', 'description_text', 'cover_url', 'logo_url', 'created_at', 'result_announced_at']))}]\` (+ \`description\`, …)
 - \`GET /events/{id}/register\`: \`${shapeLine(Type.Omit(RegistrationFormSchema, ['event', 'description', 'timeline', 'event_name']))}\` (+ \`description\`, \`timeline\`, …)
 - \`POST /events/{id}/register\`: \`${shapeLine(RegisterResponse)}\`
-- \`Project\`: \`${shapeLine(Type.Omit(ProjectSchema, ['name', 'demo_url', 'registration_id']))}\` (+ aliases \`name\`, \`demo_url\`)
+- \`Project\`: \`${shapeLine(Type.Omit(ProjectSchema, ['name', 'demo_url', 'registration_id', ...SHOWCASE_FIELDS]))}\` (+ aliases \`name\`, \`demo_url\`; showcase: skill-reference.md)
 - \`GET /events/{id}/my-registration\`: \`${myRegistrationLine()}\`
 - \`POST /events/{id}/submit\`: \`Project\` + \`updated: boolean\`
 - \`GET /events/{id}/result\`: \`[${shapeLine(ResultEntrySchema)}]\`
@@ -872,6 +879,18 @@ retried with backoff for about 28 hours. \`GET ${base}/webhooks\` lists yours; \
 Errors of the webhook routes (the others are in skill.md):
 
 ${errorRows('webhook')}
+
+## Project showcase
+
+Submit also takes \`tagline\` (one line, ≤ 140 characters; \`""\` clears it) and \`tags\` (≤ 10, each ≤ 32
+characters once normalised: \`"#Next JS"\` → \`"next-js"\`); left out, the project keeps its own. A project
+shows \`tagline\`, \`tags\`, \`description_html\`, \`screenshots: [{id, url, width, height}]\` and
+\`video: {provider, url, embed_url} | null\` (YouTube, Vimeo, Loom, Bilibili links; others: null).
+Screenshots (team members, until the submission deadline, ≤ 5): \`curl -X POST --data-binary @shot.png
+-H "Content-Type: image/png" ${base}/events/{id}/project/screenshots\` (MCP \`upload_project_screenshot\`;
+2 MB, 16 MP; a sixth: \`409 screenshot_limit_reached\`), \`DELETE …/project/screenshots/{shot_id}\` (MCP
+\`remove_project_screenshot\`), \`PUT …/project/screenshots/order\` \`{ids}\`. Tag suggestions:
+\`GET ${base}/events/{id}/project-tags\`.
 
 ## Gallery
 

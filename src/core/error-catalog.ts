@@ -81,6 +81,10 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     when: 'The organizer took this project out of the vote.',
     action: 'Do not retry; vote for another project from GET /api/v1/events/{id}/gallery.',
   },
+  screenshot_limit_reached: {
+    when: 'The project already has the most screenshots it may have (5; the problem carries `max_screenshots`).',
+    action: 'Remove one first (DELETE /api/v1/events/{id}/project/screenshots/{shot_id}), then upload the new one.',
+  },
   media_too_large: {
     when: 'The uploaded image is larger than the site accepts for its kind (a cover 2 MB, a logo 512 KB by default; the problem carries `max_bytes`), or wider or taller than `max_dimension` pixels.',
     action: 'Send a smaller image (compress it, or scale it down); the limits are in the problem.',

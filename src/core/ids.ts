@@ -48,7 +48,8 @@ export type IdPrefix =
   | 'aud'
   | 'req'
   | 'rsk'
-  | 'tjr';
+  | 'tjr'
+  | 'shot';
 
 /**
  * Prefixed, time-sortable identifiers (`evt_01hx…`): the prefix tells a reader what an id names,

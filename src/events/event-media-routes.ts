@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import { Type } from 'typebox';
-import type { FastifyRequest } from 'fastify';
 import { principalOf, type App } from '../core/http/app-types.js';
+import { rawBodyParser } from '../core/http/raw-body.js';
 import { problems } from '../core/http/schemas.js';
 import type { EventMediaKind } from '../core/db/schema.js';
 import { IMAGE_TYPES } from '../core/image-format.js';
@@ -17,47 +16,21 @@ export interface EventMediaRoutesDeps {
 
 const binary = { type: 'string', format: 'binary' } as const;
 
-/**
- * Reads an upload's raw body, whatever its Content-Type (the service checks the type), up to the
- * kind's limit: a larger Content-Length is refused before reading, a body growing past it is cut.
- */
-function rawBodyParser(eventMedia: EventMediaService) {
-  return (request: FastifyRequest, payload: IncomingMessage, done: (err: Error | null, body?: Buffer) => void) => {
-    const kind = (request.params as { kind?: string }).kind;
-    const max = eventMedia.maxBytes(kind === 'logo' ? 'logo' : 'cover');
-    const length = Number(request.headers['content-length']);
-    if (Number.isFinite(length) && length > max) return done(mediaTooLarge(kind === 'logo' ? 'logo' : 'cover', max));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let finished = false;
-    const finish = (err: Error | null, body?: Buffer) => {
-      if (finished) return;
-      finished = true;
-      payload.removeListener('data', onData);
-      payload.removeListener('end', onEnd);
-      payload.removeListener('error', onError);
-      done(err, body);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) return finish(mediaTooLarge(kind === 'logo' ? 'logo' : 'cover', max));
-      chunks.push(chunk);
-    };
-    const onEnd = () => finish(null, Buffer.concat(chunks, size));
-    const onError = (err: Error) => finish(err);
-    payload.on('data', onData);
-    payload.on('end', onEnd);
-    payload.on('error', onError);
-  };
-}
-
 /** PUT, DELETE and GET of an event's cover image and logo. */
 export function eventMediaRoutes(ctx: EventMediaRoutesDeps) {
   const { eventMedia, config } = ctx;
   return async function plugin(app: App) {
     // This plugin's own parsers (Fastify scopes them to it): the raw bytes of any Content-Type.
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', rawBodyParser(eventMedia));
+    // Each kind's own limit; an over-limit body is read to its end before the 413 (core/http/raw-body.ts).
+    app.addContentTypeParser(
+      '*',
+      rawBodyParser((request) => {
+        const kind = (request.params as { kind?: string }).kind === 'logo' ? 'logo' : 'cover';
+        const max = eventMedia.maxBytes(kind);
+        return { max, tooLarge: () => mediaTooLarge(kind, max) };
+      }),
+    );
 
     app.put(
       '/events/:id/media/:kind',

@@ -55,8 +55,23 @@ export function checkUpload(
   filename: string | undefined,
   limits: MediaLimits,
 ): { type: ImageType; width: number; height: number } {
-  const max = kind === 'cover' ? limits.coverMaxBytes : limits.logoMaxBytes;
-  if (bytes.length > max) throw mediaTooLarge(kind, max);
+  return checkImage({ label: kind, maxBytes: kind === 'cover' ? limits.coverMaxBytes : limits.logoMaxBytes }, bytes, declared, filename, limits);
+}
+
+/**
+ * checkUpload for any image the site stores (a cover, a logo, a project's screenshot): `what`
+ * names it in the problems and gives its size limit; the type, dimension and pixel checks are the
+ * same for all.
+ */
+export function checkImage(
+  what: { label: string; maxBytes: number },
+  bytes: Buffer,
+  declared: string | undefined,
+  filename: string | undefined,
+  limits: Pick<MediaLimits, 'maxDimension' | 'maxPixels'>,
+): { type: ImageType; width: number; height: number } {
+  const max = what.maxBytes;
+  if (bytes.length > max) throw mediaTooLarge(what.label, max);
   const declaredType = declaredImageType(declared);
   if (!declaredType) {
     throw new AppError(
@@ -94,7 +109,7 @@ export function checkUpload(
   return info;
 }
 
-export function mediaTooLarge(kind: EventMediaKind, max: number): AppError {
+export function mediaTooLarge(kind: string, max: number): AppError {
   return new AppError('media_too_large', `a ${kind} may be at most ${max} bytes`, { extra: { max_bytes: max } });
 }
 

@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 import type { ProjectReviewStatus, ProjectRow } from '../core/db/schema.js';
 import { Nullable } from '../core/http/schemas.js';
+import { renderMarkdownCached } from '../core/markdown.js';
+import { parseTags, screenshotsForApi, videoEmbed } from './project-showcase.js';
 
 /*
  * A team's project as the API shows it. It lives with registrations because a registration shows
@@ -14,6 +16,22 @@ export const ProjectReviewStatusSchema = Type.Union([Type.Literal('pending'), Ty
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _sameReviewStatuses: Same<Static<typeof ProjectReviewStatusSchema>, ProjectReviewStatus> = true;
 
+export const ScreenshotSchema = Type.Object({
+  id: Type.String(),
+  url: Type.String({ description: 'the image (versioned: cacheable for good)' }),
+  width: Type.Integer(),
+  height: Type.Integer(),
+});
+
+export const VideoSchema = Type.Object(
+  {
+    provider: Type.Union([Type.Literal('youtube'), Type.Literal('vimeo'), Type.Literal('loom'), Type.Literal('bilibili')]),
+    url: Type.String({ description: 'demo_video_url as given' }),
+    embed_url: Type.String({ description: 'the player to load in an iframe when the visitor asks for it (YouTube via youtube-nocookie.com)' }),
+  },
+  { description: 'demo_video_url as an embeddable player; null for other hosts (show the link)' },
+);
+
 export const ProjectSchema = Type.Object({
   id: Type.String(),
   event_id: Type.String(),
@@ -22,6 +40,11 @@ export const ProjectSchema = Type.Object({
   project_name: Type.String(),
   name: Type.String(),
   description: Nullable(Type.String()),
+  description_html: Type.String({ description: 'the description rendered from Markdown and sanitised (what the pages show)' }),
+  tagline: Nullable(Type.String({ description: 'a one-line pitch (at most 140 characters)' })),
+  tags: Type.Array(Type.String(), { description: '"built with" tags, normalised (lower case, "-" for spaces)' }),
+  screenshots: Type.Array(ScreenshotSchema, { description: 'at most 5, in display order' }),
+  video: Nullable(VideoSchema),
   github_url: Type.String(),
   project_website: Nullable(Type.String()),
   demo_video_url: Nullable(Type.String()),
@@ -44,7 +67,17 @@ export const ProjectSchema = Type.Object({
 /** A project row with the display name of its last author (read by a join on users). */
 export type ProjectWithAuthor = ProjectRow & { updated_by_name?: string | null };
 
-export function projectForApi(p: ProjectWithAuthor, teamName?: string) {
+/** The showcase fields of a project row as every representation shows them. */
+export function showcaseForApi(publicUrl: string, p: Pick<ProjectRow, 'id' | 'event_id' | 'tagline' | 'tags' | 'screenshots' | 'demo_video_url'>) {
+  return {
+    tagline: p.tagline ?? null,
+    tags: parseTags(p.tags),
+    screenshots: screenshotsForApi(publicUrl, p.event_id, p.id, p.screenshots),
+    video: videoEmbed(p.demo_video_url),
+  };
+}
+
+export function projectForApi(p: ProjectWithAuthor, publicUrl: string, teamName?: string) {
   return {
     id: p.id,
     event_id: p.event_id,
@@ -53,6 +86,8 @@ export function projectForApi(p: ProjectWithAuthor, teamName?: string) {
     project_name: p.project_name,
     name: p.project_name,
     description: p.description,
+    description_html: renderMarkdownCached(p.description ?? ''),
+    ...showcaseForApi(publicUrl, p),
     github_url: p.github_url,
     project_website: p.project_website,
     demo_video_url: p.demo_video_url,

@@ -108,7 +108,7 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
         try {
           const signal = AbortSignal.any([abort.signal, ctx.shutdownSignal]);
           const { registration, project, reapplyUntil, event } = await registrations.mineWaiting(principalOf(request), request.params.id, wait, signal);
-          return { ...myRegistrationForApi(registration, project, reapplyUntil), result: await ctx.results.teamResult(registration, event) };
+          return { ...myRegistrationForApi(registration, project, reapplyUntil, config.publicUrl), result: await ctx.results.teamResult(registration, event) };
         } finally {
           request.raw.off('close', onClose);
         }

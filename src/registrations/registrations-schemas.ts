@@ -169,6 +169,6 @@ export function registrationForApi(r: RegistrationRow, reapplyUntil: string | nu
   };
 }
 
-export function myRegistrationForApi(r: RegistrationRow, project: ProjectWithAuthor | null, reapplyUntil: string | null) {
-  return { ...registrationForApi(r, reapplyUntil), project: project ? projectForApi(project, r.team_name) : null };
+export function myRegistrationForApi(r: RegistrationRow, project: ProjectWithAuthor | null, reapplyUntil: string | null, publicUrl: string) {
+  return { ...registrationForApi(r, reapplyUntil), project: project ? projectForApi(project, publicUrl, r.team_name) : null };
 }

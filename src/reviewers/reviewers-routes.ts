@@ -6,6 +6,7 @@ import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { organizerPageQuery, setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
+import { renderMarkdownCached } from '../core/markdown.js';
 import { sessionCookie } from '../core/http/session-cookie.js';
 import { createLoginOriginCheck } from '../core/http/auth-hook.js';
 import { EventIdParams } from '../events/events-schemas.js';
@@ -368,6 +369,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
             team_name: p.team_name,
             track_id: p.track_id,
             description: p.description,
+            description_html: renderMarkdownCached(p.description ?? ''),
             github_url: p.github_url,
             project_website: p.project_website,
             demo_video_url: p.demo_video_url,

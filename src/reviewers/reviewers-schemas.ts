@@ -194,6 +194,7 @@ export const AssignmentSchema = Type.Object({
   team_name: Type.String(),
   track_id: Nullable(Type.String()),
   description: Nullable(Type.String()),
+  description_html: Type.String({ description: 'the description rendered from Markdown and sanitised' }),
   github_url: Type.String(),
   project_website: Nullable(Type.String()),
   demo_video_url: Nullable(Type.String()),

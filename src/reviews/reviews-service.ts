@@ -1,3 +1,4 @@
+import { renderMarkdownCached } from '../core/markdown.js';
 import { actorOf, recordAudit } from '../core/audit.js';
 import type { Principal } from '../core/principal.js';
 import type { Clock } from '../core/clock.js';
@@ -301,6 +302,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
         team_name: project.team_name,
         track_id: project.track_id,
         description: project.description,
+        description_html: renderMarkdownCached(project.description ?? ''),
         github_url: project.github_url,
         project_website: project.project_website,
         demo_video_url: project.demo_video_url,

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../core/http/schemas.js';
+import { ProjectSchema } from '../registrations/project-schema.js';
 
 export const GalleryQuery = Type.Object(
   {
@@ -66,6 +67,10 @@ export const GalleryProject = Type.Object({
   description: Type.String({ description: 'Markdown source' }),
   description_html: Type.String({ description: 'the description rendered to sanitised HTML' }),
   ...ProjectLinks,
+  tagline: ProjectSchema.properties.tagline,
+  tags: ProjectSchema.properties.tags,
+  screenshots: ProjectSchema.properties.screenshots,
+  video: ProjectSchema.properties.video,
   submitted_at: Type.String(),
   updated_at: Type.String(),
   result: Type.Union(

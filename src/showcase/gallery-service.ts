@@ -10,6 +10,7 @@ import type { EventRecord } from '../events/events-model.js';
 import { effectiveStatus } from '../events/status.js';
 import { normaliseTag, parseScreenshots, parseTags, screenshotUrl } from '../submissions/project-showcase.js';
 import { pageOfKeyed, resultKey, seedTag, shuffleKey, votingOpen, type GalleryOrder } from './gallery-order.js';
+import { showcaseForApi } from '../registrations/project-schema.js';
 import * as repo from './gallery-repo.js';
 
 export interface GalleryQuery {
@@ -174,6 +175,7 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
       github_url: row.github_url,
       project_website: row.project_website,
       demo_video_url: row.demo_video_url,
+      ...showcaseForApi(publicUrl, { ...row, event_id: event.id }),
       submitted_at: row.first_submitted_at,
       updated_at: row.updated_at,
       result,

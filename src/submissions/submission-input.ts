@@ -1,6 +1,7 @@
 import type { FieldError } from '../core/errors.js';
 import { GITHUB_URL_MESSAGE, isGithubRepoUrl, isHttpUrl } from '../core/urls.js';
 import type { Track } from '../events/event-config.js';
+import { checkTagline, checkTags } from '../registrations/project-showcase.js';
 
 export const PROJECT_LIMITS = { name: 120, description: 10_000, url: 2048, teamSizeMax: 100 } as const;
 
@@ -15,6 +16,8 @@ export interface SubmissionInput {
   team_size?: number;
   description?: string;
   track_id?: string;
+  tagline?: string;
+  tags?: string[];
 }
 
 export interface NormalisedSubmission {
@@ -25,6 +28,10 @@ export interface NormalisedSubmission {
   team_size: number | null;
   description: string | null;
   track_id: string | null;
+  /** The one-line pitch; undefined: not sent (the project keeps its own), '' clears it. */
+  tagline?: string | undefined;
+  /** The normalised tags; undefined: not sent (kept). */
+  tags?: string[] | undefined;
 }
 
 export function validateSubmission(
@@ -83,6 +90,19 @@ export function validateSubmission(
     errors.push({ field: 'track_id', message: `unknown track; one of: ${ctx.tracks.map((t) => t.id).join(', ')}` });
   }
 
+  let tagline: string | undefined;
+  if (input.tagline !== undefined) {
+    const t = checkTagline(input.tagline);
+    if ('error' in t) errors.push({ field: 'tagline', message: t.error });
+    else tagline = t.value;
+  }
+  let tags: string[] | undefined;
+  if (input.tags !== undefined) {
+    const t = checkTags(input.tags);
+    if ('error' in t) errors.push({ field: 'tags', message: t.error });
+    else tags = t.value;
+  }
+
   return {
     value: {
       project_name: name,
@@ -92,6 +112,8 @@ export function validateSubmission(
       team_size: teamSize,
       description,
       track_id: track ?? null,
+      tagline,
+      tags,
     },
     errors,
   };

@@ -4,8 +4,13 @@ import { param, prepared } from '../core/db/prepared.js';
 import type { ProjectRow } from '../core/db/schema.js';
 import type { NormalisedSubmission } from './submission-input.js';
 
-/** What a submit writes: the team's answers, and who and when. */
-export interface ProjectWrite extends NormalisedSubmission {
+/**
+ * What a submit writes: the team's answers, and who and when. `tagline` and `tags` (a JSON array)
+ * are null when the client left them out: the project keeps its own ('' clears the tagline).
+ */
+export interface ProjectWrite extends Omit<NormalisedSubmission, 'tagline' | 'tags'> {
+  tagline: string | null;
+  tags: string | null;
   id: string;
   event_id: string;
   registration_id: string;
@@ -17,11 +22,22 @@ const ANSWERS = ['project_name', 'github_url', 'project_website', 'demo_video_ur
   keyof NormalisedSubmission
 >;
 
+/** The showcase answers a submit may leave out: a new project starts without them, a replaced one keeps its own. */
+const newShowcase = () => ({
+  tagline: sql<string | null>`nullif(cast(${param('tagline')} as text), '')`,
+  tags: sql<string>`coalesce(cast(${param('tags')} as text), '[]')`,
+});
+const keptShowcase = () => ({
+  tagline: sql<string | null>`nullif(coalesce(cast(${param('tagline')} as text), projects.tagline), '')`,
+  tags: sql<string>`coalesce(cast(${param('tags')} as text), projects.tags)`,
+});
+
 const newProject = () => ({
   id: param<string>('id'),
   event_id: param<string>('event_id'),
   registration_id: param<string>('registration_id'),
   ...(Object.fromEntries(ANSWERS.map((c) => [c, param(c)])) as unknown as NormalisedSubmission),
+  ...newShowcase(),
   status: 'submitted' as const,
   review_status: 'pending' as const,
   first_submitted_at: param<string>('stamp'),
@@ -32,6 +48,7 @@ const newProject = () => ({
 
 const changedAnswers = () => ({
   ...(Object.fromEntries(ANSWERS.map((c) => [c, param(c)])) as unknown as NormalisedSubmission),
+  ...keptShowcase(),
   updated_at: param<string>('stamp'),
   updated_by_user_id: param<string>('user_id'),
 });

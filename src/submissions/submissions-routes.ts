@@ -48,7 +48,7 @@ export function submissionsRoutes(ctx: SubmissionsRoutesDeps) {
       async (request, reply) => {
         const { project, created, teamName } = await submissions.submit(principalOf(request), request.params.id, request.body);
         reply.status(created ? 201 : 200);
-        return { ...projectForApi(project, teamName), updated: !created };
+        return { ...projectForApi(project, config.publicUrl, teamName), updated: !created };
       },
     );
 
@@ -82,7 +82,11 @@ export function submissionsRoutes(ctx: SubmissionsRoutesDeps) {
           ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
         });
         setNextLink(reply, config.publicUrl, `/events/${encodeURIComponent(request.params.id)}/projects`, q, page.nextCursor);
-        return page.rows.map((r) => ({ ...projectForApi(r, r.team_name), registration_status: r.registration_status, open_flags: Number(r.open_flags ?? 0) }));
+        return page.rows.map((r) => ({
+          ...projectForApi(r, config.publicUrl, r.team_name),
+          registration_status: r.registration_status,
+          open_flags: Number(r.open_flags ?? 0),
+        }));
       },
     );
   };

@@ -23,6 +23,13 @@ export const SubmitBody = Type.Object(
     team_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     description: Type.Optional(Type.String({ maxLength: 10_000 })),
     track_id: Type.Optional(Type.String({ maxLength: 64, description: "The team's registered track; may be left out (it is kept), never changed." })),
+    tagline: Type.Optional(Type.String({ maxLength: 400, description: 'one line, at most 140 characters; left out: the project keeps its own; "" clears it' })),
+    tags: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: 20,
+        description: '"built with" tags, at most 10 of 32 characters once normalised ("#Next JS" → "next-js"; equal ones merged); left out: kept',
+      }),
+    ),
   },
   // project_name or its alias name (at least one), and github_url: what the server requires, so a
   // schema validator accepts exactly the bodies the server does.

@@ -59,7 +59,17 @@ export function createSubmissionsService(deps: {
     const { value, errors } = validateSubmission(input, { tracks: event.tracks, registrationTrack: registration.track_id });
     if (errors.length) throw validationError(errors);
 
-    const write: ProjectWrite = { ...value, id: newId('prj'), event_id: event.id, registration_id: registration.id, stamp: iso(now), user_id: who.userId };
+    const { tagline, tags, ...answers } = value;
+    const write: ProjectWrite = {
+      ...answers,
+      tagline: tagline ?? null,
+      tags: tags ? JSON.stringify(tags) : null,
+      id: newId('prj'),
+      event_id: event.id,
+      registration_id: registration.id,
+      stamp: iso(now),
+      user_id: who.userId,
+    };
     const answer = ({ project, created }: { project: ProjectRow; created: boolean }) => ({
       // The author's name comes with the caller (cached with the key), not from a read of users.
       project: { ...project, updated_by_name: memberName(who.name, who.email) },

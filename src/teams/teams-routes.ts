@@ -22,11 +22,13 @@ export interface TeamsRoutesDeps {
   teams: TeamsService;
   /** The team's own result after publication (the results domain, passed in by the wiring). */
   results: TeamResultSource;
+  /** Where the site is served: a project's screenshot URLs start with it. */
+  config: { publicUrl: string };
 }
 
 /** The caller's team in an event: read by every member; changed by its leader, joined with a code. */
 export function teamsRoutes(ctx: TeamsRoutesDeps) {
-  const { teams } = ctx;
+  const { teams, config } = ctx;
   const tags = ['teams'];
 
   return async function plugin(app: App) {
@@ -52,7 +54,7 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
       },
       async (request) => {
         const view = await teams.get(principalOf(request), request.params.id);
-        return { ...teamForApi(view), result: await ctx.results.teamResult(view.registration) };
+        return { ...teamForApi(view, config.publicUrl), result: await ctx.results.teamResult(view.registration) };
       },
     );
 
@@ -79,7 +81,7 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
           },
         },
       },
-      async (request) => teamForApi(await teams.rename(principalOf(request), request.params.id, request.body.team_name)),
+      async (request) => teamForApi(await teams.rename(principalOf(request), request.params.id, request.body.team_name), config.publicUrl),
     );
 
     app.delete(
@@ -102,7 +104,7 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
           response: { 200: TeamSchema, ...problems('event_not_found', 'not_registered', 'not_team_leader', 'event_locked') },
         },
       },
-      async (request) => teamForApi(await teams.withdraw(principalOf(request), request.params.id)),
+      async (request) => teamForApi(await teams.withdraw(principalOf(request), request.params.id), config.publicUrl),
     );
 
     app.post(
@@ -187,7 +189,7 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
           },
         },
       },
-      async (request) => teamForApi(await teams.join(principalOf(request), request.params.id, request.body.join_code)),
+      async (request) => teamForApi(await teams.join(principalOf(request), request.params.id, request.body.join_code), config.publicUrl),
     );
 
     app.post(
@@ -269,7 +271,7 @@ export function teamsRoutes(ctx: TeamsRoutesDeps) {
           response: { 200: TeamSchema, ...problems('event_not_found', 'not_registered', 'not_team_leader', 'team_member_not_found') },
         },
       },
-      async (request) => teamForApi(await teams.handOver(principalOf(request), request.params.id, request.body.user_id)),
+      async (request) => teamForApi(await teams.handOver(principalOf(request), request.params.id, request.body.user_id), config.publicUrl),
     );
   };
 }

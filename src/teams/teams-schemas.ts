@@ -69,7 +69,7 @@ export const HandOverBody = Type.Object({ user_id: Type.String({ minLength: 1, m
 export const InvitationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), code: Type.String({ minLength: 1, maxLength: 200 }) });
 export const MemberParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), user_id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export function teamForApi(t: TeamView) {
+export function teamForApi(t: TeamView, publicUrl: string) {
   const r = t.registration;
   const leader = t.members.find((m) => m.role === 'leader');
   return {
@@ -87,7 +87,7 @@ export function teamForApi(t: TeamView) {
     max_team_size: t.event.max_team_size,
     min_team_size: t.event.min_team_size,
     invitations: t.invitations,
-    project: t.project ? projectForApi(t.project, r.team_name) : null,
+    project: t.project ? projectForApi(t.project, publicUrl, r.team_name) : null,
     result: null,
   };
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../core/http/app-types.js';
+import { VIDEO_EMBED_ORIGINS } from '../registrations/project-showcase.js';
 import { headFor, withHead, type PageHeadSource } from './page-head.js';
 import { logoOrigin, siteLogoRoute, type SiteLogo } from './site-logo.js';
 
@@ -11,6 +12,7 @@ import { logoOrigin, siteLogoRoute, type SiteLogo } from './site-logo.js';
  * The pages' Content-Security-Policy: scripts and styles only from this origin (Vite emits no inline
  * script), no plugins, no framing, forms and fetches to this origin only. Images from this origin
  * (event covers and logos are served by the API), plus an operator's SITE_LOGO_URL host if it is elsewhere.
+ * Frames only from the demo-video players a project page embeds, and only once the visitor clicks.
  */
 const PAGE_CSP_PARTS = [
   "default-src 'self'",
@@ -19,6 +21,7 @@ const PAGE_CSP_PARTS = [
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
+  `frame-src ${VIDEO_EMBED_ORIGINS.join(' ')}`,
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'self'",

@@ -294,6 +294,7 @@ describe.each(DIALECTS)('agent documents (%s)', (dialect) => {
         'own_project',
         'account_too_new',
         'vote_not_found',
+        'screenshot_limit_reached',
       ]);
       // Web sign-in codes concern no agent.
       for (const code of ['invalid_credentials', 'csrf_failed', 'session_not_found']) expect(docs).not.toContain(`\`${code}\``);

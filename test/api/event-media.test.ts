@@ -356,7 +356,7 @@ describe.each(DIALECTS)('the site logo (%s)', (dialect) => {
   it('lets the pages load an outside SITE_LOGO_URL: its origin joins img-src, nothing else changes', async () => {
     const page = await external.request('GET', '/');
     expect(page.headers.get('content-security-policy')).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https://cdn.example.org; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https://cdn.example.org; font-src 'self'; connect-src 'self'; frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.loom.com https://player.bilibili.com; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
     expect(metas(page.text)['site-logo']).toBe('https://cdn.example.org/brand/logo.png');
     expect((await fetch(`${external.url}/site-logo`)).status).toBe(404);

@@ -16,6 +16,8 @@ export const EXPECTED_MCP_TOOLS = [
   'register_team',
   'get_my_registration',
   'submit_project',
+  'upload_project_screenshot',
+  'remove_project_screenshot',
   'get_result',
   'list_gallery',
   'get_gallery_project',

@@ -176,11 +176,25 @@ export async function putFile<P extends PathOf<'put'>>(
   file: Blob,
   query?: Record<string, string>,
 ): Promise<Answer<P, 'put'>> {
+  return (await sendFile('PUT', path, params, file, query)) as Answer<P, 'put'>;
+}
+
+/** POST a file as the raw body (a project screenshot), like putFile. */
+export async function postFile<P extends PathOf<'post'>>(
+  path: P,
+  params: Record<string, string>,
+  file: Blob,
+  query?: Record<string, string>,
+): Promise<Answer<P, 'post'>> {
+  return (await sendFile('POST', path, params, file, query)) as Answer<P, 'post'>;
+}
+
+async function sendFile(method: 'PUT' | 'POST', path: string, params: Record<string, string>, file: Blob, query?: Record<string, string>): Promise<unknown> {
   const headers: Record<string, string> = { accept: 'application/json', 'content-type': file.type || 'application/octet-stream' };
   if (csrfToken) headers['x-csrf-token'] = csrfToken;
   let res: Response;
   try {
-    res = await fetch(buildUrl(path, params, query), { method: 'PUT', headers, body: file, credentials: 'same-origin' });
+    res = await fetch(buildUrl(path, params, query), { method, headers, body: file, credentials: 'same-origin' });
   } catch (err) {
     throw new NetworkError(err);
   }
@@ -192,7 +206,7 @@ export async function putFile<P extends PathOf<'put'>>(
     /* not JSON: keep the status only */
   }
   if (!res.ok) throw new ApiProblem(res.status, parsed, null);
-  return parsed as Answer<P, 'put'>;
+  return parsed;
 }
 
 /** An image the API serves (an event's cover_url / logo_url) as a path on this site, so the page's CSP (img-src 'self') allows it. */

@@ -152,7 +152,7 @@ export function TableWrap({ label, children }: { label: string; children: ReactN
 export function ProjectLinks({
   project: p,
 }: {
-  project: { github_url: string; project_website: string | null; demo_video_url: string | null; description: string | null };
+  project: { github_url: string; project_website: string | null; demo_video_url: string | null; description: string | null; description_html?: string };
 }) {
   const { t } = useOrganizerT();
   return (
@@ -180,7 +180,14 @@ export function ProjectLinks({
       </ul>
       <details className="detail-more-info">
         <summary>{t('projects.description')}</summary>
-        {p.description ? <p className="detail-description">{p.description}</p> : <p className="small muted">{t('projects.noDescription')}</p>}
+        {!p.description ? (
+          <p className="small muted">{t('projects.noDescription')}</p>
+        ) : p.description_html === undefined ? (
+          <p className="detail-description pre-line">{p.description}</p>
+        ) : (
+          // Rendered and sanitised by the server (src/core/markdown.ts), as on every page that shows a description.
+          <div className="detail-description prose" dangerouslySetInnerHTML={{ __html: p.description_html }} />
+        )}
       </details>
     </>
   );

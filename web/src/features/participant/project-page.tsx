@@ -1,14 +1,15 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link } from 'wouter';
 import { useT } from '../../i18n';
-import { ApiProblem, post } from '../../lib/api';
+import { ApiProblem, del, get, mediaPath, post, postFile, put } from '../../lib/api';
 import { useFormat } from '../../lib/format';
 import { useNow } from '../../lib/now';
 import { Button, PageHeader, StatusBadge } from '../../ui/controls';
 import { Field } from '../../ui/form';
 import { ErrorState, Loading, ProblemAlert } from '../../ui/states';
 import { EventNotFound, useEvent, type PublicEvent } from '../shared/event-data';
+import { ScreenshotGrid, TagList } from '../shared/project-showcase';
 import { myRegistrationKey, submissionsClosed, updatedBy, useMyRegistration, type MyRegistration, type Project } from './data';
 import { messages } from './messages';
 import './participant.css';
@@ -20,6 +21,23 @@ interface SubmitBody {
   project_website?: string;
   demo_video_url?: string;
   description?: string;
+  tagline: string;
+  tags: string[];
+}
+
+/** The most screenshots and tags a project may have, and a tag's and the tagline's longest (the server's SHOWCASE_LIMITS). */
+const LIMITS = { screenshots: 5, tags: 10, tagLength: 32, tagline: 140 } as const;
+
+/** A tag as the server stores it (normaliseTag): lower case, '-' for spaces and underscores, no leading '#'. */
+function normaliseTag(raw: string): string {
+  return raw
+    .normalize('NFKC')
+    .trim()
+    .replace(/^#+/, '')
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** /hackathons/:id/project: the team's project, created and edited by any member until the submission deadline. */
@@ -108,7 +126,10 @@ function ProjectView({ event, reg, title }: { event: PublicEvent; reg: MyRegistr
         <div className="alert alert-info">{t('project.closed')}</div>
       ) : null}
       {reg.status === 'approved' && !closed ? (
-        <ProjectForm eventId={event.id} project={project} />
+        <>
+          <ProjectForm eventId={event.id} project={project} />
+          {project ? <ScreenshotsEditor eventId={event.id} project={project} /> : null}
+        </>
       ) : project ? (
         <ProjectReadOnly project={project} />
       ) : (
@@ -142,8 +163,11 @@ function ProjectReadOnly({ project }: { project: Project }) {
       <span className="muted">–</span>
     );
   return (
-    <section className="card" aria-labelledby="project-ro-title">
+    <section className="card stack" aria-labelledby="project-ro-title">
       <h2 id="project-ro-title">{project.project_name}</h2>
+      {project.tagline ? <p className="project-tagline">{project.tagline}</p> : null}
+      <TagList tags={project.tags} />
+      <ScreenshotGrid shots={project.screenshots} name={project.project_name} />
       <dl className="facts facts-stacked">
         <div>
           <dt>{t('project.github')}</dt>
@@ -159,7 +183,14 @@ function ProjectReadOnly({ project }: { project: Project }) {
         </div>
         <div>
           <dt>{t('project.description')}</dt>
-          <dd className="pre-line">{project.description ?? <span className="muted">–</span>}</dd>
+          <dd>
+            {project.description ? (
+              // Rendered and sanitised by the server (src/core/markdown.ts), as on every page that shows a description.
+              <div className="prose" data-testid="description" dangerouslySetInnerHTML={{ __html: project.description_html }} />
+            ) : (
+              <span className="muted">–</span>
+            )}
+          </dd>
         </div>
       </dl>
     </section>
@@ -174,6 +205,8 @@ function ProjectForm({ eventId, project }: { eventId: string; project: Project |
   const [website, setWebsite] = useState(project?.project_website ?? '');
   const [video, setVideo] = useState(project?.demo_video_url ?? '');
   const [description, setDescription] = useState(project?.description ?? '');
+  const [tagline, setTagline] = useState(project?.tagline ?? '');
+  const [tags, setTags] = useState<string[]>(project?.tags ?? []);
   const [checks, setChecks] = useState<Record<string, string>>({});
   const [dirty, setDirty] = useState(false);
 
@@ -199,7 +232,7 @@ function ProjectForm({ eventId, project }: { eventId: string; project: Project |
     setChecks(found);
     if (Object.keys(found).length > 0) return;
     // Submit replaces the whole project: every field is sent each time.
-    const body: SubmitBody = { project_name: name.trim(), github_url: github.trim() };
+    const body: SubmitBody = { project_name: name.trim(), github_url: github.trim(), tagline: tagline.trim(), tags };
     if (website.trim()) body.project_website = website.trim();
     if (video.trim()) body.demo_video_url = video.trim();
     if (description.trim()) body.description = description.trim();
@@ -251,9 +284,20 @@ function ProjectForm({ eventId, project }: { eventId: string; project: Project |
       <Field label={t('project.video')} hint={t('project.videoHint')} error={errorOf('demo_video_url')}>
         <input type="url" name="demo_video_url" maxLength={2048} placeholder="https://" value={video} onChange={edit(setVideo)} />
       </Field>
-      <Field label={t('project.description')} hint={t('project.descriptionHint')} error={errorOf('description')}>
-        <textarea name="description" rows={8} maxLength={10_000} value={description} onChange={edit(setDescription)} />
+      <Field label={t('project.tagline')} hint={t('project.taglineHint')} error={errorOf('tagline')}>
+        <input type="text" name="tagline" maxLength={LIMITS.tagline} value={tagline} onChange={edit((v) => setTagline(v.replace(/[\r\n]+/g, ' ')))} />
       </Field>
+      <TagsEditor
+        eventId={eventId}
+        tags={tags}
+        error={errorOf('tags')}
+        onChange={(next) => {
+          setTags(next);
+          setDirty(true);
+          if (save.isSuccess) save.reset();
+        }}
+      />
+      <DescriptionEditor value={description} onChange={edit(setDescription)} error={errorOf('description')} />
       <div className="form-actions">
         <Button type="submit" busy={save.isPending}>
           {project ? t('project.save') : t('project.submit')}
@@ -262,6 +306,211 @@ function ProjectForm({ eventId, project }: { eventId: string; project: Project |
           {save.isSuccess && !dirty ? t('project.saved') : dirty ? t('project.unsaved') : ''}
         </span>
       </div>
+      {project ? null : <p className="muted small">{t('project.shotsAfterSubmit')}</p>}
     </form>
+  );
+}
+
+/** "Built with" tags as removable chips, an input that adds one on Enter or comma, and the event's other tags as suggestions. */
+function TagsEditor({ eventId, tags, error, onChange }: { eventId: string; tags: string[]; error: string | undefined; onChange: (tags: string[]) => void }) {
+  const { t } = useT('participant', messages);
+  const [draft, setDraft] = useState('');
+  const suggestions = useQuery({
+    queryKey: ['project-tags', eventId],
+    queryFn: ({ signal }) => get('/events/{id}/project-tags', { path: { id: eventId }, signal }),
+    staleTime: 60_000,
+  });
+  const add = (raw: string) => {
+    const tag = normaliseTag(raw).slice(0, LIMITS.tagLength);
+    setDraft('');
+    if (!tag || tags.includes(tag) || tags.length >= LIMITS.tags) return;
+    onChange([...tags, tag]);
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter' || e.key === ',') {
+      e.preventDefault();
+      add(draft);
+    } else if (e.key === 'Backspace' && !draft && tags.length) onChange(tags.slice(0, -1));
+  };
+  const offered = (suggestions.data ?? []).filter((s) => !tags.includes(s.tag)).slice(0, 12);
+  const listId = `tags-suggest-${eventId}`;
+  return (
+    <div className="stack stack-tight">
+      <Field label={t('project.tags')} hint={t('project.tagsHint', { max: LIMITS.tags })} error={error}>
+        <input
+          type="text"
+          name="tags"
+          list={listId}
+          maxLength={64}
+          value={draft}
+          disabled={tags.length >= LIMITS.tags}
+          onChange={(e) => (e.target.value.endsWith(',') ? add(e.target.value.slice(0, -1)) : setDraft(e.target.value))}
+          onKeyDown={onKey}
+          onBlur={() => draft.trim() && add(draft)}
+        />
+      </Field>
+      <datalist id={listId}>
+        {offered.map((s) => (
+          <option key={s.tag} value={s.tag} />
+        ))}
+      </datalist>
+      {tags.length > 0 ? (
+        <ul className="tag-list" data-testid="tag-chips">
+          {tags.map((tag) => (
+            <li key={tag} className="tag-chip">
+              {tag}
+              <button type="button" className="tag-remove" aria-label={t('project.tagRemove', { tag })} onClick={() => onChange(tags.filter((x) => x !== tag))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {offered.length > 0 && tags.length < LIMITS.tags ? (
+        <p className="small muted tag-suggest">
+          {t('project.tagsUsed')}{' '}
+          {offered.slice(0, 8).map((s) => (
+            <button key={s.tag} type="button" className="link-button tag-suggestion" onClick={() => add(s.tag)}>
+              {s.tag} ({s.count})
+            </button>
+          ))}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The description with a Write / Preview switch: the preview is the server's rendering (POST /markdown/preview), as every page shows it. */
+function DescriptionEditor({ value, onChange, error }: { value: string; onChange: (e: { target: { value: string } }) => void; error: string | undefined }) {
+  const { t } = useT('participant', messages);
+  const [mode, setMode] = useState<'write' | 'preview'>('write');
+  const preview = useQuery({
+    queryKey: ['markdown-preview', value],
+    queryFn: ({ signal }) => post('/markdown/preview', { body: { markdown: value }, signal }),
+    enabled: mode === 'preview' && value.trim() !== '',
+    staleTime: Infinity,
+  });
+  return (
+    <div className="stack stack-tight">
+      <div className="md-tabs" role="group" aria-label={t('project.description')}>
+        <button type="button" className={`md-tab${mode === 'write' ? ' is-active' : ''}`} aria-pressed={mode === 'write'} onClick={() => setMode('write')}>
+          {t('project.write')}
+        </button>
+        <button
+          type="button"
+          className={`md-tab${mode === 'preview' ? ' is-active' : ''}`}
+          aria-pressed={mode === 'preview'}
+          onClick={() => setMode('preview')}
+        >
+          {t('project.preview')}
+        </button>
+      </div>
+      {mode === 'write' ? (
+        <Field label={t('project.description')} hint={t('project.descriptionHint')} error={error}>
+          <textarea name="description" rows={8} maxLength={10_000} value={value} onChange={onChange} />
+        </Field>
+      ) : (
+        <div className="md-preview card" data-testid="markdown-preview" aria-live="polite">
+          {value.trim() === '' ? (
+            <p className="muted">{t('project.previewEmpty')}</p>
+          ) : preview.isPending ? (
+            <p className="muted">{t('project.previewLoading')}</p>
+          ) : preview.isError ? (
+            <ProblemAlert error={preview.error} />
+          ) : (
+            // Rendered and sanitised by the server (src/core/markdown.ts).
+            <div className="prose" dangerouslySetInnerHTML={{ __html: preview.data.html }} />
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Upload, remove and order the project's screenshots (each change is its own request, saved at once). */
+function ScreenshotsEditor({ eventId, project }: { eventId: string; project: Project }) {
+  const { t } = useT('participant', messages);
+  const client = useQueryClient();
+  const refresh = async () => {
+    await client.invalidateQueries({ queryKey: myRegistrationKey(eventId) });
+    await client.invalidateQueries({ queryKey: ['team', eventId] });
+  };
+  const upload = useMutation({
+    mutationFn: (file: File) => postFile('/events/{id}/project/screenshots', { id: eventId }, file),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (shotId: string) => del('/events/{id}/project/screenshots/{shot_id}', { path: { id: eventId, shot_id: shotId } }),
+    onSuccess: refresh,
+  });
+  const order = useMutation({
+    mutationFn: (ids: string[]) => put('/events/{id}/project/screenshots/order', { path: { id: eventId }, body: { ids } }),
+    onSuccess: refresh,
+  });
+  const shots = project.screenshots;
+  const move = (i: number, by: number) => {
+    const ids = shots.map((s) => s.id);
+    const [id] = ids.splice(i, 1);
+    ids.splice(i + by, 0, id!);
+    order.mutate(ids);
+  };
+  const error = upload.error ?? remove.error ?? order.error;
+  return (
+    <section className="card stack shots-editor" aria-labelledby="shots-title">
+      <h2 id="shots-title">{t('project.shots')}</h2>
+      <p className="muted small">{t('project.shotsHint', { max: LIMITS.screenshots })}</p>
+      {error ? <ProblemAlert error={error} /> : null}
+      {shots.length > 0 ? (
+        <ul className="shots-edit-list">
+          {shots.map((s, i) => (
+            <li key={s.id} className="shot-edit">
+              <img src={mediaPath(s.url) ?? ''} alt={t('project.shotAlt', { n: i + 1 })} width={s.width} height={s.height} />
+              <div className="row shot-actions">
+                <Button
+                  variant="secondary"
+                  className="btn-small"
+                  disabled={i === 0 || order.isPending}
+                  onClick={() => move(i, -1)}
+                  aria-label={t('project.shotEarlier', { n: i + 1 })}
+                >
+                  ←
+                </Button>
+                <Button
+                  variant="secondary"
+                  className="btn-small"
+                  disabled={i === shots.length - 1 || order.isPending}
+                  onClick={() => move(i, 1)}
+                  aria-label={t('project.shotLater', { n: i + 1 })}
+                >
+                  →
+                </Button>
+                <Button variant="danger" className="btn-small" busy={remove.isPending && remove.variables === s.id} onClick={() => remove.mutate(s.id)}>
+                  {t('project.shotRemove')}
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {shots.length < LIMITS.screenshots ? (
+        <label className="btn btn-secondary file-button">
+          {upload.isPending ? t('project.shotUploading') : t('project.shotAdd')}
+          <input
+            type="file"
+            accept="image/png,image/jpeg,image/webp"
+            className="sr-only"
+            data-testid="screenshot-input"
+            disabled={upload.isPending}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) upload.mutate(file);
+            }}
+          />
+        </label>
+      ) : (
+        <p className="small muted">{t('project.shotsFull', { max: LIMITS.screenshots })}</p>
+      )}
+    </section>
   );
 }

@@ -166,7 +166,12 @@ function ProjectReview({
       <div className="review-layout">
         <section className="card stack" aria-labelledby="about-heading">
           <h2 id="about-heading">{t('project.description')}</h2>
-          {project.description ? <p className="project-description">{project.description}</p> : <p className="muted">{t('project.noDescription')}</p>}
+          {project.description ? (
+            // Rendered and sanitised by the server (src/core/markdown.ts), as on every page that shows a description.
+            <div className="project-description prose" data-testid="description" dangerouslySetInnerHTML={{ __html: project.description_html }} />
+          ) : (
+            <p className="muted">{t('project.noDescription')}</p>
+          )}
           {links.length ? (
             <>
               <h3>{t('project.links')}</h3>

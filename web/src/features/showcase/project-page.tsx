@@ -6,6 +6,7 @@ import { useFormat } from '../../lib/format';
 import { PageHeader } from '../../ui/controls';
 import { ErrorState, Loading } from '../../ui/states';
 import { EventNotFound, useEvent, type PublicEvent } from '../shared/event-data';
+import { ClickToLoadVideo, ScreenshotGrid, TagList, useShowcaseTitles } from '../shared/project-showcase';
 import { GalleryClosed } from './gallery-page';
 import { messages } from './messages';
 import { VoteBox } from './vote-box';
@@ -24,7 +25,6 @@ export default function ProjectPage({ params }: { params: { id: string; projectI
 
 function Project({ event, projectId }: { event: PublicEvent; projectId: string }) {
   const { t } = useT('showcase', messages);
-  const f = useFormat();
   const query = useQuery({
     queryKey: ['gallery-project', event.id, projectId],
     queryFn: ({ signal }) => get('/events/{id}/gallery/{project_id}', { path: { id: event.id, project_id: projectId }, signal }),
@@ -45,6 +45,15 @@ function Project({ event, projectId }: { event: PublicEvent; projectId: string }
     return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   }
   const p = query.data;
+  return <ProjectBody event={event} p={p} />;
+}
+
+type GalleryProjectData = NonNullable<Awaited<ReturnType<typeof get<'/events/{id}/gallery/{project_id}'>>>>;
+
+function ProjectBody({ event, p }: { event: PublicEvent; p: GalleryProjectData }) {
+  const { t } = useT('showcase', messages);
+  const f = useFormat();
+  const titles = useShowcaseTitles();
   return (
     <article className="stack">
       <PageHeader
@@ -60,6 +69,27 @@ function Project({ event, projectId }: { event: PublicEvent; projectId: string }
           </Link>
         }
       />
+      {p.tagline ? (
+        <p className="project-tagline" data-testid="tagline">
+          {p.tagline}
+        </p>
+      ) : null}
+      <TagList tags={p.tags} />
+      {p.video || p.screenshots.length > 0 ? (
+        <div className="project-media stack">
+          {p.video ? (
+            <section aria-label={titles.video}>
+              <ClickToLoadVideo video={p.video} />
+            </section>
+          ) : null}
+          {p.screenshots.length > 0 ? (
+            <section aria-labelledby="project-shots">
+              <h2 id="project-shots">{titles.shots}</h2>
+              <ScreenshotGrid shots={p.screenshots} name={p.project_name} />
+            </section>
+          ) : null}
+        </div>
+      ) : null}
       <div className="project-layout">
         <section className="card" aria-labelledby="about-project">
           <h2 id="about-project">{t('project.about')}</h2>
