@@ -24,6 +24,7 @@ import type { SettingsService } from './notifications/settings-service.js';
 import type { GalleryService } from './showcase/gallery-service.js';
 import type { VotingService } from './showcase/voting-service.js';
 import type { TeamsService } from './teams/teams-service.js';
+import type { AnnouncementsService } from './announcements/announcements-service.js';
 import type { McpToolRegistry } from './mcp/mcp-tools.js';
 
 /**
@@ -75,6 +76,8 @@ export interface AppContext {
   voting: VotingService;
   /** Teams: members, join codes, leadership. */
   teams: TeamsService;
+  /** Organizers' announcements to a segment, and the scheduler that sends the scheduled ones. */
+  announcements: AnnouncementsService;
   /** The MCP tools, collected from the routes that declare `config.mcp` as they are registered. */
   mcpTools: McpToolRegistry;
 }
