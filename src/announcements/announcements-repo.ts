@@ -47,7 +47,15 @@ export async function cancelScheduled(db: Executor, o: { eventId: string; id: st
 export async function markPublished(db: Executor, o: { id: string; owner: string; now: string; recipients: number }): Promise<boolean> {
   const res = await db
     .updateTable('announcements')
-    .set({ status: 'published', published_at: o.now, recipients: o.recipients, next_attempt_at: null, lease_owner: null, lease_expires_at: null, updated_at: o.now })
+    .set({
+      status: 'published',
+      published_at: o.now,
+      recipients: o.recipients,
+      next_attempt_at: null,
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: o.now,
+    })
     .where('id', '=', o.id)
     .where('lease_owner', '=', o.owner)
     .where('status', '=', 'running')
@@ -56,7 +64,11 @@ export async function markPublished(db: Executor, o: { id: string; owner: string
 }
 
 /** Leases due scheduled announcements (and ones whose publisher died) on the core job queue. */
-export async function claimDue(db: Executor, dialect: DatabaseHandle['dialect'], q: { owner: string; now: string; leaseUntil: string; limit: number; takeOver?: boolean }) {
+export async function claimDue(
+  db: Executor,
+  dialect: DatabaseHandle['dialect'],
+  q: { owner: string; now: string; leaseUntil: string; limit: number; takeOver?: boolean },
+) {
   return claimJobs<AnnouncementRow>(db, dialect, { table: 'announcements', first: 'expired', tieBreakById: true }, q);
 }
 
@@ -109,18 +121,16 @@ export async function segmentRecipients(db: Executor, eventId: string, segment: 
       .where('r.status', '=', 'approved')
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('projects as p').select('p.id').whereRef('p.registration_id', '=', 'r.id'))));
   else
-    q = q
-      .where('r.status', '=', 'approved')
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('projects as p')
-            .innerJoin('result_entries as e', 'e.project_id', 'p.id')
-            .select('p.id')
-            .whereRef('p.registration_id', '=', 'r.id')
-            .where('e.event_id', '=', eventId)
-            .where((eb) => eb.or([eb('e.rank', '<=', WINNING_PLACES), eb('e.track_rank', '=', 1)])),
-        ),
-      );
+    q = q.where('r.status', '=', 'approved').where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('projects as p')
+          .innerJoin('result_entries as e', 'e.project_id', 'p.id')
+          .select('p.id')
+          .whereRef('p.registration_id', '=', 'r.id')
+          .where('e.event_id', '=', eventId)
+          .where((eb) => eb.or([eb('e.rank', '<=', WINNING_PLACES), eb('e.track_rank', '=', 1)])),
+      ),
+    );
   const rows = await q.execute();
   return rows.map((r) => r.user_id);
 }

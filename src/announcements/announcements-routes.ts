@@ -57,7 +57,7 @@ export function announcementsRoutes(ctx: AnnouncementsRoutesDeps) {
         },
         schema: {
           tags,
-          summary: "Organizers: every announcement (scheduled, sent, cancelled); anyone else: the published ones that went to them, newest first",
+          summary: 'Organizers: every announcement (scheduled, sent, cancelled); anyone else: the published ones that went to them, newest first',
           params: EventIdParams,
           response: { 200: AnnouncementListSchema, ...problems('event_not_found') },
         },

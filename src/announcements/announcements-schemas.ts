@@ -4,13 +4,15 @@ import { renderMarkdownCached } from '../core/markdown.js';
 import { announcementState } from './announcements-service.js';
 import { ANNOUNCEMENT_LIMITS } from './segments.js';
 
-export const AnnouncementParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), announcementId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const AnnouncementParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  announcementId: Type.String({ minLength: 1, maxLength: 64 }),
+});
 
 const Segment = Type.Union(
   [Type.Literal('registered'), Type.Literal('approved'), Type.Literal('no_final_submission'), Type.Literal('reviewers'), Type.Literal('winners')],
   {
-    description:
-      'registered: every member of every registered team (not withdrawn); approved: members of approved teams; no_final_submission: members of approved teams without a final submission; reviewers; winners: members of the teams placed overall top 3 or first in a track (after publication)',
+    description: 'registered: all teams but withdrawn; no_final_submission: approved teams without a project; winners: top 3 and track winners',
   },
 );
 
@@ -19,9 +21,7 @@ export const PostAnnouncementBody = Type.Object(
     title: Type.String({ minLength: 1, maxLength: ANNOUNCEMENT_LIMITS.title }),
     body: Type.String({ minLength: 1, maxLength: ANNOUNCEMENT_LIMITS.body, description: 'Markdown' }),
     segment: Segment,
-    publish_at: Type.Optional(
-      Type.Union([Type.String({ maxLength: 40, description: 'ISO-8601 instant to send it at; absent, null or past: now' }), Type.Null()]),
-    ),
+    publish_at: Type.Optional(Type.Union([Type.String({ maxLength: 40, description: 'ISO time to send at; else now' }), Type.Null()])),
   },
   { additionalProperties: false },
 );

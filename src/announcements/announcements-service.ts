@@ -81,7 +81,10 @@ export function createAnnouncementsService(deps: AnnouncementsDeps) {
 
   async function requireSegmentOpen(tx: Executor, eventId: string, segment: AnnouncementSegment) {
     if (segment === 'winners' && !(await repo.resultPublished(tx, eventId))) {
-      throw new AppError('results_not_published', 'The winners are known once the results are published (POST /api/v1/events/{id}/result); announce to them after that.');
+      throw new AppError(
+        'results_not_published',
+        'The winners are known once the results are published (POST /api/v1/events/{id}/result); announce to them after that.',
+      );
     }
   }
 
@@ -113,7 +116,10 @@ export function createAnnouncementsService(deps: AnnouncementsDeps) {
       await enqueueWebhookEvent(tx, {
         type: 'announcement.published',
         eventId: row.event_id,
-        data: { event_id: row.event_id, announcement: { id: row.id, title: row.title, body: row.body, segment: row.segment, published_at: at, recipients: added } },
+        data: {
+          event_id: row.event_id,
+          announcement: { id: row.id, title: row.title, body: row.body, segment: row.segment, published_at: at, recipients: added },
+        },
         at,
       });
     }
@@ -195,22 +201,28 @@ export function createAnnouncementsService(deps: AnnouncementsDeps) {
       const row = await repo.findAnnouncement(tx, event.id, id);
       if (!row) throw new AppError('announcement_not_found', `no announcement ${id} in this event`);
       if (row.status === 'cancelled') return;
-      throw new AppError('announcement_already_published', 'This announcement has gone out (or is going out now); a sent announcement cannot be unsent. Post a correction instead.');
+      throw new AppError(
+        'announcement_already_published',
+        'This announcement has gone out (or is going out now); a sent announcement cannot be unsent. Post a correction instead.',
+      );
     });
   }
 
   /** Publishes one due scheduled announcement under its lease; nothing when the lease was lost. */
   async function publishDue(job: AnnouncementRow, owner: string): Promise<boolean> {
     const now = clock.now();
-    const done = await db.transaction().execute(async (tx) => {
-      const count = await deliver(tx, job, now, SCHEDULE_ACTOR);
-      // Conditioned on the lease: a worker whose lease was taken over rolls its whole delivery back.
-      if (!(await repo.markPublished(tx, { id: job.id, owner, now: iso(now), recipients: count }))) throw new LeaseLost();
-      return true;
-    }).catch((err: unknown) => {
-      if (err instanceof LeaseLost) return false;
-      throw err;
-    });
+    const done = await db
+      .transaction()
+      .execute(async (tx) => {
+        const count = await deliver(tx, job, now, SCHEDULE_ACTOR);
+        // Conditioned on the lease: a worker whose lease was taken over rolls its whole delivery back.
+        if (!(await repo.markPublished(tx, { id: job.id, owner, now: iso(now), recipients: count }))) throw new LeaseLost();
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof LeaseLost) return false;
+        throw err;
+      });
     if (done) notifier.publish(MAIL_QUEUED);
     return done;
   }

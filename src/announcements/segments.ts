@@ -11,7 +11,13 @@ export type { AnnouncementSegment } from '../core/db/schema.js';
  * - `winners`: the members of the teams placed in the published result (overall top 3, each track's
  *   winner); only once the result is published.
  */
-export const ANNOUNCEMENT_SEGMENTS = ['registered', 'approved', 'no_final_submission', 'reviewers', 'winners'] as const satisfies readonly AnnouncementSegment[];
+export const ANNOUNCEMENT_SEGMENTS = [
+  'registered',
+  'approved',
+  'no_final_submission',
+  'reviewers',
+  'winners',
+] as const satisfies readonly AnnouncementSegment[];
 
 /** The overall places that count as winners (track winners: track rank 1). */
 export const WINNING_PLACES = 3;

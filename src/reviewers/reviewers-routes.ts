@@ -62,7 +62,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
             title: 'Invite a reviewer',
             role: 'organizer',
             description:
-              'Invite a human reviewer by e-mail: the mail carries the link they accept with (accept_review_invitation takes its token). Re-inviting an address replaces its unused invitation.',
+              'Invite a human reviewer by e-mail; they accept with the link (accept_review_invitation takes its token). Re-inviting replaces an unused invitation.',
           },
         },
         schema: {
@@ -155,8 +155,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
             title: 'Remind a reviewer',
             role: 'organizer',
             args: { user_id: "the reviewer's user_id, from list_reviewers" },
-            description:
-              'E-mail a reviewer of your judging event how many projects they still have to review; once in 24 hours per reviewer (reminder_too_soon names next_allowed_at).',
+            description: 'E-mail a reviewer how many projects they still have to review; once per 24 hours (reminder_too_soon names next_allowed_at).',
           },
         },
         schema: {
@@ -196,8 +195,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
             name: 'remind_reviewers',
             title: 'Remind all reviewers',
             role: 'organizer',
-            description:
-              'Remind every reviewer of your judging event who has open reviews and was not reminded in the last 24 hours; the answer says who was reminded and who skipped.',
+            description: 'Remind every reviewer with open reviews not reminded in the last 24 hours; the answer says who was reminded and who skipped.',
           },
         },
         schema: {
