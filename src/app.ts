@@ -246,7 +246,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const audit = createAuditService({ db, events });
   const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl, subscribers: webhookSubscribers });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log, subscribers: webhookSubscribers });
-  const announcements = createAnnouncementsService({ db, dialect: database.dialect, clock, events, notifier, subscribers: webhookSubscribers, log: () => app.log });
+  const announcements = createAnnouncementsService({
+    db,
+    dialect: database.dialect,
+    clock,
+    events,
+    notifier,
+    subscribers: webhookSubscribers,
+    log: () => app.log,
+    queue: config.mailQueue,
+  });
   const settings = createSettingsService({ db, clock, nameChanged: () => accounts.invalidateAuth() });
   const mailWorker = createMailWorker({
     db,

@@ -17,10 +17,6 @@ import type { WebhookSubscribers } from '../webhooks/webhook-subscribers.js';
 import * as repo from './announcements-repo.js';
 import { ANNOUNCEMENT_LIMITS, segmentHasDeadline, type AnnouncementSegment } from './segments.js';
 
-/** Real time between the scheduler's polls for due announcements. */
-export const ANNOUNCEMENT_POLL_MS = 10_000;
-/** How long a worker holds a due announcement while publishing it (a dead worker's is taken over after this). */
-export const ANNOUNCEMENT_LEASE_MS = 60_000;
 /** The scheduler's actor in the audit log when a scheduled announcement goes out. */
 const SCHEDULE_ACTOR: AuditActor = { userId: null, label: 'schedule' };
 
@@ -39,6 +35,12 @@ export interface AnnouncementsDeps {
   notifier: Notifier;
   subscribers: WebhookSubscribers;
   log: () => LoopLog;
+  /**
+   * The scheduler runs with the mail queue (announcements are mail) and follows its settings: a poll
+   * every MAIL_POLL_MS (one indexed read), a due announcement leased for MAIL_LEASE_MS (a dead
+   * worker's is taken over after that).
+   */
+  queue: { pollMs: number; leaseMs: number };
 }
 
 /** What a state of the row means to a reader. */
@@ -230,11 +232,11 @@ export function createAnnouncementsService(deps: AnnouncementsDeps) {
   const worker = createJobWorker<AnnouncementRow>({
     component: 'announcements',
     log: deps.log,
-    pollMs: ANNOUNCEMENT_POLL_MS,
+    pollMs: deps.queue.pollMs,
     concurrency: 2,
     claim: ({ owner, limit, takeOver }) => {
       const now = clock.now();
-      return repo.claimDue(db, deps.dialect, { owner, now: iso(now), leaseUntil: iso(now.getTime() + ANNOUNCEMENT_LEASE_MS), limit, takeOver });
+      return repo.claimDue(db, deps.dialect, { owner, now: iso(now), leaseUntil: iso(now.getTime() + deps.queue.leaseMs), limit, takeOver });
     },
     run: async (job, ctx) => {
       await publishDue(job, ctx.owner);
