@@ -102,7 +102,7 @@ export function AnnouncementComposer({
       <Checkbox label={t('later')} checked={later} onChange={(e) => setLater(e.target.checked)} />
       {later ? (
         <fieldset className="announcement-when">
-          <legend className="visually-hidden">{t('later')}</legend>
+          <legend className="sr-only">{t('later')}</legend>
           <div className="row">
             <Field label={t('date')} error={timeError ?? fieldError('publish_at')}>
               <input type="date" value={when.date} onChange={(e) => setWhen({ ...when, date: e.target.value })} />

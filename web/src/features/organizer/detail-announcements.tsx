@@ -40,6 +40,9 @@ export default function AnnouncementsTab({ event }: TabProps) {
   );
 }
 
+/** The badge colour of each state (the shared badge classes). */
+const BADGE: Record<Announcement['state'], string> = { published: 'approved', scheduled: 'pending', sending: 'active', cancelled: 'cancelled' };
+
 function AnnouncementItem({ eventId, zone, a }: { eventId: string; zone: string | undefined; a: Announcement }) {
   const { t } = useT('organizer-announcements', messages);
   const fmt = useFormat();
@@ -56,7 +59,7 @@ function AnnouncementItem({ eventId, zone, a }: { eventId: string; zone: string 
     <li className="announcement-item stack">
       <div className="row announcement-head">
         <h3>{a.title}</h3>
-        <span className={`badge announcement-${a.state}`}>{t(`state.${a.state}`)}</span>
+        <span className={`badge badge-${BADGE[a.state]}`}>{t(`state.${a.state}`)}</span>
       </div>
       <p className="small muted">
         {t(`segments.${a.segment}`)}

@@ -15,6 +15,7 @@ import { messages } from './messages';
 import { NextSteps, StatusBox } from './status-box';
 import { teamApi, teamKey, useTeam, type CreatedInvitation, type Team, type TeamMember } from './team-api';
 import { TeamResultSlot } from './team-result-slot';
+import { TeamAnnouncements } from './team-announcements';
 import './participant.css';
 
 /** /hackathons/:id/team: the caller's team, its status, members and invitations, and what comes next. */
@@ -107,6 +108,7 @@ function TeamView({ event, team }: { event: PublicEvent; team: Team }) {
         </p>
       ) : null}
       <TeamResultSlot event={event} team={team} />
+      <TeamAnnouncements eventId={event.id} />
       <div className="team-layout">
         <div className="stack">
           {leader && team.status === 'pending' ? <RenameTeam event={event} team={team} /> : null}
