@@ -47,7 +47,7 @@ export function AnnouncementComposer({
   const send = useMutation({
     mutationFn: (b: Body<'/events/{id}/announcements', 'post'>) => post('/events/{id}/announcements', { path: { id: event.id }, body: b }),
     onSuccess: async (a) => {
-      setDone(a.state === 'scheduled' ? t('scheduledFor', { when: fmt.dateTime(a.publish_at, zone) }) : t('sent', { count: a.recipients ?? 0 }));
+      setDone(a.state === 'scheduled' ? t('scheduledFor', { when: fmt.dateTime(a.publish_at) }) : t('sent', { count: a.recipients ?? 0 }));
       setTitle('');
       setBody('');
       setLater(false);

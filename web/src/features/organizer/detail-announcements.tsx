@@ -31,7 +31,7 @@ export default function AnnouncementsTab({ event }: TabProps) {
         {list.data && list.data.announcements.length > 0 ? (
           <ul className="announcement-list">
             {list.data.announcements.map((a) => (
-              <AnnouncementItem key={a.id} eventId={event.id} zone={event.time_zone ?? undefined} a={a} />
+              <AnnouncementItem key={a.id} eventId={event.id} a={a} />
             ))}
           </ul>
         ) : null}
@@ -43,7 +43,7 @@ export default function AnnouncementsTab({ event }: TabProps) {
 /** The badge colour of each state (the shared badge classes). */
 const BADGE: Record<Announcement['state'], string> = { published: 'approved', scheduled: 'pending', sending: 'active', cancelled: 'cancelled' };
 
-function AnnouncementItem({ eventId, zone, a }: { eventId: string; zone: string | undefined; a: Announcement }) {
+function AnnouncementItem({ eventId, a }: { eventId: string; a: Announcement }) {
   const { t } = useT('organizer-announcements', messages);
   const fmt = useFormat();
   const client = useQueryClient();
@@ -64,8 +64,8 @@ function AnnouncementItem({ eventId, zone, a }: { eventId: string; zone: string 
       <p className="small muted">
         {t(`segments.${a.segment}`)}
         {' · '}
-        {a.state === 'published' ? t('sentAt', { when: fmt.dateTime(a.published_at, zone) }) : null}
-        {a.state === 'scheduled' || a.state === 'cancelled' ? t('dueAt', { when: fmt.dateTime(a.publish_at, zone) }) : null}
+        {a.state === 'published' ? t('sentAt', { when: fmt.dateTime(a.published_at) }) : null}
+        {a.state === 'scheduled' || a.state === 'cancelled' ? t('dueAt', { when: fmt.dateTime(a.publish_at) }) : null}
         {a.recipients !== null ? ` · ${t('recipients', { count: a.recipients })}` : null}
       </p>
       {/* Rendered and sanitised by the server (src/core/markdown.ts). */}
