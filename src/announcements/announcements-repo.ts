@@ -87,6 +87,11 @@ export async function insertRecipients(db: Executor, announcementId: string, eve
   return added;
 }
 
+/** How many people a published announcement went to. */
+export async function setRecipientCount(db: Executor, id: string, recipients: number): Promise<void> {
+  await db.updateTable('announcements').set({ recipients }).where('id', '=', id).execute();
+}
+
 /** Whether the event's result is published (the winners segment needs it). */
 export async function resultPublished(db: Executor, eventId: string): Promise<boolean> {
   return Boolean(await db.selectFrom('results').select('event_id').where('event_id', '=', eventId).executeTakeFirst());
@@ -119,11 +124,12 @@ export async function segmentRecipients(db: Executor, eventId: string, segment: 
     // 'submitted')`, and a team with only a draft is in this segment.
     q = q
       .where('r.status', '=', 'approved')
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('projects as p').select('p.id').whereRef('p.registration_id', '=', 'r.id'))));
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.registration_id', '=', 'r.id'))));
   else
-    q = q.where('r.status', '=', 'approved').where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('projects as p')
+    q = q.where('r.status', '=', 'approved').where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('projects as p')
           .innerJoin('result_entries as e', 'e.project_id', 'p.id')
           .select('p.id')
           .whereRef('p.registration_id', '=', 'r.id')

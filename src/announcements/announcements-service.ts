@@ -167,7 +167,7 @@ export function createAnnouncementsService(deps: AnnouncementsDeps) {
         });
       } else {
         const count = await deliver(tx, { id, event_id: event.id, title: v.title, body: v.body, segment: input.segment }, now, actorOf(who));
-        await tx.updateTable('announcements').set({ recipients: count }).where('id', '=', id).execute();
+        await repo.setRecipientCount(tx, id, count);
       }
       return (await repo.findAnnouncement(tx, event.id, id))!;
     });

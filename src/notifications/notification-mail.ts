@@ -246,10 +246,17 @@ function parts(c: MailContext): Parts {
     case 'announcement': {
       const title = oneLine(d.title, 120) || (zh ? '通知' : 'Update');
       const markdown = clean(d.body, 10_000).trim();
-      const due = d.deadline === true ? [zh ? `作品提交截止时间：${at(c.event.submission_deadline)}。` : `Projects are due by ${at(c.event.submission_deadline)}.`] : [];
+      const due =
+        d.deadline === true ? [zh ? `作品提交截止时间：${at(c.event.submission_deadline)}。` : `Projects are due by ${at(c.event.submission_deadline)}.`] : [];
       return zh
         ? { subject: `${ev}：${title}`, lines: [`${org} 发布了 ${ev} 的通知：「${title}」`], markdown, link: eventLink, ...(due.length ? { after: due } : {}) }
-        : { subject: `${ev}: ${title}`, lines: [`${org} posted an update for ${ev}: ${title}`], markdown, link: eventLink, ...(due.length ? { after: due } : {}) };
+        : {
+            subject: `${ev}: ${title}`,
+            lines: [`${org} posted an update for ${ev}: ${title}`],
+            markdown,
+            link: eventLink,
+            ...(due.length ? { after: due } : {}),
+          };
     }
     case 'team_invitation': {
       const inviter = oneLine(d.inviter_name) || (zh ? '一位队长' : 'A team leader');
@@ -285,7 +292,18 @@ export function renderNotification(c: MailContext): RenderedMail {
   const p = parts(c);
   const foot = footer(c);
   const aboutText = p.about ? [p.about.heading, markdownText(p.about.markdown, ABOUT_TEXT_LIMIT)] : [];
-  const text = [...p.lines, ...(p.markdown ? [markdownPlain(p.markdown)] : []), ...(p.after ?? []), ...(p.link ? [`${p.link.label}: ${p.link.url}`] : []), ...aboutText, '', '--', foot].join('\n\n').replace(/\n\n--\n\n/, '\n--\n');
+  const text = [
+    ...p.lines,
+    ...(p.markdown ? [markdownPlain(p.markdown)] : []),
+    ...(p.after ?? []),
+    ...(p.link ? [`${p.link.label}: ${p.link.url}`] : []),
+    ...aboutText,
+    '',
+    '--',
+    foot,
+  ]
+    .join('\n\n')
+    .replace(/\n\n--\n\n/, '\n--\n');
   const footHtml = escapeHtml(foot).replace(
     escapeHtml(`${PUBLIC_URL_MARK}/account`),
     `<a href="${escapeHtml(`${PUBLIC_URL_MARK}/account`)}">${escapeHtml(`${PUBLIC_URL_MARK}/account`)}</a>`,

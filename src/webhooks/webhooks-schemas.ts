@@ -191,7 +191,7 @@ export const WEBHOOK_BODIES: Record<WebhookEventType | typeof WEBHOOK_TEST_TYPE,
         recipients: Type.Integer(),
       }),
     }),
-    'An organizer\'s announcement went out to its segment (to the organizers only; its readers get it by mail).',
+    "An organizer's announcement went out to its segment (to the organizers only; its readers get it by mail).",
   ),
   'webhook.test': envelope('webhook.test', Type.Object({ webhook_id: Type.String() }), 'Sent by POST /webhooks/{id}/test, to that subscription only.'),
 };
