@@ -13,7 +13,7 @@ const WIRING = '^src/[^/]+\\.ts$';
 const DOMAIN_RANKS = [
   ['events', 'idempotency'],
   ['accounts', 'webhooks', 'notifications'],
-  ['registrations'],
+  ['registrations', 'announcements'],
   ['submissions', 'teams'],
   ['results', 'reviewers', 'reviews', 'stats', 'participants'],
   ['showcase', 'audit'],

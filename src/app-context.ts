@@ -26,6 +26,7 @@ import type { ProjectScreenshotsService } from './showcase/project-screenshots-s
 import type { VotingService } from './showcase/voting-service.js';
 import type { TeamsService } from './teams/teams-service.js';
 import type { TeamFinderService } from './teams/team-finder-service.js';
+import type { AnnouncementsService } from './announcements/announcements-service.js';
 import type { McpToolRegistry } from './mcp/mcp-tools.js';
 
 /**
@@ -81,6 +82,8 @@ export interface AppContext {
   teams: TeamsService;
   /** The team finder: people looking, teams' needs, join requests. */
   teamFinder: TeamFinderService;
+  /** Organizers' announcements to a segment, and the scheduler that sends the scheduled ones. */
+  announcements: AnnouncementsService;
   /** The MCP tools, collected from the routes that declare `config.mcp` as they are registered. */
   mcpTools: McpToolRegistry;
 }

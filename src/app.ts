@@ -73,6 +73,8 @@ import { mediaUrl } from './events/events-model.js';
 import { loadSiteLogo } from './web/site-logo.js';
 import { webhooksRoutes } from './webhooks/webhooks-routes.js';
 import { createMailWorker } from './notifications/mail-worker.js';
+import { createAnnouncementsService } from './announcements/announcements-service.js';
+import { announcementsRoutes } from './announcements/announcements-routes.js';
 import { MAIL_QUEUED } from './notifications/notification-queue.js';
 import { settingsRoutes } from './notifications/settings-routes.js';
 import { createSettingsService } from './notifications/settings-service.js';
@@ -250,6 +252,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const teams = createTeamsService({ db, clock, events, notifier, publicUrl: config.publicUrl, subscribers: webhookSubscribers });
   const teamFinder = createTeamFinderService({ db, clock, events, teams, notifier });
   const webhooks = createWebhooksService({ db, dialect: database.dialect, clock, config, events, mailer, log: () => app.log, subscribers: webhookSubscribers });
+  const announcements = createAnnouncementsService({
+    db,
+    dialect: database.dialect,
+    clock,
+    events,
+    notifier,
+    subscribers: webhookSubscribers,
+    log: () => app.log,
+    queue: config.mailQueue,
+  });
   const settings = createSettingsService({ db, clock, nameChanged: () => accounts.invalidateAuth() });
   const mailWorker = createMailWorker({
     db,
@@ -311,6 +323,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     voting,
     teams,
     teamFinder,
+    announcements,
     mcpTools: createMcpToolRegistry(),
   };
 
@@ -381,6 +394,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.addHook('onClose', async () => webhooks.stop());
   // Notification mails in flight finish before the database closes (the rest stay queued).
   app.addHook('onClose', async () => mailWorker.close());
+  // A scheduled announcement being published finishes (or rolls back) before the database closes.
+  app.addHook('onClose', async () => announcements.close());
   // Background recomputation of standings stops at its next chunk, before the database closes.
   app.addHook('onClose', async () => standings.stop());
   app.decorateRequest('principal', null);
@@ -419,6 +434,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await api.register(registrationsRoutes(ctx));
       await api.register(teamsRoutes(ctx));
       await api.register(teamFinderRoutes(ctx));
+      await api.register(announcementsRoutes(ctx));
       await api.register(submissionsRoutes(ctx));
       await api.register(reviewersRoutes(ctx));
       await api.register(assignmentsRoutes(ctx));
@@ -456,6 +472,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     const stopWaking = notifier.subscribe(MAIL_QUEUED, () => void mailWorker.pump().catch((err: unknown) => app.log.warn({ err }, 'mail pump failed')));
     app.addHook('onClose', async () => stopWaking());
     mailWorker.start();
+    // Scheduled announcements are mail: the processes that send mail publish them when due.
+    announcements.start();
   }
   return { app, ctx };
 }

@@ -153,6 +153,8 @@ const ORGANIZER_CODES = new Set<ErrorCode>([
   'media_not_found',
   'model_not_configured',
   'no_reviewers',
+  'announcement_not_found',
+  'announcement_already_published',
 ]);
 
 /** Codes of accepting an invitation and reviewing: listed in skill-reviewer.md. */
@@ -592,6 +594,14 @@ Organizer lists take \`limit\` 1–${ORGANIZER_PAGE_MAX} (default ${ORGANIZER_PA
    field's \`before\` and \`after\`, reviewer invitations and assignments, re-runs, flag decisions,
    publication) is logged with who did it, newest first: \`GET ${base}/events/$EVENT_ID/audit\`
    (\`action\` filters, e.g. \`?action=registration.approved\`; paginated). The log is append-only.
+
+7. **Announcements** (a moved deadline, a reminder): \`POST ${base}/events/$EVENT_ID/announcements\`
+   (\`post_announcement\`) \`{"title": "…", "body": "<Markdown>", "segment": "…", "publish_at": "<ISO time, optional>"}\`.
+   \`segment\`: \`registered\` (every team but withdrawn ones), \`approved\`, \`no_final_submission\` (approved teams
+   without a project), \`reviewers\`, \`winners\` (top 3 and track winners; \`409 results_not_published\` before).
+   Each person gets one mail in their language (no opt-out) and sees it on their team page; sent now the
+   answer counts \`recipients\`, later it is \`scheduled\` until \`publish_at\`. \`GET\` the same path lists them;
+   \`DELETE …/announcements/{id}\` cancels a scheduled one (a sent one: \`409 announcement_already_published\`).
 
 ## Answers
 

@@ -25,8 +25,7 @@ export function auditRoutes(ctx: AuditRoutesDeps) {
             name: 'get_audit_log',
             title: 'Read the audit log',
             role: 'organizer',
-            description:
-              "Your event's audit log, newest first: every organizer and admin action on it, with who did it and each changed field's before and after; filter by action.",
+            description: "Your event's audit log, newest first: who did what, each changed field before and after; filter by action.",
           },
         },
         schema: {

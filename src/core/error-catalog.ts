@@ -250,6 +250,14 @@ export const ERROR_CATALOG: Record<ErrorCode, ErrorExplanation> = {
     action:
       'Do not retry; the project as last submitted is the one judged. Follow the event to its results: GET /api/v1/events/{id}/result (409 results_not_published until then).',
   },
+  announcement_not_found: {
+    when: 'No announcement with this id exists in this event.',
+    action: 'Use an id from GET /api/v1/events/{id}/announcements.',
+  },
+  announcement_already_published: {
+    when: 'The announcement has gone out (or is going out now): a sent announcement cannot be cancelled or unsent.',
+    action: 'Do not retry. To correct it, post a new announcement (POST /api/v1/events/{id}/announcements) to the same segment.',
+  },
   results_not_published: {
     when: 'The ranking of the event is not published yet (or never will be: the event is cancelled).',
     action: `The problem's \`event_status\` says where the event stands; results come after judging. Ask again after the \`Retry-After\` seconds (${POLL_MAX_SECONDS}); a cancelled event never publishes (no Retry-After): stop.`,

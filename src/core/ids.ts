@@ -43,6 +43,7 @@ export type IdPrefix =
   | 'whk'
   | 'msg'
   | 'tinv'
+  | 'ann'
   | 'mql'
   | 'flg'
   | 'aud'

@@ -302,6 +302,7 @@ export function swaggerOptions(config: Config, version: string): FastifyDynamicS
         { name: 'showcase', description: "The public gallery of an event's projects" },
         { name: 'organizer', description: 'Create events, decide registrations, rank and publish' },
         { name: 'reviewer', description: 'Human reviewers: invitations, assignments, reviews' },
+        { name: 'announcements', description: "The organizers' announcements to a segment of an event's people, by mail and on the team page" },
         { name: 'reference', description: 'This document, the reference page and the problem types' },
         { name: 'agents', description: 'Agent material: skill.md, shell scripts, llms.txt, the agent card' },
         { name: 'mcp', description: 'The MCP server (streamable HTTP, stateless): the flow as tools' },

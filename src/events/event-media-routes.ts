@@ -44,7 +44,7 @@ export function eventMediaRoutes(ctx: EventMediaRoutesDeps) {
             destructive: true,
             rawBody: { contentTypes: IMAGE_TYPES },
             description:
-              "Set your event's cover (wide banner) or logo: PNG, JPEG or WebP in base64. Over MCP about 70 KB at most; larger ones: PUT /api/v1/events/{id}/media/{kind} as raw bytes.",
+              "Set your event's cover (wide banner) or logo from a PNG, JPEG or WebP in base64. Over MCP up to about 70 KB; larger: PUT /api/v1/events/{id}/media/{kind} as raw bytes.",
           },
         },
         // The parser enforces each kind's own limit; this only lifts the JSON limit for this route.

@@ -115,9 +115,23 @@ function shorter(value: unknown): unknown {
   return s;
 }
 
-/** Plain, short JSON Schema (the JSON round trip drops TypeBox's symbols), without the noise keywords. */
+/**
+ * Plain, short JSON Schema (the JSON round trip drops TypeBox's symbols), without the noise keywords.
+ * A keyword is dropped only where it is a keyword: a property named like one (an announcement's
+ * `title`) stays.
+ */
 function plain(schema: unknown): Json {
-  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (NOISE_KEYWORDS.has(key) ? undefined : shorter(value))) as Json;
+  const walk = (value: unknown, names: boolean): unknown => {
+    if (Array.isArray(value)) return value.map((v) => walk(v, false));
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Json = {};
+    for (const [key, v] of Object.entries(value as Json)) {
+      if (!names && NOISE_KEYWORDS.has(key)) continue;
+      out[key] = walk(v, !names && (key === 'properties' || key === 'patternProperties'));
+    }
+    return names ? out : shorter(out);
+  };
+  return walk(JSON.parse(JSON.stringify(schema)), false) as Json;
 }
 
 interface ObjectSource {

@@ -16,6 +16,8 @@ import { formatInZone, type MailLanguage } from '../core/mail-format.js';
  * - reviewer_reminder: `{ open_reviews }` (the reviewer's queue is linked)
  * - join_request_received (to the team's leader): `{ team_name, requester_name, message, skills: string[] }`
  * - join_request_accepted / join_request_declined (to the requester): `{ team_name }`
+ * - announcement: `{ title, body, deadline? }` (body: Markdown, rendered for the HTML part and as text
+ *   for the plain one; deadline: true to add the event's submission deadline in the reader's zone)
  */
 export type NotificationKind =
   | 'registration_approved'
@@ -27,7 +29,8 @@ export type NotificationKind =
   | 'reviewer_reminder'
   | 'join_request_received'
   | 'join_request_accepted'
-  | 'join_request_declined';
+  | 'join_request_declined'
+  | 'announcement';
 
 export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'registration_approved',
@@ -40,13 +43,15 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'join_request_received',
   'join_request_accepted',
   'join_request_declined',
+  'announcement',
 ];
 
 export type { MailLanguage } from '../core/mail-format.js';
 
 /**
  * Which of a person's switches governs a kind; null: always sent (an invitation to an address, a
- * reviewer's reminder: work the reviewer took on, sent at most once a day by an organizer).
+ * reviewer's reminder: work the reviewer took on, sent at most once a day by an organizer; an
+ * organizer's announcement: operational news such as a moved deadline, which no switch may silence).
  */
 export function switchFor(kind: NotificationKind): 'registration' | 'team' | 'results' | null {
   if (kind === 'registration_approved' || kind === 'registration_rejected') return 'registration';
@@ -125,6 +130,28 @@ interface Parts {
   link?: { label: string; url: string };
   /** The event's description (Markdown): rendered for the HTML part, its text for the plain one. */
   about?: { heading: string; markdown: string };
+  /** The mail's own Markdown (an announcement's body), after the lines: rendered for HTML, as text for the plain part. */
+  markdown?: string;
+  /** Paragraphs after the Markdown (plain text; escaped for HTML). */
+  after?: string[];
+}
+
+/** Markdown as plain text that keeps its paragraphs and list items on lines of their own. */
+function markdownPlain(source: string): string {
+  return source
+    .split(/\n\s*\n/)
+    .map((block) =>
+      block
+        .split('\n')
+        .map((line) => {
+          const item = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
+          return item ? `- ${markdownText(item[1]!, 10_000)}` : markdownText(line, 10_000);
+        })
+        .filter(Boolean)
+        .join('\n'),
+    )
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 function eventUrl(eventId: string): string {
@@ -285,6 +312,21 @@ function parts(c: MailContext): Parts {
             lines: [`The leader of ${team} declined your request to join. You can still find another team in ${ev}.`],
             link: eventLink,
           };
+    case 'announcement': {
+      const title = oneLine(d.title, 120) || (zh ? '通知' : 'Update');
+      const markdown = clean(d.body, 10_000).trim();
+      const due =
+        d.deadline === true ? [zh ? `作品提交截止时间：${at(c.event.submission_deadline)}。` : `Projects are due by ${at(c.event.submission_deadline)}.`] : [];
+      return zh
+        ? { subject: `${ev}：${title}`, lines: [`${org} 发布了 ${ev} 的通知：「${title}」`], markdown, link: eventLink, ...(due.length ? { after: due } : {}) }
+        : {
+            subject: `${ev}: ${title}`,
+            lines: [`${org} posted an update for ${ev}: ${title}`],
+            markdown,
+            link: eventLink,
+            ...(due.length ? { after: due } : {}),
+          };
+    }
     case 'team_invitation': {
       const inviter = oneLine(d.inviter_name) || (zh ? '一位队长' : 'A team leader');
       const url = clean(d.join_url, 1000).replace(/\s/g, '');
@@ -326,7 +368,18 @@ export function renderNotification(c: MailContext): RenderedMail {
   const p = parts(c);
   const foot = footer(c);
   const aboutText = p.about ? [p.about.heading, markdownText(p.about.markdown, ABOUT_TEXT_LIMIT)] : [];
-  const text = [...p.lines, ...(p.link ? [`${p.link.label}: ${p.link.url}`] : []), ...aboutText, '', '--', foot].join('\n\n').replace(/\n\n--\n\n/, '\n--\n');
+  const text = [
+    ...p.lines,
+    ...(p.markdown ? [markdownPlain(p.markdown)] : []),
+    ...(p.after ?? []),
+    ...(p.link ? [`${p.link.label}: ${p.link.url}`] : []),
+    ...aboutText,
+    '',
+    '--',
+    foot,
+  ]
+    .join('\n\n')
+    .replace(/\n\n--\n\n/, '\n--\n');
   const footHtml = escapeHtml(foot).replace(
     escapeHtml(`${PUBLIC_URL_MARK}/account`),
     `<a href="${escapeHtml(`${PUBLIC_URL_MARK}/account`)}">${escapeHtml(`${PUBLIC_URL_MARK}/account`)}</a>`,
@@ -335,6 +388,8 @@ export function renderNotification(c: MailContext): RenderedMail {
     `<!doctype html><html lang="${c.language === 'zh' ? 'zh-CN' : 'en'}"><body style="font-family:sans-serif;line-height:1.5">`,
     SITE_LOGO_MARK,
     ...p.lines.map((l) => `<p>${escapeHtml(l).replace(/\n/g, '<br>')}</p>`),
+    ...(p.markdown ? [`<div>${renderMarkdownCached(p.markdown)}</div>`] : []),
+    ...(p.after ?? []).map((l) => `<p>${escapeHtml(l)}</p>`),
     ...(p.link ? [`<p><a href="${escapeHtml(p.link.url)}">${escapeHtml(p.link.label)}</a></p>`] : []),
     ...(p.about ? [`<h2 style="font-size:1.1em">${escapeHtml(p.about.heading)}</h2>`, `<div>${renderMarkdownCached(p.about.markdown)}</div>`] : []),
     `<hr><p style="color:#555;font-size:smaller">${footHtml}</p>`,

@@ -46,7 +46,7 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
             destructive: true,
             idempotent: true,
             description:
-              'Switch your event to assigned reviewing and give every project per_project reviewers, evenly, never one from its team or with a conflict; new projects and reviewers are assigned as they come.',
+              'Switch to assigned reviewing: every project gets per_project reviewers, evenly, never its own team or a conflict; newcomers are assigned as they come.',
           },
         },
         schema: {
@@ -75,7 +75,7 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
             title: 'Set the reviewing mode',
             role: 'organizer',
             description:
-              'Set `every` (each reviewer reviews every project) or `assigned` (after auto_assign_reviewers), or the same e-mail domain conflict rule.',
+              'Switch to `every` (everyone reviews everything) or `assigned` (after auto_assign_reviewers), or change the same-domain conflict rule.',
           },
         },
         schema: {
@@ -131,8 +131,7 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
             name: 'get_assignment_summary',
             title: 'Get the assignment summary',
             role: 'organizer',
-            description:
-              "Your event's reviewing mode, reviewers per project, the e-mail domain rule and how the assignments stand (counts, least and most loaded reviewer).",
+            description: "Your event's reviewing mode, reviewers per project, domain rule and assignment counts (least and most loaded reviewer).",
           },
         },
         schema: {

@@ -63,7 +63,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
             title: 'Invite a reviewer',
             role: 'organizer',
             description:
-              'Invite a human reviewer by e-mail: the mail carries the link they accept with (accept_review_invitation takes its token). Re-inviting an address replaces its unused invitation.',
+              'Invite a human reviewer by e-mail; they accept with the link (accept_review_invitation takes its token). Re-inviting replaces an unused invitation.',
           },
         },
         schema: {

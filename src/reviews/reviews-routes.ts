@@ -38,8 +38,7 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
             name: 'list_ai_models',
             title: 'List the AI models this server can run',
             role: 'organizer',
-            description:
-              "The configured AI providers and how to name their models (provider/model) in an event's `models`; an event naming another provider is refused with model_not_configured.",
+            description: "The configured AI providers and how to name their models (provider/model) in an event's `models`.",
           },
         },
         schema: {
@@ -70,8 +69,7 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
             name: 'list_reviews',
             title: 'List reviews',
             role: 'organizer',
-            description:
-              'The reviews of your event, one per project and model or human reviewer: status, scores, summary and failure_reason; filter by status or project_id.',
+            description: "Your event's reviews (per project and reviewer): status, scores, summary, failure_reason; filter by status or project_id.",
           },
         },
         schema: {
@@ -132,8 +130,7 @@ export function reviewsRoutes(ctx: ReviewsRoutesDeps) {
             role: 'organizer',
             destructive: true,
             args: { flag_id: 'flag id (flg_…), from get_project_reviews' },
-            description:
-              "Mark a project's flag (screening: text aimed at the evaluator; build_window: the repository's history) checked with a note, or open again.",
+            description: "Mark a project's flag (screening or build_window) checked with an optional note, or open it again.",
           },
         },
         schema: {

@@ -10,7 +10,8 @@ import { insertDeliveries, type Audience } from './webhook-events-repo.js';
  * - a participant receives the registration, project and team kinds of its own team only (every
  *   member of the team, leader or not; a member who leaves or is removed also receives that
  *   `team.member.left`), and the event-wide kinds (judging started, results published: public
- *   facts) of events it is in a team of; never `review.failed` (reviews are the organizers' view).
+ *   facts) of events it is in a team of; never `review.failed` (reviews are the organizers' view)
+ *   nor `announcement.published` (an announcement is addressed to a segment; its readers get it by mail).
  * A subscription with `event_id` narrows that to one event.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -23,6 +24,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'review.failed',
   'judging.started',
   'results.published',
+  'announcement.published',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent by POST /webhooks/:id/test only, to that one subscription. */
@@ -38,6 +40,8 @@ const AUDIENCE: Record<WebhookEventType, 'subject' | 'registered' | 'organizers'
   'review.failed': 'organizers',
   'judging.started': 'registered',
   'results.published': 'registered',
+  // An announcement goes to a segment (reviewers, winners…): its webhook only to the organizers, who may read every one.
+  'announcement.published': 'organizers',
 };
 
 export interface WebhookOccurrence {

@@ -15,6 +15,7 @@ export const WebhookEventTypeSchema = Type.Union(
     Type.Literal('review.failed'),
     Type.Literal('judging.started'),
     Type.Literal('results.published'),
+    Type.Literal('announcement.published'),
   ],
   { description: 'a kind of webhook event' },
 );
@@ -176,6 +177,21 @@ export const WEBHOOK_BODIES: Record<WebhookEventType | typeof WEBHOOK_TEST_TYPE,
     'results.published',
     Type.Object({ event_id: Type.String(), published_at: Type.String() }),
     'The ranking was published (to its organizers and registered teams); read it at GET /api/v1/events/{id}/results.',
+  ),
+  'announcement.published': envelope(
+    'announcement.published',
+    Type.Object({
+      event_id: Type.String(),
+      announcement: Type.Object({
+        id: Type.String(),
+        title: Type.String(),
+        body: Type.String({ description: 'Markdown' }),
+        segment: Type.String(),
+        published_at: Type.String(),
+        recipients: Type.Integer(),
+      }),
+    }),
+    "An organizer's announcement went out to its segment (to the organizers only; its readers get it by mail).",
   ),
   'webhook.test': envelope('webhook.test', Type.Object({ webhook_id: Type.String() }), 'Sent by POST /webhooks/{id}/test, to that subscription only.'),
 };

@@ -82,6 +82,8 @@ export const EXPECTED_MCP_TOOLS = [
   'save_review',
   'declare_conflict',
   'list_ai_models',
+  'post_announcement',
+  'list_announcements',
 ] as const;
 
 /** The tools a review-scoped key sees (and only these). */

@@ -31,6 +31,7 @@ import type { AuditLogTable } from './schema/audit.js';
 import type { IdempotencyKeysTable } from './schema/idempotency.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from './schema/webhooks.js';
 import type { MailQueueTable } from './schema/notifications.js';
+import type { AnnouncementRecipientsTable, AnnouncementsTable } from './schema/announcements.js';
 
 export * from './schema/accounts.js';
 export * from './schema/events.js';
@@ -43,10 +44,13 @@ export * from './schema/audit.js';
 export * from './schema/idempotency.js';
 export * from './schema/webhooks.js';
 export * from './schema/notifications.js';
+export * from './schema/announcements.js';
 
 /** Every table, by name: the type Kysely checks each query against. */
 export interface Database {
   mail_queue: MailQueueTable;
+  announcements: AnnouncementsTable;
+  announcement_recipients: AnnouncementRecipientsTable;
   reviewer_reminders: ReviewerRemindersTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

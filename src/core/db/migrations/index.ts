@@ -38,6 +38,7 @@ import { migration as m0234_former_team_members } from './0234_former_team_membe
 import { migration as m0235_project_showcase } from './0235_project_showcase.js';
 import { migration as m0238_reader_zone } from './0238_reader_zone.js';
 import { migration as m0239_team_finder } from './0239_team_finder.js';
+import { migration as m0240_announcements } from './0240_announcements.js';
 
 /**
  * Every migration, in name order: one file each in this folder, named by the migration's name
@@ -85,4 +86,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0235_project_showcase', m0235_project_showcase],
   ['0238_reader_zone', m0238_reader_zone],
   ['0239_team_finder', m0239_team_finder],
+  ['0240_announcements', m0240_announcements],
 ];

@@ -19,6 +19,7 @@ const TABS: { slug: string; label: string; Component: ComponentType<TabProps> }[
   { slug: 'reviewers', label: 'reviewers', Component: lazy(() => import('./detail-reviewers')) },
   { slug: 'leaderboard', label: 'leaderboard', Component: lazy(() => import('./detail-leaderboard')) },
   { slug: 'voting', label: 'voting', Component: lazy(() => import('./detail-voting')) },
+  { slug: 'announcements', label: 'announcements', Component: lazy(() => import('./detail-announcements')) },
   { slug: 'publish', label: 'publish', Component: lazy(() => import('./detail-publish')) },
   { slug: 'audit', label: 'audit', Component: lazy(() => import('./detail-audit')) },
 ];

@@ -30,6 +30,7 @@ import { modelProvider, validateValues } from './event-form-validate';
 import { formMessages } from './form-messages';
 import { useSite } from '../../lib/site';
 import { EventMediaSection } from './event-media-section';
+import { deadlineChange, TellTheTeams, type DeadlineChange } from './deadline-announcement';
 import './event-form.css';
 
 const DESCRIPTION_MAX = 10_000;
@@ -69,6 +70,8 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
   const [invalid, setInvalid] = useState(false);
   const [focusTick, setFocusTick] = useState(0);
   const [confirm, setConfirm] = useState<'publish' | 'cancel' | null>(null);
+  // Deadlines moved by the last save: the page offers to tell the registered teams.
+  const [moved, setMoved] = useState<DeadlineChange | null>(null);
   // An event without a stored zone (made by an agent, or before zones were kept) opens in the browser's.
   const zone = browserTimeZone();
   const form = useForm<EventFormValues>({ defaultValues: initial ? valuesFromEvent(initial, zone) : emptyValues(zone) });
@@ -115,6 +118,17 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
         return;
       }
       client.setQueryData(['events', saved.id, 'owner'], saved);
+      // A second move before the teams were told: old is the first save's, new the latest.
+      const change = action === 'cancel' ? null : deadlineChange(event, saved);
+      if (change)
+        setMoved((prev) =>
+          prev
+            ? {
+                registration: { ...change.registration, before: prev.registration.before },
+                submission: { ...change.submission, before: prev.submission.before },
+              }
+            : change,
+        );
       setEvent(saved);
       reset(valuesFromEvent(saved, form.getValues('timeZone')));
       setNotice(action === 'publish' ? 'published' : action === 'cancel' ? 'cancelled' : 'saved');
@@ -186,6 +200,7 @@ function EventEditor({ event: initial, providers }: { event: EventDoc | null; pr
           ) : undefined
         }
       />
+      {event && moved ? <TellTheTeams key={JSON.stringify(moved)} event={event} change={moved} onClose={() => setMoved(null)} /> : null}
       <div className="event-form-layout">
         <nav className="event-form-toc" aria-label={t('form.sections')}>
           <ol>

@@ -16,6 +16,7 @@ import { NextSteps, StatusBox } from './status-box';
 import { teamApi, teamKey, useTeam, type CreatedInvitation, type Team, type TeamMember } from './team-api';
 import { TeamResultSlot } from './team-result-slot';
 import { FindATeam, FindTeammates } from './team-finder';
+import { TeamAnnouncements } from './team-announcements';
 import './participant.css';
 
 /** /hackathons/:id/team: the caller's team, its status, members and invitations, and what comes next. */
@@ -109,6 +110,7 @@ function TeamView({ event, team }: { event: PublicEvent; team: Team }) {
         </p>
       ) : null}
       <TeamResultSlot event={event} team={team} />
+      <TeamAnnouncements eventId={event.id} />
       <div className="team-layout">
         <div className="stack">
           {leader && team.status === 'pending' ? <RenameTeam event={event} team={team} /> : null}
