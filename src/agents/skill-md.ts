@@ -240,7 +240,7 @@ export interface SkillMdInput {
 /** The served agent documents besides skill.md, each with the one line skill.md says about it. */
 export const SKILL_FILES = [
   ['skill-organizer.md', 'organizers: events, decisions, judging, publishing'],
-  ['skill-reference.md', 'teams, MCP, webhooks, gallery, voting, scripts'],
+  ['skill-reference.md', 'teams, team finder, showcase, MCP, webhooks, gallery, voting, scripts'],
   ['skill-reviewer.md', 'reviewers: invitations, queue, scores'],
 ] as const;
 
@@ -390,7 +390,7 @@ ${keySection(input, base, site, wait)}
    \`GET ${base}/events/{id}/result\`: by rank, ties share one (1, 2, 2, 4); scores 0–10;
    \`?track_id=\` ranks one track. Your team's own: \`result\` in \`my-registration\`.
 
-\`GET ${base}/events/{id}\` gives one event in full. Team finder: \`skill-reference.md\`.
+\`GET ${base}/events/{id}\` gives one event in full.
 
 ## Request fields
 
@@ -420,7 +420,7 @@ The query of \`GET /events\` (\`status\`, \`limit\`, \`cursor\`, \`mine\`, \`fie
 - \`GET /events\`: \`[${shapeLine(Type.Omit(EventSummarySchema, ['description', 'description_text', 'cover_url', 'logo_url', 'created_at', 'result_announced_at']))}]\` (+ \`description\`, …)
 - \`GET /events/{id}/register\`: \`${shapeLine(Type.Omit(RegistrationFormSchema, ['event', 'description', 'timeline', 'event_name']))}\` (+ \`description\`, \`timeline\`, …)
 - \`POST /events/{id}/register\`: \`${shapeLine(RegisterResponse)}\`
-- \`Project\`: \`${shapeLine(Type.Omit(ProjectSchema, ['name', 'demo_url', 'registration_id', ...SHOWCASE_FIELDS]))}\` (+ aliases \`name\`, \`demo_url\`; showcase: skill-reference.md)
+- \`Project\`: \`${shapeLine(Type.Omit(ProjectSchema, ['name', 'demo_url', 'registration_id', ...SHOWCASE_FIELDS]))}\` (+ aliases \`name\`, \`demo_url\`)
 - \`GET /events/{id}/my-registration\`: \`${myRegistrationLine()}\`
 - \`POST /events/{id}/submit\`: \`Project\` + \`updated: boolean\`
 - \`GET /events/{id}/result\`: \`[${shapeLine(ResultEntrySchema)}]\`

@@ -17,7 +17,7 @@ import {
 } from './events-schemas.js';
 import type { EventInput, EventsService } from './events-service.js';
 import { eventNotes } from './event-notes.js';
-import { effectiveStatus, EVENT_STATUS_INPUTS } from './status.js';
+import { effectiveStatus } from './status.js';
 import { validationError } from '../core/errors.js';
 
 /** `?fields=a,b`: the named summary fields, validated (unknown names answer 422 listing the allowed ones). */
@@ -88,7 +88,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
             name: 'list_events',
             title: 'List events',
             role: 'participant',
-            description: `Public events, newest first. \`status\` filters (comma-separated: ${EVENT_STATUS_INPUTS.filter((s) => s !== 'recruiting').join(', ')}; draft needs mine: true); \`mine: true\` lists the events you organize, drafts included.`,
+            description: `Public events, newest first. \`status\` filters (comma-separated; draft needs mine: true); \`mine: true\`: the events you organize, drafts included.`,
             omit: ['fields'],
           },
         },
@@ -170,7 +170,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
             title: 'Get the registration form',
             role: 'participant',
             description:
-              'Whether registration is open, the tracks (register with one of their ids as track_id) and the custom fields (answer each required one under `fields` by its key). Read it before register_team.',
+              'Whether registration is open, the tracks (track_id) and the custom fields (answer the required ones under `fields` by key). Read it before register_team.',
           },
         },
         schema: {
@@ -221,7 +221,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
               title: 'Change an event',
               role: 'organizer',
               description:
-                'Change your event: send only what changes (the fields of create_event). `status` moves it forward: "open" publishes a draft, "active" closes registration ("judging" and "cancelled": start_judging, cancel_event).',
+                'Change your event: send only what changes (the fields of create_event). `status`: "open" publishes a draft, "active" closes registration (judging: start_judging; cancel: cancel_event).',
             },
             {
               name: 'start_judging',

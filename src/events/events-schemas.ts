@@ -27,7 +27,7 @@ export const GalleryVisibilitySchema = Type.Union([Type.Literal('after_deadline'
 
 export const NormalizationSchema = Type.Union([Type.Literal('none'), Type.Literal('zscore')], {
   description:
-    "how reviewers' scores are made comparable before they are averaged: none (raw scores, the default) or zscore (each reviewer's and each model's scores standardised per dimension over the projects they scored, then mapped back to 0-10 by the panel's mean and spread). Changeable until the results are published.",
+    "none (raw scores, default) or zscore (each reviewer's and model's scores standardised per dimension, mapped back to 0-10 by the panel's mean and spread); changeable until publication",
 });
 
 export const VotingSchema = Type.Object(
@@ -192,7 +192,7 @@ const eventInputProperties = {
       Type.String({
         maxLength: 40,
         description:
-          'ISO 8601 date-time with a time zone: when hacking starts (before submission_deadline); build-window checks compare repositories with it. null clears it: the registration deadline',
+          'ISO 8601 date-time with a time zone, before submission_deadline: the build-window checks compare repositories with it; null: the registration deadline',
       }),
     ),
   ),
@@ -239,8 +239,7 @@ const eventInputProperties = {
   co_organizers: opt(
     Type.Array(Type.String({ maxLength: 254 }), {
       maxItems: 20,
-      description:
-        'E-mail addresses: whoever signs in with one, now or after signing up later, organizes the event. Not looked up: an address without an account is accepted alike',
+      description: 'E-mail addresses whose accounts (now or once signed up) organize the event too',
     }),
   ),
 };

@@ -337,9 +337,10 @@ const REPEATED_SHAPE_MIN = 200;
 /**
  * The tools as tools/list shows them, compact: no output schemas (they were two thirds of the list),
  * the title once, only the hints that differ from MCP's defaults (readOnly false, destructive true,
- * idempotent false, openWorld true), a long property description only where it first appears, and
- * a large argument schema only in the first tool taking it (later ones say where). The tool call
- * itself is still checked against the tool's whole schema.
+ * idempotent false, openWorld true), a long property description only where it first appears, a
+ * large argument schema only in the first tool taking it (later ones say where), and no keyword the
+ * call's check makes plain by its answer (`additionalProperties: false`, an empty `required`,
+ * `minLength: 1`). The tool call itself is still checked against the tool's whole schema.
  */
 export function listedTools(tools: readonly ToolSpec[]): ListedTool[] {
   const said = new Set<string>();
@@ -354,16 +355,24 @@ export function listedTools(tools: readonly ToolSpec[]): ListedTool[] {
     }
     return { ...tool.inputSchema, properties };
   };
-  const once = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(once);
+  const once = (value: unknown, names = false): unknown => {
+    if (Array.isArray(value)) return value.map((v) => once(v));
     if (typeof value !== 'object' || value === null) return value;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      if (k === 'description' && typeof v === 'string' && v.length >= REPEATED_DESCRIPTION_MIN) {
+      if (!names && k === 'description' && typeof v === 'string' && v.length >= REPEATED_DESCRIPTION_MIN) {
         if (said.has(v)) continue;
         said.add(v);
       }
-      out[k] = once(v);
+      // What the call's check says anyway, left out of the list: unknown arguments are refused
+      // (`additionalProperties: false`), an empty `required`, and a string's "not empty" (`minLength: 1`).
+      if (
+        !names &&
+        ((k === 'additionalProperties' && v === false) || (k === 'required' && Array.isArray(v) && v.length === 0) || (k === 'minLength' && v === 1))
+      ) {
+        continue;
+      }
+      out[k] = once(v, !names && (k === 'properties' || k === 'patternProperties'));
     }
     return out;
   };

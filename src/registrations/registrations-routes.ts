@@ -7,7 +7,7 @@ import type { TeamResultSource } from './team-result-schema.js';
 import type { Config } from '../core/config.js';
 import { setNextLink } from '../core/http/pagination.js';
 import { problems } from '../core/http/schemas.js';
-import { effectiveWaitSeconds, LONG_POLL_MAX_SECONDS, MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS } from '../core/wait-policy.js';
+import { effectiveWaitSeconds, LONG_POLL_MAX_SECONDS } from '../core/wait-policy.js';
 import { EventIdParams } from '../events/events-schemas.js';
 import {
   DecisionBody,
@@ -89,7 +89,7 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
             name: 'get_my_registration',
             title: 'Get my registration',
             role: 'participant',
-            description: `Your registration (pending, approved, or rejected with a reason) and project. \`wait\` holds a pending one until it is decided (at most ${LONG_POLL_MAX_SECONDS} s, within the ${MCP_CLIENT_DEFAULT_TIMEOUT_SECONDS} s timeout of MCP SDK clients); still pending: call again.`,
+            description: `Your registration (pending, approved, or rejected with a reason) and project. \`wait\` (≤ ${LONG_POLL_MAX_SECONDS} s) holds a pending one until decided; still pending: call again.`,
           },
         },
         schema: {

@@ -97,7 +97,7 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
             omit: ['format'],
             countHeader: { header: 'leaderboard-pending', property: 'pending' },
             description:
-              'The live ranking of your event from the reviews so far, with raw and normalised scores and review coverage. `pending` > 0: that many projects are being recomputed; call again in a few seconds.',
+              'The live ranking of your event from the reviews so far: raw and normalised scores, review coverage. `pending` > 0: being recomputed; call again soon.',
           },
         },
         schema: {
@@ -184,7 +184,7 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
             role: 'organizer',
             destructive: true,
             description:
-              'Publish the ranking of your judging event: freezes the result and ends the event, for good. `release_feedback: true` lets each team read its reviews (later: set_feedback_release).',
+              'Publish the ranking of your judging event: freezes the result and ends the event. `release_feedback: true` lets teams read their reviews (later: set_feedback_release).',
           },
         },
         schema: {
@@ -320,7 +320,7 @@ export function resultsRoutes(ctx: ResultsRoutesDeps) {
             title: 'Get the results bundle',
             role: 'participant',
             description:
-              'The verifiable results bundle of a published event (rubric, models, every score, flags, ranking, sha256); the site’s verifier (`node verify-bundle.mjs <file> --site <site>`, served at /verify-bundle.mjs) checks its signature and recomputes the ranking.',
+              'The signed results bundle of a published event (rubric, models, every score, flags, ranking); `node verify-bundle.mjs <file> --site <site>` (served at /verify-bundle.mjs) checks it.',
           },
         },
         schema: {

@@ -156,8 +156,7 @@ export function assignmentsRoutes(ctx: AssignmentsRoutesDeps) {
             role: 'organizer',
             destructive: true,
             args: { project_id: 'project id (prj_…), from list_assignments' },
-            description:
-              "Set a project's reviewers by hand (user ids of your event's reviewers); they stay as set, and [] hands it back to automatic assignment. Needs assigned reviewing.",
+            description: "Set a project's reviewers by hand (reviewer user ids; [] hands it back to automatic assignment). Needs assigned reviewing.",
           },
         },
         schema: {

@@ -332,7 +332,7 @@ export function reviewersRoutes(ctx: ReviewersRoutesDeps) {
             title: 'Get my review queue',
             role: 'reviewer',
             description:
-              'The projects you are to review in an event, each with your review so far, plus its dimensions and score scale; reviewing_open says whether save_review is accepted now.',
+              'The projects you are to review, each with your review so far, the dimensions and scale; reviewing_open: whether save_review is accepted now.',
           },
         },
         schema: {

@@ -37,8 +37,7 @@ export function webhooksRoutes(ctx: WebhooksRoutesDeps) {
             name: 'create_webhook',
             title: 'Create a webhook',
             role: 'participant',
-            description:
-              'Subscribe an https endpoint to events (organizers: their events; teams: their own registration, project and results). The signing secret is shown only in this answer.',
+            description: 'Subscribe an https endpoint to events (organizers: their events; teams: their own). The signing secret is shown only in this answer.',
           },
         },
         schema: {

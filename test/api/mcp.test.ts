@@ -40,14 +40,25 @@ describe.each(DIALECTS)('MCP server (%s)', (dialect) => {
     const register = byName.register_team!;
     expect(register.inputSchema.type).toBe('object');
     expect(register.inputSchema.required).toEqual(['event_id', 'team_name']);
-    expect(register.inputSchema.additionalProperties).toBe(false);
+    // The list leaves out what the call's check says by its answer (see below): unknown arguments,
+    // an empty `required`, a string's minLength 1.
+    expect(register.inputSchema.additionalProperties).toBeUndefined();
     expect(Object.keys(register.inputSchema.properties!).sort()).toEqual(
       ['event_id', 'team_name', 'contact_email', 'github_url', 'track_id', 'fields', 'idempotency_key'].sort(),
     );
-    expect(register.inputSchema.properties!.team_name).toMatchObject({ type: 'string', minLength: 1, maxLength: 80 });
+    expect(register.inputSchema.properties!.team_name).toEqual({ type: 'string', maxLength: 80 });
 
     // A defaulted query parameter is offered but not required.
-    expect(byName.list_events!.inputSchema.required).toEqual([]);
+    expect(byName.list_events!.inputSchema.required).toBeUndefined();
+    // What the list leaves out is still checked by the call: an unknown argument and an empty string are refused by name.
+    const unknownArg = await callTool(orgClient, 'list_events', { bogus: 1 });
+    expect(unknownArg.isError).toBe(true);
+    expect(JSON.parse((unknownArg.content[0] as { text: string }).text)).toMatchObject({ code: 'validation_failed' });
+    expect((unknownArg.content[0] as { text: string }).text).toContain('bogus');
+    const empty = await callTool(orgClient, 'register_team', { event_id: 'evt_none', team_name: '' });
+    expect(empty.isError).toBe(true);
+    expect(JSON.parse((empty.content[0] as { text: string }).text)).toMatchObject({ code: 'validation_failed' });
+    expect((empty.content[0] as { text: string }).text).toContain('team_name');
     expect(byName.list_events!.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
     // A longer wait is capped at 45, not refused: no maximum.
     expect(byName.get_my_registration!.inputSchema.properties!.wait).toMatchObject({ type: 'integer', minimum: 0 });
@@ -497,6 +508,7 @@ describe.each(DIALECTS)('MCP server: idempotency keys and forced publication (%s
         'vote_for_project',
         'invite_reviewer',
         'remind_reviewers',
+        'post_announcement',
       ].sort(),
     );
   });

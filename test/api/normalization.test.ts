@@ -98,8 +98,10 @@ describe.each(DIALECTS)('score normalisation (%s)', (dialect) => {
     expect(b.get(p[0]!)).toMatchObject({ rank: 3, score: 2.8377, score_raw: 4, score_normalized: 2.8377 });
     const csv = await t.request('GET', `/api/v1/events/${eventId}/leaderboard.csv`, { key: org.key });
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('rank,project_id,project_name,team_name,track_id,score,score_raw,score_normalized,scores_by_model.human,scores_by_dimension.overall');
-    expect(lines[1]).toBe(`1,${p[2]},Project 2,Team 2,fun,9.1623,8,9.1623,9.1623,9.1623`);
+    expect(lines[0]).toBe(
+      'rank,project_id,project_name,team_name,track_id,score,score_raw,score_normalized,scores_by_model.human,scores_by_dimension.overall,track_rank,prize',
+    );
+    expect(lines[1]).toBe(`1,${p[2]},Project 2,Team 2,fun,9.1623,8,9.1623,9.1623,9.1623,1,glory`);
   });
 
   it('zscore: one new score moves every project, the untouched ones too', async () => {
