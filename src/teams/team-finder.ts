@@ -1,22 +1,14 @@
+import { normaliseTag, parseTags } from '../registrations/project-showcase.js';
+
 /**
- * The team finder's pure rules: skills are normalised like a project's "built with" tags
- * (submissions/project-showcase.ts, a domain of the same rank, so the few lines are repeated here):
- * trimmed, lower case, whitespace and underscores as '-', a leading '#' dropped, duplicates dropped.
+ * The team finder's pure rules: skills are normalised and stored like a project's "built with"
+ * tags (registrations/project-showcase.ts): trimmed, lower case, whitespace and underscores as '-',
+ * a leading '#' dropped, duplicates dropped.
  */
 
 export const FINDER_LIMITS = { line: 200, skills: 10, skillLength: 32, message: 500, teamLine: 200 } as const;
 
-export function normaliseSkill(raw: string): string | null {
-  const skill = raw
-    .normalize('NFKC')
-    .trim()
-    .replace(/^#+/, '')
-    .toLowerCase()
-    .replace(/[\s_]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '');
-  return skill ? skill : null;
-}
+export const normaliseSkill = normaliseTag;
 
 /** Normalised, de-duplicated skills in the given order; an empty one is dropped. Lengths are checked by the caller's schema. */
 export function normaliseSkills(raw: readonly string[]): string[] {
@@ -29,15 +21,7 @@ export function normaliseSkills(raw: readonly string[]): string[] {
 }
 
 /** Reads a stored skills column (a JSON array of strings); anything else reads as none. */
-export function parseSkills(stored: string | null | undefined): string[] {
-  if (!stored) return [];
-  try {
-    const value: unknown = JSON.parse(stored);
-    return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+export const parseSkills = parseTags;
 
 /** One line of text: control characters and line breaks become spaces, trimmed. */
 export function oneLine(raw: string | undefined): string {
