@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { approvedTeam, createEvent, type TestApp, type TestUser } from '../helpers/harness.js';
@@ -8,21 +8,17 @@ import { expectAccessible, launchBrowser, openPage, screenshot, settled, signInS
 /** Whether an <img> has loaded and drawn (a blocked or broken image has no natural width). */
 const drawn = (el: SVGElement | HTMLElement) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0;
 
-/**
- * Serves the projects' screenshot bytes in the page: the screenshot route comes with the project
- * pages' work (the "showcase" part of issue 30), not on this branch; the cards' addresses are real.
- */
-async function serveScreenshots(page: Page): Promise<void> {
-  await page.route('**/screenshots/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: tinyPng(160, 90, [40, 90, 200]) }));
-}
-
-/** Tagline, tags and screenshots straight into the project row (the submit API takes them with the showcase work). */
-async function showcase(t: TestApp, projectId: string, v: { tagline: string | null; tags: string[]; screenshots: unknown[] }) {
-  await t.ctx.db
-    .updateTable('projects')
-    .set({ tagline: v.tagline, tags: JSON.stringify(v.tags), screenshots: JSON.stringify(v.screenshots) })
-    .where('id', '=', projectId)
-    .execute();
+/** A screenshot added through the team's real route (raw PNG bytes); its public address, as a page path. */
+async function addScreenshot(t: TestApp, eventId: string, key: string): Promise<string> {
+  const res = await fetch(`${t.url}/api/v1/events/${eventId}/project/screenshots`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
+    body: new Uint8Array(tinyPng(160, 90, [40, 90, 200])),
+  });
+  expect(res.status).toBe(201);
+  const shots = ((await res.json()) as { screenshots: Array<{ url: string }> }).screenshots;
+  const url = new URL(shots[0]!.url);
+  return `${url.pathname}${url.search}`;
 }
 
 /**
@@ -36,6 +32,8 @@ describe('project gallery pages (SQLite)', () => {
   let org: TestUser;
   let eventId: string;
   const projects: Record<string, string> = {};
+  const teamKeys: Record<string, string> = {};
+  let lighthouseShot: string;
 
   async function status(id: string, next: string) {
     expect((await t.api('PATCH', `/events/${id}`, { key: org.key, body: { status: next } })).status).toBe(200);
@@ -46,25 +44,26 @@ describe('project gallery pages (SQLite)', () => {
     browser = await launchBrowser();
     org = await t.user('organizer');
     eventId = await createEvent(t, org.key, { name: 'Gallery Hack', models: [] });
-    for (const [name, track, description] of [
-      ['Lighthouse', 'tools', '# Lighthouse\n\nFinds **slow** pages. Docs: https://example.com/docs\n\n<script>window.__xss = 1</script>'],
-      ['Tidy Bot', 'tools', 'Keeps your repo tidy.'],
-      ['Pixel Garden', 'fun', 'Grow a garden of pixels.'],
+    for (const [name, track, description, showcase] of [
+      [
+        'Lighthouse',
+        'tools',
+        '# Lighthouse\n\nFinds **slow** pages. Docs: https://example.com/docs\n\n<script>window.__xss = 1</script>',
+        { tagline: 'Finds the slow parts of any site', tags: ['rust', 'cli'] },
+      ],
+      ['Tidy Bot', 'tools', 'Keeps your repo tidy.', { tagline: 'Keeps your repository tidy', tags: ['rust'] }],
+      ['Pixel Garden', 'fun', 'Grow a garden of pixels.', {}],
     ] as const) {
       const { team } = await approvedTeam(t, eventId, org.key, { team_name: `${name} team`, track_id: track });
       const res = await t.api<any>('POST', `/events/${eventId}/submit`, {
         key: team.key,
-        body: { project_name: name, github_url: `https://github.com/example/${name.replace(' ', '-')}`, description },
+        body: { project_name: name, github_url: `https://github.com/example/${name.replace(' ', '-')}`, description, ...showcase },
       });
       expect(res.status).toBe(201);
       projects[name] = res.body.id;
+      teamKeys[name] = team.key;
     }
-    await showcase(t, projects.Lighthouse!, {
-      tagline: 'Finds the slow parts of any site',
-      tags: ['rust', 'cli'],
-      screenshots: [{ id: 'shot_1', v: 'abc123', width: 1600, height: 900 }],
-    });
-    await showcase(t, projects['Tidy Bot']!, { tagline: 'Keeps your repository tidy', tags: ['rust'], screenshots: [] });
+    lighthouseShot = await addScreenshot(t, eventId, teamKeys.Lighthouse!);
     // Pixel Garden has no screenshot: its card shows the event's cover.
     const cover = await fetch(`${t.url}/api/v1/events/${eventId}/media/cover`, {
       method: 'PUT',
@@ -96,7 +95,6 @@ describe('project gallery pages (SQLite)', () => {
       ['zh-CN', 'phone'],
     ] as const) {
       const { page, context, problems } = await openPage(browser, { locale, viewport });
-      await serveScreenshots(page);
       await page.goto(`${t.url}/hackathons/${eventId}`);
       await settled(page);
       await page.getByRole('link', { name: locale === 'en' ? 'See the projects' : '浏览作品' }).click();
@@ -106,9 +104,7 @@ describe('project gallery pages (SQLite)', () => {
       await expect(cards.allTextContents()).resolves.toEqual(['Lighthouse', 'Tidy Bot', 'Pixel Garden']);
       // Each card: a picture (the first screenshot, else the event's cover) at a fixed ratio, tagline, tags, track, team.
       const lighthouse = page.locator('.gallery-card').filter({ has: page.getByRole('link', { name: 'Lighthouse' }) });
-      await expect(lighthouse.locator('img').getAttribute('src')).resolves.toBe(
-        `/api/v1/events/${eventId}/projects/${projects.Lighthouse}/screenshots/shot_1?v=abc123`,
-      );
+      await expect(lighthouse.locator('img').getAttribute('src')).resolves.toBe(lighthouseShot);
       await expect(lighthouse.locator('img').getAttribute('loading')).resolves.toBe('lazy');
       await lighthouse.getByText('Finds the slow parts of any site').waitFor();
       await expect(lighthouse.locator('.tag-chips').getByRole('button').allTextContents()).resolves.toEqual(['#rust', '#cli']);
@@ -244,7 +240,6 @@ describe('project gallery pages (SQLite)', () => {
       ['zh-CN', 'phone'],
     ] as const) {
       const opened = await openPage(browser, { locale, viewport });
-      await serveScreenshots(opened.page);
       await opened.page.goto(`${t.url}/hackathons/${eventId}/gallery`);
       await settled(opened.page);
       await expect(opened.page.locator('.gallery-card h2').allTextContents()).resolves.toEqual(['Lighthouse', 'Pixel Garden', 'Tidy Bot']);
