@@ -396,6 +396,15 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       },
     },
     {
+      route: 'POST /api/v1/events/:id/announcements',
+      status: 201,
+      prepare: async () => {
+        const eventId = await createEvent(t, org.key);
+        await approvedTeam(t, eventId, org.key);
+        return { path: `/api/v1/events/${eventId}/announcements`, body: { title: 'Welcome', body: 'Hello **teams**.', segment: 'approved' }, key: org.key };
+      },
+    },
+    {
       route: 'POST /api/v1/events/:id/reviewers',
       status: 201,
       prepare: async () => ({ path: `/api/v1/events/${await createEvent(t, org.key)}/reviewers`, body: { email: `r-${newKey()}@example.com` }, key: org.key }),
