@@ -98,6 +98,25 @@ function remembered(cache: Map<string, string>, key: string, make: () => string)
   return value;
 }
 
+/**
+ * The start of a description rendered like the whole (for cards): whole blocks (paragraphs, lists,
+ * headings, split at blank lines) while they fit in `maxChars` of source, at least the first, cut
+ * there if it alone is longer (the parser and the sanitiser close whatever the cut left open).
+ */
+export function markdownExcerptHtml(source: string, maxChars = 320): string {
+  return remembered(excerptCache, `${maxChars}\u0000${source}`, () => {
+    let out = '';
+    for (const block of source.trim().split(/\n[ \t]*\n/)) {
+      if (out && out.length + block.length + 2 > maxChars) break;
+      out += (out ? '\n\n' : '') + block;
+    }
+    if (out.length > maxChars) out = `${out.slice(0, maxChars - 1).trimEnd()}…`;
+    return renderMarkdown(out);
+  });
+}
+
+const excerptCache = new Map<string, string>();
+
 /** renderMarkdown with a cache: descriptions are read far more often than they change. */
 export function renderMarkdownCached(source: string): string {
   return remembered(htmlCache, source, () => renderMarkdown(source));

@@ -40,6 +40,9 @@ export const GalleryItem = Type.Object({
     ),
   ),
   description_text: Type.String({ description: 'the description as plain text, at most 200 characters' }),
+  description_excerpt_html: Type.String({
+    description: "the description's first blocks (about 320 characters of Markdown) rendered to sanitised HTML like the whole",
+  }),
   ...ProjectLinks,
   submitted_at: Type.String(),
   result: Type.Union(

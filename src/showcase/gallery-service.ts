@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { Db } from '../core/db/index.js';
 import { AppError } from '../core/errors.js';
 import { decodeCursor, encodeCursor, takePage } from '../core/http/pagination.js';
-import { markdownText, renderMarkdownCached } from '../core/markdown.js';
+import { markdownExcerptHtml, markdownText, renderMarkdownCached } from '../core/markdown.js';
 import type { Principal } from '../core/principal.js';
 import type { EventsService } from '../events/events-service.js';
 import type { EventRecord } from '../events/events-model.js';
@@ -141,6 +141,7 @@ export function createGalleryService(deps: { db: Db; clock: Clock; events: Event
       tags: parseTags(r.tags),
       cover: shot ? { url: screenshotUrl(publicUrl, event.id, r.id, shot), width: shot.width, height: shot.height } : null,
       description_text: markdownText(r.description ?? '', 200),
+      description_excerpt_html: markdownExcerptHtml(r.description ?? ''),
       github_url: r.github_url,
       project_website: r.project_website,
       demo_video_url: r.demo_video_url,

@@ -120,6 +120,9 @@ describe.each(DIALECTS)('project gallery (%s)', (dialect) => {
         height: 720,
       },
       description_text: 'Alpha A fast tool: https://example.com/alpha',
+      // The card's excerpt rendered like the project page: the heading, the bold word and the link survive.
+      description_excerpt_html:
+        '<h3>Alpha</h3>\n<p>A <strong>fast</strong> tool: <a href="https://example.com/alpha" rel="noopener nofollow ugc">https://example.com/alpha</a></p>',
       github_url: 'https://github.com/example/repo',
       project_website: null,
       demo_video_url: null,

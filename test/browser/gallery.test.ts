@@ -52,7 +52,7 @@ describe('project gallery pages (SQLite)', () => {
         { tagline: 'Finds the slow parts of any site', tags: ['rust', 'cli'] },
       ],
       ['Tidy Bot', 'tools', 'Keeps your repo tidy.', { tagline: 'Keeps your repository tidy', tags: ['rust'] }],
-      ['Pixel Garden', 'fun', 'Grow a garden of pixels.', {}],
+      ['Pixel Garden', 'fun', 'Grow a **garden** of pixels:\n\n- seeds\n- sprouts', {}],
     ] as const) {
       const { team } = await approvedTeam(t, eventId, org.key, { team_name: `${name} team`, track_id: track });
       const res = await t.api<any>('POST', `/events/${eventId}/submit`, {
@@ -111,6 +111,10 @@ describe('project gallery pages (SQLite)', () => {
       await lighthouse.getByText(locale === 'en' ? 'Lighthouse team · Developer tools' : 'Lighthouse team · Developer tools').waitFor();
       const garden = page.locator('.gallery-card').filter({ has: page.getByRole('link', { name: 'Pixel Garden' }) });
       await expect(garden.locator('img').getAttribute('src')).resolves.toMatch(new RegExp(`^/api/v1/events/${eventId}/media/cover\\?v=`));
+      // Without a tagline the card shows the description's start rendered from Markdown, not its source.
+      await garden.locator('.gallery-card-excerpt strong').getByText('garden').waitFor();
+      await expect(garden.locator('.gallery-card-excerpt li').allTextContents()).resolves.toEqual(['seeds', 'sprouts']);
+      await expect(garden.locator('.gallery-card-excerpt').textContent()).resolves.not.toContain('**');
       for (const card of [lighthouse, garden]) {
         await card.locator('img').scrollIntoViewIfNeeded();
         await expect.poll(() => card.locator('img').evaluate(drawn)).toBe(true);

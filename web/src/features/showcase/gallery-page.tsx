@@ -366,7 +366,10 @@ function ProjectCard({ event, project, voteOpen, onTag }: { event: PublicEvent; 
         {project.team_name}
         {event.tracks.length > 0 && project.track_name ? ` · ${project.track_name}` : ''}
       </p>
-      {project.tagline ? null : project.description_text ? <p className="gallery-card-text">{project.description_text}</p> : null}
+      {/* Without a tagline, the description's start, rendered from Markdown like the project page (sanitised server HTML). */}
+      {project.tagline ? null : project.description_excerpt_html ? (
+        <div className="gallery-card-text gallery-card-excerpt" dangerouslySetInnerHTML={{ __html: project.description_excerpt_html }} />
+      ) : null}
       {project.tags.length > 0 ? (
         <ul className="tag-chips" aria-label={t('gallery.tags')}>
           {project.tags.map((tg) => (
