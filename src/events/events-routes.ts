@@ -17,7 +17,7 @@ import {
 } from './events-schemas.js';
 import type { EventInput, EventsService } from './events-service.js';
 import { eventNotes } from './event-notes.js';
-import { effectiveStatus } from './status.js';
+import { effectiveStatus, EVENT_STATUS_INPUTS } from './status.js';
 import { validationError } from '../core/errors.js';
 
 /** `?fields=a,b`: the named summary fields, validated (unknown names answer 422 listing the allowed ones). */
@@ -88,7 +88,7 @@ export function eventsRoutes(ctx: EventsRoutesDeps) {
             name: 'list_events',
             title: 'List events',
             role: 'participant',
-            description: `Public events, newest first. \`status\` filters (comma-separated; draft needs mine: true); \`mine: true\`: the events you organize, drafts included.`,
+            description: `Public events, newest first. \`status\` filters (comma-separated: ${EVENT_STATUS_INPUTS.filter((s) => s !== 'recruiting').join(', ')}; draft needs mine: true); \`mine: true\`: the events you organize, drafts included.`,
             omit: ['fields'],
           },
         },
