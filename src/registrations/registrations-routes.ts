@@ -89,7 +89,7 @@ export function registrationsRoutes(ctx: RegistrationsRoutesDeps) {
             name: 'get_my_registration',
             title: 'Get my registration',
             role: 'participant',
-            description: `Your registration (pending, approved, or rejected with a reason) and project. \`wait\` (≤ ${LONG_POLL_MAX_SECONDS} s) holds a pending one until decided; still pending: call again.`,
+            description: `Your registration (pending, approved, or rejected with a reason) and project. \`wait\` (at most ${LONG_POLL_MAX_SECONDS} s) holds a pending one until decided; still pending: call again.`,
           },
         },
         schema: {
