@@ -899,7 +899,7 @@ shows \`tagline\`, \`tags\`, \`description_html\`, \`screenshots: [{id, url, wid
 Screenshots (team members, until the submission deadline, ≤ 5): \`curl -X POST --data-binary @shot.png
 -H "Content-Type: image/png" ${base}/events/{id}/project/screenshots\` (MCP \`upload_project_screenshot\`;
 2 MB, 16 MP; a sixth: \`409 screenshot_limit_reached\`), \`DELETE …/project/screenshots/{shot_id}\` (MCP
-\`remove_project_screenshot\`), \`PUT …/project/screenshots/order\` \`{ids}\`. Tag suggestions:
+\`remove_project_screenshot\`), \`PUT …/project/screenshot-order\` \`{ids}\`. Tag suggestions:
 \`GET ${base}/events/{id}/project-tags\`.
 
 ## Gallery

@@ -130,7 +130,7 @@ export function projectScreenshotsRoutes(ctx: ProjectScreenshotsRoutesDeps) {
     );
 
     app.put(
-      '/events/:id/project/screenshots/order',
+      '/events/:id/project/screenshot-order',
       {
         config: { auth: true },
         schema: {

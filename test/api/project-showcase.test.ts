@@ -192,10 +192,10 @@ describe.each(DIALECTS)('project showcase (%s)', (dialect) => {
       expect(await t.ctx.db.selectFrom('project_screenshots').select('id').where('project_id', '=', mine.body.project.id).execute()).toHaveLength(5);
 
       const reversed = [...ids].reverse();
-      const order = await t.api('PUT', `/events/${id}/project/screenshots/order`, { key: team.key, body: { ids: reversed } });
+      const order = await t.api('PUT', `/events/${id}/project/screenshot-order`, { key: team.key, body: { ids: reversed } });
       expect(order.status).toBe(200);
       expect(order.body.screenshots.map((s: { id: string }) => s.id)).toEqual(reversed);
-      const badOrder = await t.api('PUT', `/events/${id}/project/screenshots/order`, { key: team.key, body: { ids: reversed.slice(1) } });
+      const badOrder = await t.api('PUT', `/events/${id}/project/screenshot-order`, { key: team.key, body: { ids: reversed.slice(1) } });
       expect(badOrder.status).toBe(422);
       expect(badOrder.body.code).toBe('validation_failed');
 

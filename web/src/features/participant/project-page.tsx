@@ -444,7 +444,7 @@ function ScreenshotsEditor({ eventId, project }: { eventId: string; project: Pro
     onSuccess: refresh,
   });
   const order = useMutation({
-    mutationFn: (ids: string[]) => put('/events/{id}/project/screenshots/order', { path: { id: eventId }, body: { ids } }),
+    mutationFn: (ids: string[]) => put('/events/{id}/project/screenshot-order', { path: { id: eventId }, body: { ids } }),
     onSuccess: refresh,
   });
   const shots = project.screenshots;
